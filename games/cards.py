@@ -1,0 +1,163 @@
+"""Card codes, packs and canonical card order (ENGINE.md, "Card codes").
+
+A card is written rank then suit with no space: ``10H``, ``QS``, ``21T``. Engines keep cards as
+their canonical code strings: they hash fast, compare exactly, and print as a player types
+them. :class:`Card` is the small value type for code that wants the parts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+SUITS: Final = ("S", "H", "D", "C", "T")
+"""Suits in canonical order: spades, hearts, diamonds, clubs, then tarot trumps."""
+
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "T": "★"}
+SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "T": "trumps"}
+
+# Input accepts the printed symbols, both black and white forms.
+_SYMBOL_TO_SUIT: Final = {
+    "♠": "S",
+    "♤": "S",
+    "♥": "H",
+    "♡": "H",
+    "♦": "D",
+    "♢": "D",
+    "♣": "C",
+    "♧": "C",
+    "★": "T",
+}
+
+COLOUR_RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+TRUMP_RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "19", "20", "21")
+
+_RANK_ORDER: Final = {rank: i for i, rank in enumerate(COLOUR_RANKS)}
+_TRUMP_ORDER: Final = {rank: i for i, rank in enumerate(TRUMP_RANKS)}
+_SUIT_ORDER: Final = {suit: i for i, suit in enumerate(SUITS)}
+# Lenient spellings of ranks players type: "1" for the ace is not accepted (ambiguous with 10).
+_RANK_ALIASES: Final = {"T": "10", "V": "J", "D": "Q", "R": "K"}
+
+
+@dataclass(frozen=True, order=False, slots=True)
+class Card:
+    """A card as a value: ``Card("10", "H")``; ``str(card)`` is its code."""
+
+    rank: str
+    suit: str
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        code = parse_card(text)
+        return cls(code[:-1], code[-1])
+
+    @property
+    def code(self) -> str:
+        return self.rank + self.suit
+
+    @property
+    def symbol(self) -> str:
+        """The card as printed on a table: ``Q♠``."""
+        return self.rank + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+
+def _valid(rank: str, suit: str) -> bool:
+    if suit == "T":
+        return rank in _TRUMP_ORDER
+    return suit in _SUIT_ORDER and rank in _RANK_ORDER
+
+
+def parse_card(text: str) -> str:
+    """Return the canonical code of ``text`` (``"q♠"`` → ``"QS"``); ValueError if it is none.
+
+    Case-insensitive; suit symbols accepted. Whether the card belongs to a given game's pack is
+    the game's business, not this function's.
+    """
+    raw = text.strip().upper()
+    if len(raw) < 2:
+        raise ValueError(f"{text!r} is not a card: write rank then suit, like 10H, QS or 21T.")
+    suit = _SYMBOL_TO_SUIT.get(raw[-1], raw[-1])
+    rank = raw[:-1]
+    rank = _RANK_ALIASES.get(rank, rank)
+    if not _valid(rank, suit):
+        raise ValueError(
+            f"{text!r} is not a card: write rank (2-10, J, Q, K, A; trumps 2-10, 19-21) "
+            "then suit (S, H, D, C, T), like 10H, QS or 21T."
+        )
+    return rank + suit
+
+
+def format_card(code: str, symbols: bool = False) -> str:
+    """The code as shown to a player; with ``symbols``, the suit as its symbol (``Q♠``)."""
+    return code[:-1] + SUIT_SYMBOLS[code[-1]] if symbols else code
+
+
+def suit_of(code: str) -> str:
+    return code[-1]
+
+
+def rank_of(code: str) -> str:
+    return code[:-1]
+
+
+def sort_key(code: str) -> tuple[int, int]:
+    """Canonical order: suit S H D C T, then rank 2 … 10 J Q K A (trumps 2 … 10 19 20 21)."""
+    suit = code[-1]
+    order = _TRUMP_ORDER if suit == "T" else _RANK_ORDER
+    return _SUIT_ORDER[suit], order[code[:-1]]
+
+
+def sort_cards(cards: Iterable[str]) -> list[str]:
+    return sorted(cards, key=sort_key)
+
+
+def _pack(ranks: Iterable[str], suits: Iterable[str]) -> tuple[str, ...]:
+    ranks = tuple(ranks)
+    return tuple(rank + suit for suit in suits for rank in ranks)
+
+
+PIQUET_PACK: Final = _pack(("7", "8", "9", "10", "J", "Q", "K", "A"), ("S", "H", "D", "C"))
+"""The 32-card pack, 7 to A in four suits (Écarté, Piquet)."""
+
+DOUBLE_PACK: Final = tuple(sort_cards(PIQUET_PACK + PIQUET_PACK))
+"""Two 32-card packs: every card twice (Bézigue)."""
+
+TAROT_SET: Final = _pack(
+    ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), ("S", "H", "D", "C")
+) + tuple(rank + "T" for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "19", "20", "21"))
+"""Le 5 As' 60 playing cards: 2-10 and J Q K in the four colours, trumps 2-10 and 19-21."""
+
+ACE_MARKERS: Final = ("AS", "AH", "AD", "AC", "1T")
+"""The five "aces" laid out as markers of Le 5 As' discard piles; never played."""
+
+
+def check_deck(cards: Iterable[str], pack: Iterable[str]) -> tuple[str, ...]:
+    """Parse a deck and check it is exactly ``pack`` reordered; ValueError names the fault."""
+    try:
+        deck = tuple(parse_card(card) for card in cards)
+    except ValueError as error:
+        raise ValueError(f"wrong deck: {error}") from None
+    have, want = Counter(deck), Counter(pack)
+    if have == want:
+        return deck
+    unknown = sorted(set(have) - set(want), key=sort_key)
+    if unknown:
+        raise ValueError(f"wrong deck: {', '.join(unknown)} not in this game's pack")
+    missing = sort_cards((want - have).elements())
+    extra = sort_cards((have - want).elements())
+    parts = []
+    if missing:
+        parts.append("missing " + ", ".join(missing))
+    if extra:
+        parts.append("too many " + ", ".join(extra))
+    raise ValueError(
+        f"wrong deck ({len(deck)} cards for {sum(want.values())}): " + "; ".join(parts)
+    )
