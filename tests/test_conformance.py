@@ -1,0 +1,218 @@
+"""One conformance suite over every registered game (ENGINE.md): a new game runs it by
+registering, with nothing to write here."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import games
+from games import IllegalMove
+from games.core import State
+
+from .conformance import (
+    card_multiset,
+    first_option,
+    junk_moves,
+    leak_walk,
+    playout,
+    variants,
+)
+
+PLAYOUTS = int(os.environ.get("TAPIS_PLAYOUTS", "200"))
+DEEP_CHECKS = 12
+"""Playouts in which every step is checked in depth; the rest are checked at a sample."""
+
+GAMES = games.names()
+
+
+@pytest.fixture(params=GAMES)
+def game(request: pytest.FixtureRequest) -> games.Game:
+    return games.get(request.param)
+
+
+def _check_state(state: State) -> None:
+    """Invariants of any state."""
+    game = state.game
+    over = state.to_move is None
+    assert (state.result is not None) == over
+    legal = state.legal_moves()
+    assert bool(legal) != over, "moves exist exactly while the match is on"
+    assert len(legal) == len(set(legal)), "legal moves listed once each"
+    for move in legal:
+        assert state.canonical(move) == move, f"{move!r} is not in canonical notation"
+    assert isinstance(state.scores, tuple) and len(state.scores) == 2
+    assert card_multiset(state) == Counter(game.pack), "cards are conserved"
+    for seat in (0, 1, None):
+        view = state.view(seat)
+        json.dumps(view)
+        for key in ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result"):
+            assert key in view, key
+        assert view["game"] == game.name and view["seat"] == seat
+        assert view["scores"] == list(state.scores)
+        assert view["to_move"] == state.to_move
+        if seat is None:
+            assert view["hand"] == [] and view["legal_moves"] == []
+        elif seat == state.to_move:
+            assert view["legal_moves"] == legal
+        else:
+            assert view["legal_moves"] == []
+    if over:
+        result = state.result
+        assert result is not None and result["winner"] in (0, 1, None)
+        assert result["scores"] == list(state.scores)
+
+
+def _check_moves(state: State, rng: random.Random) -> None:
+    """Every legal move applies (in any spelling) without touching ``state``; others refuse."""
+    before = state.to_json()
+    legal = state.legal_moves()
+    sample = legal if len(legal) <= 60 else rng.sample(legal, 60)
+    for move in sample:
+        after = state.apply(move)
+        assert isinstance(after, type(state))
+        for spelling in variants(move):
+            assert state.apply(spelling) == after, f"{spelling!r} should mean {move!r}"
+    legal_set = set(legal)
+    for junk in junk_moves(state, rng, 30):
+        try:
+            canonical = state.canonical(junk)
+        except IllegalMove:
+            canonical = None
+        if canonical in legal_set:
+            continue
+        with pytest.raises(IllegalMove) as refused:
+            state.apply(junk)
+        assert str(refused.value), "a refusal says why"
+    assert state.to_json() == before, "apply never mutates the state it is called on"
+    again = state.game.from_json(before)
+    assert again == state and again.legal_moves() == legal
+    assert again.to_json() == before
+
+
+def test_random_playouts_finish(game: games.Game) -> None:
+    rng = random.Random(f"playouts/{game.name}")
+    moves = 0
+    for seed in range(PLAYOUTS):
+        deep = seed < DEEP_CHECKS
+        for step, (state, _move) in enumerate(playout(game, seed, rng)):
+            moves += 1
+            if deep or step % 97 == 0 or state.to_move is None:
+                _check_state(state)
+            if deep and step % 3 == 0:
+                _check_moves(state, rng)
+    assert moves > PLAYOUTS
+
+
+def test_same_seed_same_moves_same_states(game: games.Game) -> None:
+    for seed in (1, 2, 3):
+        rng = random.Random(seed)
+        first = [(s.to_json(), m) for s, m in playout(game, seed, rng)]
+        state = game.new_match(seed=seed)
+        for text, move in first:
+            assert state.to_json() == text
+            if move is not None:
+                state = state.apply(move)
+
+
+def test_seeds_differ(game: games.Game) -> None:
+    deals = {game.new_match(seed=seed).view(0)["hand"].__repr__() for seed in range(20)}
+    assert len(deals) > 15
+
+
+def test_finished_match_refuses_moves(game: games.Game) -> None:
+    *_, (last, _none) = playout(game, 5, random.Random(5))
+    assert last.to_move is None and last.legal_moves() == []
+    with pytest.raises(IllegalMove, match="over"):
+        last.apply("play QS")
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_leak_views_ignore_hidden_cards(game: games.Game, seat: int) -> None:
+    """ENGINE.md: swap a card of seat's opponent with a hidden one; views stay identical."""
+    rng = random.Random(f"leak/{game.name}/{seat}")
+    compared = 0
+    for seed in range(40):
+        steps, _why = leak_walk(game, seat, seed, rng)
+        compared += steps
+    assert compared > 40 * 3, "the walks compared enough steps to mean something"
+
+
+def test_options_are_validated(game: games.Game) -> None:
+    with pytest.raises(ValueError, match="unknown option"):
+        game.new_match(seed=1, options={"colour": 1})
+    with pytest.raises(ValueError):
+        game.new_match(seed=1, options={first_option(game): 2})
+    with pytest.raises(ValueError):
+        game.new_match(seed="x")  # type: ignore[arg-type]
+    for seat in (0, 1):
+        state = game.new_match(seed=1, options={first_option(game): seat})
+        assert state.to_json() != ""
+
+
+def test_wrong_decks_are_refused(game: games.Game) -> None:
+    deck = list(game.pack)
+    with pytest.raises(ValueError, match="missing"):
+        game.new_match(seed=1, deck=deck[:-1])
+    with pytest.raises(ValueError):
+        game.new_match(seed=1, deck=[*deck[:-1], deck[0]])
+    with pytest.raises(ValueError):
+        game.new_match(seed=1, deck=[*deck[:-1], "ZZ"])
+    assert game.new_match(seed=1, deck=deck) == game.new_match(seed=1, deck=[deck])
+
+
+def test_deck_override_fixes_first_deal_only(game: games.Game) -> None:
+    deck = list(reversed(game.pack))
+    state = game.new_match(seed=9, deck=deck)
+    assert state != game.new_match(seed=9)
+    assert state == game.new_match(seed=9, deck=[deck])
+
+
+def test_corrupt_json_is_refused(game: games.Game) -> None:
+    state = game.new_match(seed=3)
+    text = state.to_json()
+    for broken in ("", "{", "[]", json.dumps({"game": "other"}), json.dumps({"game": game.name})):
+        with pytest.raises(ValueError):
+            game.from_json(broken)
+    data = json.loads(text)
+    for key in data:
+        if key != "game":
+            partial = {k: v for k, v in data.items() if k != key}
+            with pytest.raises(ValueError):
+                game.from_json(json.dumps(partial))
+    held = state.view(0)["hand"][0]
+    other = next(card for card in game.pack if card != held)
+    with pytest.raises(ValueError, match="cards"):
+        game.from_json(text.replace(f'"{held}"', f'"{other}"'))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(GAMES),
+    seed=st.integers(0, 2**31),
+    steps=st.integers(0, 80),
+    text=st.text(max_size=20),
+)
+def test_any_text_is_a_move_or_a_polite_refusal(
+    name: str, seed: int, steps: int, text: str
+) -> None:
+    game = games.get(name)
+    rng = random.Random(seed)
+    state = game.new_match(seed=seed)
+    for _ in range(steps):
+        if state.to_move is None:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    try:
+        after = state.apply(text)
+    except IllegalMove as refusal:
+        assert str(refusal)
+    else:
+        assert state.canonical(text) in state.legal_moves()
+        assert after.to_json() != state.to_json()
