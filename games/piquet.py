@@ -59,7 +59,16 @@ _TEN: Final = 3
 _PIPS: Final = (7, 8, 9, 10, 10, 10, 10, 11)
 _RANK_NAMES: Final = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 _RANK_PLURALS: Final = ("sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
-_COUNT_NAMES: Final = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+_COUNT_NAMES: Final = {
+    1: "one",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+}
 _SEQUENCE_NAMES: Final = {
     3: "tierce",
     4: "quart",
@@ -281,23 +290,19 @@ def _discard_moves(words: tuple[str, ...], most: int) -> list[str]:
     """Every ``discard`` of 0 … ``most`` of the cards whose " CODE" words are given.
 
     The words are in canonical order, so each combination, taken in index order, is already
-    canonical; each move is built from a shorter one by one concatenation (1,586 moves for
-    elder's 12 cards and 5). ``level[j]`` holds the moves of the current size whose last card
-    is ``words[j]``.
+    canonical; each move is one shorter move plus one word (1,586 moves for elder's 12 cards
+    and 5), with no list of combinations built. ``by_size[k]`` holds the moves of ``k``
+    cards among the words seen so far; each new word extends those of ``k - 1``.
     """
-    moves = ["discard"]
-    level = [["discard" + word] for word in words]
-    for group in level:
+    by_size: list[list[str]] = [["discard"]] + [[] for _ in range(most)]
+    for word in words:
+        for size in range(most, 0, -1):
+            shorter = by_size[size - 1]
+            if shorter:
+                by_size[size] += map(add, shorter, repeat(word))
+    moves: list[str] = []
+    for group in by_size:
         moves += group
-    for _size in range(1, most):
-        shorter: list[str] = []
-        longer = []
-        for j, word in enumerate(words):
-            longer.append(list(map(add, shorter, repeat(word))))
-            shorter += level[j]
-        level = longer
-        for group in level:
-            moves += group
     return moves
 
 
