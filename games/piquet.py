@@ -306,6 +306,34 @@ def _discard_moves(words: tuple[str, ...], most: int) -> list[str]:
     return moves
 
 
+def _fast_discard(move: str) -> int | None:
+    """The mask of a discard typed in codes, one space apart, in any order; None when
+    the general parser must read it (lower case, symbols, an error to explain).
+
+    The cards are checked directly: the 1,586 moves of ``legal_moves`` are never built.
+    """
+    if move[7:8] not in ("", " "):
+        return None
+    mask = 0
+    bits = _BIT
+    for word in move.split(" ")[1:]:
+        bit = bits.get(word)
+        if bit is None or mask & bit:
+            return None
+        mask |= bit
+    return mask
+
+
+def _discard_mask(cards: list[str]) -> int:
+    mask = 0
+    for card in cards:
+        bit = _BIT[card]
+        if mask & bit:
+            raise IllegalMove(f"{card} is named twice: name each card to discard once")
+        mask |= bit
+    return mask
+
+
 class PiquetState(State):
     __slots__ = (
         "_bonus",
@@ -409,13 +437,14 @@ class PiquetState(State):
         seat = self._turn
         if seat is None:
             raise self.over()
-        index = _PLAY_MOVES.get(move)
-        if index is not None:
-            return self._play(seat, index)
-        if move.startswith("discard"):
-            mask = self._fast_discard(move)
-            if mask is not None:
-                return self._exchange(seat, mask)
+        if isinstance(move, str):  # fast paths for moves as ``legal_moves`` writes them
+            index = _PLAY_MOVES.get(move)
+            if index is not None:
+                return self._play(seat, index)
+            if move.startswith("discard"):
+                mask = _fast_discard(move)
+                if mask is not None:
+                    return self._exchange(seat, mask)
         canonical = self.canonical(move)
         verb, *cards = canonical.split(" ")
         foreign = [card for card in cards if card not in _BIT]
@@ -425,30 +454,7 @@ class PiquetState(State):
             )
         if verb == "play":
             return self._play(seat, _INDEX[cards[0]])
-        return self._exchange(seat, self._discard_mask(seat, cards))
-
-    def _fast_discard(self, move: str) -> int | None:
-        """The mask of a discard typed in codes, one space apart, in any order; None when
-        the general parser must read it (lower case, symbols, an error to explain)."""
-        mask = 0
-        bits = _BIT
-        for word in move.split(" ")[1:]:
-            bit = bits.get(word)
-            if bit is None or mask & bit:
-                return None
-            mask |= bit
-        if move[7:8] not in ("", " "):
-            return None
-        return mask
-
-    def _discard_mask(self, seat: Seat, cards: list[str]) -> int:
-        mask = 0
-        for card in cards:
-            bit = _BIT[card]
-            if mask & bit:
-                raise IllegalMove(f"{card} is named twice: name each card to discard once")
-            mask |= bit
-        return mask
+        return self._exchange(seat, _discard_mask(cards))
 
     # -- the exchange (piquet D3, D4) ----------------------------------------------------
     def _exchange(self, seat: Seat, mask: int) -> PiquetState:
@@ -473,6 +479,7 @@ class PiquetState(State):
         new._hands = self._with(self._hands, seat, (hand & ~mask) | taken)
         new._discards = self._with(self._discards, seat, mask)
         move = "discard " + " ".join(cards_of(mask)) if mask else "discard"
+        # piquet X9: the others learn how many cards, never which
         public = "discard" if not count else f"discard {count} card{'s' if count > 1 else ''}"
         new._last = (seat, move, public)
         if not younger:
@@ -525,7 +532,8 @@ class PiquetState(State):
         if index >> 3 != suit and hand & _SUIT_MASKS[suit]:
             must = ", ".join(_CARDS[suit][hand >> (8 * suit) & 0xFF])
             raise IllegalMove(
-                f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must})"
+                f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must}); "
+                "the follower must follow suit if able (piquet X3)"
             )
         leader = 1 - seat
         if index >> 3 == suit and index > lead:
@@ -548,22 +556,21 @@ class PiquetState(State):
 
     def _gain(self, seat: Seat, points: int) -> None:
         """Score play points; pique (piquet D10) the moment they bring 30 against nothing."""
-        scores = list(self._deal_scores)
-        scores[seat] += points
-        if not self._bonus and scores[seat] >= THRESHOLD and scores[1 - seat] == 0:
+        self._add(seat, points)
+        deal_scores = self._deal_scores
+        if not self._bonus and deal_scores[seat] >= THRESHOLD and deal_scores[1 - seat] == 0:
             self._bonus = True
-            scores[seat] += PIQUE
-            points += PIQUE
             self._decls = (*self._decls, (seat, "pique", "pique", PIQUE))
-        self._add(seat, points, scores)
+            self._add(seat, PIQUE)
 
-    def _add(self, seat: Seat, points: int, deal_scores: list[int] | None = None) -> None:
-        if deal_scores is None:
-            deal_scores = list(self._deal_scores)
-            deal_scores[seat] += points
-        self._deal_scores = (deal_scores[0], deal_scores[1])
-        total = self._scores
-        self._scores = (total[0] + points, total[1]) if seat == 0 else (total[0], total[1] + points)
+    def _add(self, seat: Seat, points: int) -> None:
+        deal, total = self._deal_scores, self._scores
+        if seat == 0:
+            self._deal_scores = (deal[0] + points, deal[1])
+            self._scores = (total[0] + points, total[1])
+        else:
+            self._deal_scores = (deal[0], deal[1] + points)
+            self._scores = (total[0], total[1] + points)
 
     def _end_deal(self) -> None:
         """The cards or capot (not counted toward pique), then the next deal or the end."""

@@ -347,6 +347,8 @@ def test_discard_mistakes_are_explained() -> None:
         state.apply("play 7S")
     with pytest.raises(IllegalMove, match="not a card of the piquet pack"):
         state.apply("discard 2S")
+    with pytest.raises(IllegalMove, match="a move is text"):
+        state.apply(42)  # type: ignore[arg-type]
     played = play(state, "discard", "discard")
     with pytest.raises(IllegalMove, match="the exchange is over"):
         played.apply("discard 7S")
