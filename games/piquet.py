@@ -655,7 +655,7 @@ class PiquetState(State):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, cards_of(self._hands[seat]) if seat is not None else ())
+        view = base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
         elder = self.elder
         talon_seen: list[str] = []
         discarded: list[str] = []
@@ -913,6 +913,8 @@ def _check(state: PiquetState) -> None:
         raise ValueError("the hands' sizes do not fit a deal of piquet")
     if not 0 <= state._deal < state._deals:
         raise ValueError("impossible deal number")
+    if bin(state._played).count("1") != 2 * sum(state._tricks):
+        raise ValueError("the played cards do not fit the tricks won")
 
 
 GAME: Final = Piquet()

@@ -634,6 +634,17 @@ def test_json_round_trip_mid_trick() -> None:
     assert again.legal_moves() == state.legal_moves()
 
 
+def test_every_view_has_the_same_keys_and_refuses_a_wrong_seat() -> None:
+    state = play(new(ELDER_11, YOUNGER_14), "discard 7S", "discard", "play 10S")
+    keys = set(state.view(None))
+    assert set(state.view(0)) == set(state.view(1)) == keys
+    assert {"talons", "exchanged", "talon_seen", "discarded", "declarations", "trick"} <= keys
+    assert state.view(None)["trick"] == [{"seat": 0, "card": "10S"}]
+    for seat in (2, -1):
+        with pytest.raises(ValueError, match="seat"):
+            state.view(seat)
+
+
 def test_json_with_a_doubled_card_is_refused() -> None:
     state = play(new(ELDER_11, YOUNGER_14), "discard", "discard", "play 10S")
     data = json.loads(state.to_json())
