@@ -536,6 +536,9 @@ def test_d10_never_both_repique_and_pique_and_capot_instead_of_the_cards() -> No
     assert state.result["deals"] == [[100 + 9 + 1 + 40, 0]]
     ends = [kind for _s, kind, _t, _p in announced(state)][-2:]
     assert ends == ["repique", "capot"]
+    # piquet D2: younger is rubiconed, so elder's game score is 100 + 150 + 0
+    assert state.result["winner"] == 0 and state.result["settlement"] == 250
+    assert state.result["rubicon"] is True
 
 
 def test_the_cards_ten_for_seven_tricks_or_more() -> None:
