@@ -53,7 +53,6 @@ _CODES: Final = PIQUET_PACK
 _INDEX: Final = {card: i for i, card in enumerate(_CODES)}
 _BIT: Final = {card: 1 << i for i, card in enumerate(_CODES)}
 _SUIT_MASKS: Final = tuple(0xFF << (8 * suit) for suit in range(4))
-_FULL: Final = (1 << 32) - 1
 _TEN: Final = 3
 """Rank index of the ten: cards "above the nine" (piquet D9) and sets (piquet D6) start here."""
 _PIPS: Final = (7, 8, 9, 10, 10, 10, 10, 11)
@@ -84,8 +83,8 @@ def _bits(byte: int) -> tuple[int, ...]:
     return tuple(rank for rank in range(8) if byte >> rank & 1)
 
 
-def _runs(byte: int) -> tuple[tuple[int, int, int], ...]:
-    """Sequences of 3+ in one suit's byte: (length, top rank, byte of the run's cards)."""
+def _runs(byte: int) -> tuple[tuple[int, int], ...]:
+    """Sequences of 3+ in one suit's byte, as (length, top rank)."""
     runs = []
     rank = 0
     while rank < 8:
@@ -94,7 +93,7 @@ def _runs(byte: int) -> tuple[tuple[int, int, int], ...]:
             while rank < 8 and byte >> rank & 1:
                 rank += 1
             if rank - start >= 3:
-                runs.append((rank - start, rank - 1, ((1 << (rank - start)) - 1) << start))
+                runs.append((rank - start, rank - 1))
         else:
             rank += 1
     return tuple(runs)
@@ -172,7 +171,7 @@ def _sequences(hand: int) -> list[tuple[int, int, int]]:
     """Every sequence of 3+ as (length, top rank, suit), best first."""
     found = []
     for suit in range(4):
-        for length, top, _run in _RUNS[hand >> (8 * suit) & 0xFF]:
+        for length, top in _RUNS[hand >> (8 * suit) & 0xFF]:
             found.append((length, top, suit))
     found.sort(key=lambda seq: (-seq[0], -seq[1], seq[2]))  # equal ones in suit order
     return found
