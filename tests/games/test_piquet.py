@@ -123,6 +123,9 @@ def test_issue_vector_royal_hand_also_repique_and_full_hand() -> None:
         "full hand",
     ]
     assert sum(d[3] for d in decls) == 57 + 60 + 50
+    state = play(new(ROYAL, LOW), "discard", "discard")
+    assert state.scores == (57 + 60 + 50, 0)
+    assert announced(state) == [(0, kind, text, points) for _w, kind, text, points in decls]
 
 
 @pytest.mark.parametrize(("length", "points"), [(3, 3), (4, 4), (5, 15), (6, 16), (7, 17), (8, 18)])
