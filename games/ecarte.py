@@ -113,6 +113,9 @@ def _cards(count: int) -> str:
 
 
 Trick = tuple[tuple[Seat, str], ...]
+Tricks = tuple[tuple[Trick, Seat], ...]
+Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
+"""The hand just finished, for the table to show: (dealer, committed, tricks, points)."""
 
 
 class EcarteState(State):
@@ -132,6 +135,7 @@ class EcarteState(State):
         "_phase",
         "_points",
         "_pos",
+        "_previous",
         "_proposals",
         "_result",
         "_seed",
@@ -170,11 +174,12 @@ class EcarteState(State):
     _exchanges: tuple[tuple[Seat, int], ...]
     _king: Seat | None
     _trick: Trick
-    _tricks: tuple[tuple[Trick, Seat], ...]
+    _tricks: Tricks
     _won: tuple[int, int]
     _points: tuple[int, int]
     _totals: tuple[int, int]
     _history: tuple[tuple[int, int], ...]
+    _previous: Previous | None
     _last: tuple[Seat, str] | None
     _result: Json | None
 
@@ -462,6 +467,7 @@ class EcarteState(State):
         if self._turn is None:
             return
         self._history = (*self._history, self._points)
+        self._previous = (self._dealer, self._committed, self._tricks, self._points)
         self._deal(self._deal_no + 1, 1 - scorer)  # ecarte D1: the loser deals
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
@@ -515,6 +521,7 @@ class EcarteState(State):
         new._points = self._points
         new._totals = self._totals
         new._history = self._history
+        new._previous = self._previous
         new._last = self._last
         new._result = self._result
         return new
@@ -538,18 +545,29 @@ class EcarteState(State):
                 "discarded": list(self._discards[seat]) if seat is not None else [],
                 "king": self._king,
                 "trick": [{"seat": s, "card": card} for s, card in self._trick],
-                "tricks": [
-                    {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
-                    for cards, winner in self._tricks
-                ],
+                "tricks": _tricks_json(self._tricks),
                 "tricks_won": list(self._won),
                 "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
                 "deal_scores": list(self._points),
                 "hand_scores": [list(points) for points in self._history],
+                "previous_hand": self._previous_hand(),
                 "last_move": self._public_last(seat),
             }
         )
         return view
+
+    def _previous_hand(self) -> Json | None:
+        """The hand just finished (all its cards were played face up), until the next ends."""
+        if self._previous is None:
+            return None
+        dealer, committed, tricks, points = self._previous
+        return {
+            "dealer": dealer,
+            "committed": committed,
+            "tricks": _tricks_json(tricks),
+            "tricks_won": [sum(1 for _cards, w in tricks if w == seat) for seat in (0, 1)],
+            "points": list(points),
+        }
 
     def _public_last(self, seat: Seat | None) -> Json | None:
         """The last move as ``seat`` may know it: others' discards are face down (counts only)."""
@@ -593,12 +611,20 @@ class EcarteState(State):
                 "exchanges": [list(exchange) for exchange in self._exchanges],
                 "king": self._king,
                 "trick": [list(entry) for entry in self._trick],
-                "tricks": [
-                    [[list(entry) for entry in cards], winner] for cards, winner in self._tricks
-                ],
+                "tricks": _stored_tricks(self._tricks),
                 "points": list(self._points),
                 "totals": list(self._totals),
                 "history": [list(points) for points in self._history],
+                "previous": (
+                    None
+                    if self._previous is None
+                    else [
+                        self._previous[0],
+                        self._previous[1],
+                        _stored_tricks(self._previous[2]),
+                        list(self._previous[3]),
+                    ]
+                ),
                 "last": list(self._last) if self._last else None,
                 "result": self._result,
             }
@@ -628,6 +654,7 @@ class Ecarte(Game):
         state._decks = decks
         state._totals = (0, 0)
         state._history = ()
+        state._previous = None
         state._last = None
         state._result = None
         dealer = options["first_dealer"]
@@ -658,10 +685,7 @@ class Ecarte(Game):
         state._exchanges = tuple((_seat(s), int(n)) for s, n in data["exchanges"])
         state._king = _seat_or_none(data["king"])
         state._trick = tuple((_seat(s), str(card)) for s, card in data["trick"])
-        state._tricks = tuple(
-            (tuple((_seat(s), str(card)) for s, card in cards), _seat(winner))
-            for cards, winner in data["tricks"]
-        )
+        state._tricks = _read_tricks(data["tricks"])
         won = [0, 0]
         for _trick, winner in state._tricks:
             won[winner] += 1
@@ -669,6 +693,17 @@ class Ecarte(Game):
         state._points = _ints(data["points"])
         state._totals = _ints(data["totals"])
         state._history = tuple(_ints(points) for points in data["history"])
+        previous = data["previous"]
+        state._previous = (
+            None
+            if previous is None
+            else (
+                _seat(previous[0]),
+                _seat_or_none(previous[1]),
+                _read_tricks(previous[2]),
+                _ints(previous[3]),
+            )
+        )
         last = data["last"]
         state._last = None if last is None else (_seat(last[0]), str(last[1]))
         result = data["result"]
@@ -687,6 +722,24 @@ class Ecarte(Game):
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
         opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)
         return list(opponent), list(range(TURN_UP + 1, len(PACK)))
+
+
+def _tricks_json(tricks: Tricks) -> list[Json]:
+    return [
+        {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
+        for cards, winner in tricks
+    ]
+
+
+def _stored_tricks(tricks: Tricks) -> list[Any]:
+    return [[[list(entry) for entry in cards], winner] for cards, winner in tricks]
+
+
+def _read_tricks(value: Any) -> Tricks:
+    return tuple(
+        (tuple((_seat(s), str(card)) for s, card in cards), _seat(winner))
+        for cards, winner in value
+    )
 
 
 def _seat(value: object) -> Seat:
