@@ -216,7 +216,7 @@ class EcarteState(State):
                 moves = [_PLAY_MOVE[card] for card in must_play(hand, trick[0][1], self._trump)]
             else:
                 moves = [_PLAY_MOVE[card] for card in hand]
-            if self._may_announce(seat, hand):
+            if len(hand) == HAND_SIZE and self._may_announce(seat, hand):
                 moves.append("king")
             return moves
         if phase == PROPOSE:
@@ -382,7 +382,9 @@ class EcarteState(State):
     # -- moves ----------------------------------------------------------------------------
     def _play(self, seat: Seat, card: str) -> EcarteState:
         new = self._copy()
-        hand = tuple(held for held in self._hands[seat] if held != card)
+        hand = self._hands[seat]
+        i = hand.index(card)
+        hand = hand[:i] + hand[i + 1 :]
         new._hands = (hand, self._hands[1]) if seat == 0 else (self._hands[0], hand)
         new._last = (seat, _PLAY_MOVE[card])
         if self._phase == PROPOSE:
