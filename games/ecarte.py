@@ -63,7 +63,7 @@ _MOVES: Final[dict[str, tuple[int, Any]]] = {
 }
 
 
-def trick_winner(lead: str, second: str, trump: str) -> bool:
+def second_takes(lead: str, second: str, trump: str) -> bool:
     """True if ``second`` takes the trick led by ``lead``: higher in the suit led, or a trump."""
     suit = second[-1]
     if suit == lead[-1]:
@@ -216,14 +216,14 @@ class EcarteState(State):
                 moves = [_PLAY_MOVE[card] for card in must_play(hand, trick[0][1], self._trump)]
             else:
                 moves = [_PLAY_MOVE[card] for card in hand]
-            if len(hand) == HAND_SIZE and self._may_announce(seat, hand):
+            if self._may_announce(hand):
                 moves.append("king")
             return moves
         if phase == PROPOSE:
             moves = [_PLAY_MOVE[card] for card in hand]
             if self._pos < len(self._deck):  # ecarte D5
                 moves.append("propose")
-            if self._may_announce(seat, hand):
+            if self._may_announce(hand):
                 moves.append("king")
             return moves
         if phase == RESPOND:
@@ -235,9 +235,9 @@ class EcarteState(State):
             for cards in combinations(hand, count)
         ]
 
-    def _may_announce(self, seat: Seat, hand: tuple[str, ...]) -> bool:
+    def _may_announce(self, hand: tuple[str, ...]) -> bool:
         """ecarte D8: the holder, as they come to play their first card, once."""
-        return self._king is None and len(hand) == HAND_SIZE and "K" + self._trump in hand
+        return len(hand) == HAND_SIZE and self._king is None and "K" + self._trump in hand
 
     def _exchange_limits(self, seat: Seat) -> tuple[int, int]:
         """(fewest, most) cards ``seat`` may discard now (ecarte D4)."""
@@ -321,7 +321,8 @@ class EcarteState(State):
         if kind == _PROPOSE:
             return IllegalMove(self._why_not_propose(seat))
         if arg not in hand:
-            return IllegalMove(f"you do not hold {arg}")
+            playable = [move[5:] for move in self.legal_moves() if move.startswith("play ")]
+            return IllegalMove(f"you do not hold {arg}: play {' or '.join(playable)}")
         lead = self._trick[0][1]
         allowed = " or ".join(sort_cards(must_play(hand, lead, self._trump)))
         return IllegalMove(
@@ -366,7 +367,7 @@ class EcarteState(State):
             return f"the proposal was accepted: {limits} (ecarte D4)"
         missing = [card for card in arg if card not in hand]
         if missing:
-            return f"you do not hold {', '.join(missing)}"
+            return f"you do not hold {', '.join(missing)}; {limits}, from {' '.join(hand)}"
         if len(set(arg)) != len(arg):
             return "each card may be discarded only once"
         stock = len(self._deck) - self._pos
@@ -397,7 +398,7 @@ class EcarteState(State):
             new._turn = 1 - seat
             return new
         leader, lead = trick[0]
-        winner = seat if trick_winner(lead, card, self._trump) else leader
+        winner = seat if second_takes(lead, card, self._trump) else leader
         new._trick = ()
         new._tricks = (*self._tricks, (((leader, lead), (seat, card)), winner))
         won = self._won

@@ -14,7 +14,7 @@ import pytest
 import games
 from games import IllegalMove
 from games.cards import PIQUET_PACK
-from games.ecarte import EcarteState, hand_points, must_play, trick_winner
+from games.ecarte import EcarteState, hand_points, must_play, second_takes
 
 GAME = games.get("ecarte")
 ELDER, DEALER = 0, 1
@@ -145,7 +145,7 @@ def play_hand(state: EcarteState, name: str) -> EcarteState:
     ],
 )
 def test_rank_k_q_j_a_10_9_8_7_and_trumps(lead: str, second: str, takes: bool) -> None:
-    assert trick_winner(lead, second, "H") is takes
+    assert second_takes(lead, second, "H") is takes
 
 
 def test_the_deal_follows_the_deck() -> None:
