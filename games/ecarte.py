@@ -301,7 +301,7 @@ class EcarteState(State):
         phase = self._phase
         hand = self._hands[seat]
         if kind == _KING:
-            return IllegalMove(self._why_not_king(seat, hand))
+            return IllegalMove(self._why_not_king(hand))
         if phase == RESPOND:
             return IllegalMove(
                 "elder has proposed: the dealer must 'accept' (both exchange cards) "
@@ -330,7 +330,7 @@ class EcarteState(State):
             f"card led if able, else trump if able (ecarte D9); play {allowed}"
         )
 
-    def _why_not_king(self, seat: Seat, hand: tuple[str, ...]) -> str:
+    def _why_not_king(self, hand: tuple[str, ...]) -> str:
         king = self.king_of_trumps
         if self._deck[TURN_UP] == king:
             return f"the king of trumps {king} is the turn-up: the dealer scored it (ecarte D3)"
@@ -461,7 +461,7 @@ class EcarteState(State):
                 "winner": seat,
                 "scores": list(totals),
                 "target": self._target,
-                "hands": [list(points) for points in self._history],
+                "hands": [list(hand) for hand in self._history],
             }
 
     def _end_hand(self) -> None:
