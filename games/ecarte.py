@@ -637,7 +637,7 @@ class EcarteState(State):
 class Ecarte(Game):
     name = NAME
     title = "Écarté"
-    aliases = ("ecarte", "écarté", "ecarté")
+    # No aliases needed: the registry folds case and accents, so 'Écarté' finds 'ecarte'.
     pack = PACK
     options = (
         Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)"),

@@ -129,6 +129,12 @@ def play_hand(state: EcarteState, name: str) -> EcarteState:
     return state
 
 
+def test_the_game_is_registered_under_its_names() -> None:
+    for name in ("ecarte", "Écarté", "ECARTE", "écarté"):
+        assert games.get(name) is GAME
+    assert (GAME.name, GAME.title) == ("ecarte", "Écarté")
+
+
 # -- cards and tricks ----------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("lead", "second", "takes"),
