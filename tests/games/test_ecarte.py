@@ -430,7 +430,7 @@ def test_d6_d7_after_an_exchange_nobody_is_committed() -> None:
         ("elder 5", "dealer", (3, 0)),
     ],
 )
-def test_scoring_table(name: str, contract: str, points: tuple[int, int]) -> None:
+def test_d6_d7_d10_scoring_table(name: str, contract: str, points: tuple[int, int]) -> None:
     state = deal_for(name, contract)
     after = play_hand(state, name)  # the hand ends and the next is dealt
     tricks = HANDS[name][3]
