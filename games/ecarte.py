@@ -212,15 +212,14 @@ class EcarteState(State):
         hand = self._hands[seat]
         if phase == PLAY:
             trick = self._trick
-            if trick:
-                moves = [_PLAY_MOVE[card] for card in must_play(hand, trick[0][1], self._trump)]
-            else:
-                moves = [_PLAY_MOVE[card] for card in hand]
-            if self._may_announce(hand):
+            cards = must_play(hand, trick[0][1], self._trump) if trick else hand
+            moves = list(map(_PLAY_MOVE.__getitem__, cards))
+            # The length test first: after the first card the king is out of the question.
+            if len(hand) == HAND_SIZE and self._may_announce(hand):
                 moves.append("king")
             return moves
         if phase == PROPOSE:
-            moves = [_PLAY_MOVE[card] for card in hand]
+            moves = list(map(_PLAY_MOVE.__getitem__, hand))
             if self._pos < len(self._deck):  # ecarte D5
                 moves.append("propose")
             if self._may_announce(hand):
