@@ -668,3 +668,13 @@ def test_zones_hold_every_card_once_all_along() -> None:
     cards = [card for zone in state.zones().values() for card in zone]
     assert sorted(cards) == sorted(PIQUET_PACK)
     assert state.zones()["discards0"] == ["10H"] and state.zones()["trick"] == ["KH"]
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_deal_secrets_name_the_opponents_cards_and_the_stock(dealer: int) -> None:
+    deck = deck_with(E_TRUMPS, D_LOW, "7H")
+    state = GAME.new_match(seed=1, options={"first_dealer": dealer}, deck=deck)
+    for seat in (0, 1):
+        opponent, hidden = GAME.deal_secrets(seat, {"first_dealer": dealer})
+        assert games.sort_cards(deck[i] for i in opponent) == state.view(1 - seat)["hand"]
+        assert sorted(deck[i] for i in hidden) == sorted(state.zones()["stock"])
