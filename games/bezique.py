@@ -439,7 +439,7 @@ class BeziqueState(State):
         new = self._copy()
         # bezique D10: a card on the table is played before its copy in the hand, the
         # most-served table copy first.
-        copies = [c for c in table if c & 31 == card]
+        copies = [c for c in table if c & 31 == card] if table else None
         if copies:
             played = max(copies, key=_served)
             new._tables = (
