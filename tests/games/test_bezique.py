@@ -211,7 +211,8 @@ def test_d7_a_card_serves_in_melds_of_different_classes() -> None:
     assert state.apply("meld QS QH QD QC").scores == (100, 0)
 
 
-def test_d7_fours_list_every_choice_of_cards() -> None:
+def test_x3_fours_list_every_choice_of_cards() -> None:
+    """bezique X3: with the double pack, each choice of four cards is its own move."""
     state = win(new(["AS", "AS", "AH", "AD", "AC", "7C", "8C", "9C"]), "7C")
     assert sorted(melds_of(state)) == [
         "meld AS AH AD AC",
@@ -310,7 +311,8 @@ def test_d5_one_seven_action_per_trick_but_a_meld_beside_it() -> None:
         state.apply("exchange")
 
 
-def test_d5_the_exchange_can_bring_a_meld() -> None:
+def test_x5_the_exchange_can_bring_a_meld() -> None:
+    """bezique X5: the turn-up taken by the exchange may serve in the same turn's meld."""
     state = win(new(["7H", "QH", "7C", "8C", "9C", "10C", "JC", "AC"], turn_up="KH"), "7C")
     state = state.apply("exchange")
     assert state.legal_moves() == ["meld QH KH", "draw"]
@@ -384,6 +386,7 @@ def test_the_deal_follows_engine_md() -> None:
 
 
 def test_d3_a_seven_turned_up_scores_10_for_the_dealer() -> None:
+    """bezique D3; X4: it is listed among the deal's scores."""
     state = new(["8C", "9C", "10C", "JC", "QC", "KC", "AC", "AC"], turn_up="7C")
     assert state.scores == (0, 10)
     assert state.view(None)["melds"] == [
@@ -457,7 +460,8 @@ def test_d8_follow_suit_and_beat_when_able() -> None:
         state.apply("play 7H")
 
 
-def test_d8_follow_suit_with_a_lower_card_when_unable_to_beat() -> None:
+def test_x6_follow_suit_with_any_card_when_unable_to_beat() -> None:
+    """bezique X6 (D8, D4): an identical card does not beat the card led."""
     state = stage_two(["7S", "JS", "QS", "7H", "8C"], ["8D", "9D", "7D", "8S"], "QS")
     assert state.legal_moves() == ["play 7S", "play JS", "play QS"]  # QS does not beat QS (D4)
 
@@ -543,6 +547,7 @@ def test_d2_under_the_target_a_new_deal_the_other_player_dealing() -> None:
 
 
 def test_d2_a_meld_reaching_1500_wins_at_once() -> None:
+    """bezique D2; X7: the unfinished deal's points stand, brisques uncounted."""
     state = win(new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"]), "7C")
     data = json.loads(state.to_json())
     data["totals"] = [1470, 1490]
@@ -563,7 +568,7 @@ def test_d2_a_seven_reaching_the_target_wins_at_once() -> None:
     assert state.result is not None and state.result["winner"] == 0
 
 
-def test_the_target_option() -> None:
+def test_x1_the_target_option() -> None:
     state = win(new(["AS", "AH", "AD", "AC", "7C", "8C", "9C", "10C"], target=100), "7C")
     state = state.apply("meld AS AH AD AC")
     assert state.result is not None and state.result["winner"] == 0
@@ -616,6 +621,18 @@ def test_bad_words_are_explained() -> None:
 
 
 # -- views, notation, storage -----------------------------------------------------------------
+def test_x8_the_automatic_draw_leaves_the_last_move_public() -> None:
+    state = win(new(["7C", "8C", "9C", "10C", "JC", "QC", "AC", "8H"]), "7C")
+    assert state.view(None)["last_move"] == {"seat": 1, "move": "play 7S"}
+    assert state.view(None)["stock"] == 46
+
+
+def test_x2_hands_stay_in_canonical_order_after_draws() -> None:
+    state = win(new(["7C", "8C", "9C", "10C", "JC", "QC", "AC", "8H"], draws=["JS"]), "7C")
+    hand = state.view(0)["hand"]
+    assert "JS" in hand and hand == games.sort_cards(hand) and hand[0] == "JS"
+
+
 def test_moves_accept_symbols_case_spacing_and_any_card_order() -> None:
     state = win(new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"]), "7C")
     assert state.apply("Meld j♦  q♠") == state.apply("meld QS JD")
