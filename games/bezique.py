@@ -987,6 +987,10 @@ def _check(state: BeziqueState) -> None:
         raise ValueError("impossible turn or phase")
     if state._dealer not in (0, 1) or state._leader not in (0, 1):
         raise ValueError("impossible dealer or leader")
+    if len(state._trick) != (1 if state._phase == FOLLOW else 0):
+        raise ValueError("the trick in progress does not match the phase")
+    if len(state._won[0]) % 2 or len(state._won[1]) % 2:
+        raise ValueError("tricks won hold two cards each")
     for seat in (0, 1):
         if not 0 <= state._scored7[seat] <= state._hands[seat].count(state._trump * 8 + SEVEN):
             raise ValueError("more scored sevens than sevens held")

@@ -12,7 +12,7 @@ import pytest
 
 import games
 from games import IllegalMove
-from games.bezique import BeziqueState
+from games.bezique import MELDS, SUITS4, BeziqueState, _choose_copies
 from games.cards import DOUBLE_PACK
 
 GAME = games.get("bezique")
@@ -671,3 +671,27 @@ def test_json_with_an_impossible_level_is_refused() -> None:
     data["tables"][0][0][3] = 2
     with pytest.raises(ValueError, match="meld level"):
         GAME.from_json(json.dumps(data))
+
+
+def test_d7_listed_melds_are_exactly_those_some_choice_of_copies_allows() -> None:
+    """The fast meld listing agrees with the exhaustive choice of copies (D7, D10) on every
+    meld of the table, in the positions of random matches."""
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(12):
+        state = GAME.new_match(seed=seed)
+        while state.to_move is not None:
+            assert isinstance(state, BeziqueState)
+            view = state.view(None)
+            if view["phase"] == "score" and not state._melded:
+                seat = state.to_move
+                hand, table = state._hands[seat], state._tables[seat]
+                listed = set(melds_of(state))
+                for move, meld in MELDS.items():
+                    if meld.kind == "sequence" and SUITS4[meld.suit] != view["trump"]:
+                        continue
+                    possible = _choose_copies(meld, hand, table) is not None
+                    assert possible == (move in listed), (move, hand, table)
+                    checked += 1
+            state = state.apply(rng.choice(state.legal_moves()))
+    assert checked > 1000
