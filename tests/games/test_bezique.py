@@ -77,7 +77,8 @@ def position(**changes: Any) -> BeziqueState:
         placed[turn_up] += 1
     rest = list((Counter(DOUBLE_PACK) - placed).elements())
     assert sum(placed.values()) + len(rest) == 64, "too many copies placed"
-    won = changes.pop("won", None) or [rest[0::2], rest[1::2]]
+    half = len(rest) // 4 * 2  # tricks hold two cards
+    won = changes.pop("won", None) or [rest[:half], rest[half:]]
     # The deck: whatever was dealt and drawn (a trump turned up at deck[16]), then the stock.
     dealt = sorted((Counter(DOUBLE_PACK) - Counter(stock)).elements(), key=lambda c: c[-1] != trump)
     deck = [*dealt[1:17], dealt[0], *dealt[17:], *stock]
