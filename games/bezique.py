@@ -391,9 +391,9 @@ class BeziqueState(State):
         seat = self._turn
         if seat is None:
             raise self.over()
-        action = _MOVES.get(move)
+        action = _MOVES.get(move) if type(move) is str else None
         if action is None:
-            canonical = self.canonical(move)
+            canonical = self.canonical(move)  # refuses a move that is not text, politely
             action = _MOVES.get(canonical)
             if action is None:
                 raise self._unknown(canonical)

@@ -619,6 +619,8 @@ def test_bad_words_are_explained() -> None:
         state.apply("discard QS")
     with pytest.raises(IllegalMove, match="declare 7"):
         state.apply("declare 8")
+    with pytest.raises(IllegalMove, match="a move is text"):
+        state.apply(["play", "QS"])  # type: ignore[arg-type]
 
 
 # -- views, notation, storage -----------------------------------------------------------------
