@@ -46,9 +46,13 @@ def _columns_x() -> list[int]:
     return [MARGIN + 8 + i * COLUMN for i in range(5)]
 
 
-def _column_height(view: View) -> int:
-    longest = max(len(exp[suit]) for exp in view["expeditions"] for suit in SUITS)
+def _column_height(view: View, seat: int) -> int:
+    longest = max(len(view["expeditions"][seat][suit]) for suit in SUITS)
     return CARD_H + max(0, longest - 1) * STEP
+
+
+def _section_height(view: View, seat: int) -> int:
+    return BAND_H + 12 + CHIP_H + 10 + _column_height(view, seat) + 16
 
 
 def _check(view: View) -> None:
@@ -63,10 +67,8 @@ def _check(view: View) -> None:
 
 def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
-    columns_h = _column_height(view)
-    section_h = BAND_H + 12 + CHIP_H + 10 + columns_h + 16
     middle_h = CARD_H + 84
-    height = HEADER_H + 12 + 2 * section_h + middle_h + 64
+    height = HEADER_H + 12 + _section_height(view, 0) + _section_height(view, 1) + middle_h + 64
     image, draw = canvas(WIDTH, height)
     rounds = f"round {view['round']} of {view['rounds']}"
     if view["phase"] == "over":
@@ -77,8 +79,8 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
         if seat == 1:
             _middle(image, draw, view, y, four_colour)
             y += middle_h
-        _section(image, draw, view, names, seat, y, columns_h, four_colour)
-        y += section_h
+        _section(image, draw, view, names, seat, y, four_colour)
+        y += _section_height(view, seat)
     last_move_line(draw, view, names, height - 40, WIDTH)
     return image
 
@@ -90,7 +92,6 @@ def _section(
     names: Names,
     seat: int,
     y: int,
-    columns_h: int,
     four_colour: bool,
 ) -> None:
     scores = view["expedition_scores"][seat]

@@ -9,7 +9,7 @@ from typing import Final
 from rendering.renderer import GameRenderer
 
 # Adding a game's pictures means writing its module and adding its name here.
-_MODULES: Final = ("cinq_as",)
+_MODULES: Final = ("bezique", "cinq_as", "ecarte", "piquet")
 
 _RENDERERS: Final[dict[str, GameRenderer]] = {}
 for _module in _MODULES:
