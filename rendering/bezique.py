@@ -29,7 +29,7 @@ from rendering.canvas import (
     trick,
 )
 from rendering.faces import check_code
-from rendering.renderer import GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
 SMALL_H: Final = round(CARD_H * SMALL)
@@ -60,7 +60,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     detail = f"deal {view['deal']} · to {view['target']} · {stage}"
     if view["phase"] == "over":
         detail = f"match over · to {view['target']}"
-    header(draw, WIDTH, "Bézigue", detail)
+    header(draw, WIDTH, "Bézigue", detail, view=view, names=names)
     y = HEADER_H + 12
     _band(draw, view, names, 0, y)
     _melded(image, draw, view, 0, y + BAND_H + 8, four_colour)
@@ -160,4 +160,14 @@ def _melds(draw: Draw, view: View, names: Names, y: int, height: int) -> None:
     )
 
 
-RENDERER: Final = GameRenderer(game="bezique", title="Bézigue", table=draw_table)
+def _hand_extras(view: View) -> list[ExtraRow]:
+    """A player's melded cards lie on the table but are still theirs to play."""
+    seat = view["seat"]
+    if seat is None:
+        return []
+    return [ExtraRow("your cards on the table", view["table"][seat], playable=True)]
+
+
+RENDERER: Final = GameRenderer(
+    game="bezique", title="Bézigue", table=draw_table, hand_extras=_hand_extras
+)

@@ -78,12 +78,48 @@ def fit(words: str, face_font: Font, max_width: int) -> str:
     return words + "…"
 
 
-def header(draw: Draw, width: int, title: str, detail: str) -> None:
-    """The band on top of every table: the game on the left, where the match stands right."""
+def header(
+    draw: Draw,
+    width: int,
+    title: str,
+    detail: str,
+    *,
+    view: Mapping[str, Any] | None = None,
+    names: Sequence[str] = (),
+    urgent: bool = False,
+) -> None:
+    """The band on top of every table: the game on the left, where the match stands right;
+    once the match is over (``view["result"]`` set), who won, in gold. ``urgent`` details
+    (the player's turn) are gold too."""
     draw.rectangle((0, 0, width, HEADER_H), fill=FELT_DARK)
     draw.line((0, HEADER_H, width, HEADER_H), fill=FELT_LINE, width=2)
-    text(draw, (MARGIN, HEADER_H / 2), title, 30, bold=True, anchor="lm")
-    text(draw, (width - MARGIN, HEADER_H / 2), detail, 24, fill=MUTED, anchor="rm")
+    title_w = text(draw, (MARGIN, HEADER_H / 2), title, 30, bold=True, anchor="lm")
+    room = int(width - 2 * MARGIN - title_w - 24)
+    result = view.get("result") if view is not None else None
+    if result is not None and names:
+        winner = result.get("winner")
+        words = "match over: a draw" if winner is None else f"{names[winner]} wins the match"
+        text(
+            draw,
+            (width - MARGIN, HEADER_H / 2),
+            words,
+            26,
+            bold=True,
+            fill=GOLD,
+            anchor="rm",
+            max_width=room,
+        )
+        return
+    text(
+        draw,
+        (width - MARGIN, HEADER_H / 2),
+        detail,
+        24,
+        bold=urgent,
+        fill=GOLD if urgent else MUTED,
+        anchor="rm",
+        max_width=room,
+    )
 
 
 def player_band(

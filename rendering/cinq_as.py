@@ -73,7 +73,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     rounds = f"round {view['round']} of {view['rounds']}"
     if view["phase"] == "over":
         rounds = "match over"
-    header(draw, WIDTH, "Le 5 As", rounds)
+    header(draw, WIDTH, "Le 5 As", rounds, view=view, names=names)
     y = HEADER_H + 12
     for seat in (0, 1):
         if seat == 1:

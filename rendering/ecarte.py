@@ -29,7 +29,7 @@ from rendering.canvas import (
     trick,
 )
 from rendering.faces import check_code, size_of
-from rendering.renderer import GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W
 
 TRICKS_SCALE: Final = 0.6
@@ -58,7 +58,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     detail = f"hand {view['deal']} · to {view['target']} points"
     if view["phase"] == "over":
         detail = f"match over · to {view['target']} points"
-    header(draw, WIDTH, "Écarté", detail)
+    header(draw, WIDTH, "Écarté", detail, view=view, names=names)
     y = HEADER_H + 12
     _player(image, draw, view, names, 0, y, four_colour)
     y += BAND_H + TRICKS_H + 12
@@ -163,4 +163,11 @@ def _exchange_rows(view: View, names: Names) -> list[tuple[str, str]]:
     return rows[-5:]
 
 
-RENDERER: Final = GameRenderer(game="ecarte", title="Écarté", table=draw_table)
+def _hand_extras(view: View) -> list[ExtraRow]:
+    """What this player discarded this hand: their own knowledge, never the opponent's."""
+    return [ExtraRow("your discards this hand", view.get("discarded", []))]
+
+
+RENDERER: Final = GameRenderer(
+    game="ecarte", title="Écarté", table=draw_table, hand_extras=_hand_extras
+)

@@ -24,7 +24,7 @@ from rendering.canvas import (
     text,
     trick,
 )
-from rendering.renderer import GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
 LINE_H: Final = 32
@@ -47,7 +47,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     detail = f"deal {view['deal']} of {view['deals']}"
     if view["phase"] == "over":
         detail = "match over"
-    header(draw, WIDTH, "Piquet", detail)
+    header(draw, WIDTH, "Piquet", detail, view=view, names=names)
     y = HEADER_H + 12
     _band(draw, view, names, 0, y)
     y += BAND_H + 14
@@ -144,4 +144,15 @@ def _history(draw: Draw, view: View, names: Names, y: int) -> None:
     )
 
 
-RENDERER: Final = GameRenderer(game="piquet", title="Piquet", table=draw_table)
+def _hand_extras(view: View) -> list[ExtraRow]:
+    """The player's own discards, and the talon cards left that they may look at (piquet D3,
+    D4): both count in their reckoning of what the opponent may hold."""
+    return [
+        ExtraRow("your discards", view.get("discarded", [])),
+        ExtraRow("talon cards you may see", view.get("talon_seen", [])),
+    ]
+
+
+RENDERER: Final = GameRenderer(
+    game="piquet", title="Piquet", table=draw_table, hand_extras=_hand_extras
+)
