@@ -206,6 +206,8 @@ def stock(
     image: Image.Image, draw: Draw, count: int, xy: tuple[int, int], label: str, scale: float = 1.0
 ) -> None:
     """A face-down pile showing its size: up to three backs, offset, and "label: n" under it."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"{label} must be a whole number of cards, not {count!r}")
     x, y = xy
     w, h = size_of(scale)
     if count:
