@@ -152,5 +152,12 @@ def _middle(image: Image.Image, draw: Draw, view: View, y: int, four_colour: boo
 
 
 RENDERER: Final = GameRenderer(
-    game="cinq-as", title="Le 5 As", table=draw_table, bonus_cards=BONUS_CARDS
+    game="cinq-as",
+    title="Le 5 As",
+    table=draw_table,
+    bonus_cards=BONUS_CARDS,
+    # Every card may be discarded, so "legal" tells nothing: light the cards that may go onto
+    # an expedition (cinq-as D5) and leave the others plain, not dimmed.
+    marking_verbs=frozenset({"play"}),
+    dim_unmarked=False,
 )

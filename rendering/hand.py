@@ -39,7 +39,7 @@ LABEL_H: Final = 44
 EXTRA_H: Final = 28 + round(CARD_H * SMALL) + RAISE + LABEL_H + 4
 
 
-def checked_hand(view: View, renderer: GameRenderer) -> tuple[list[str], list[str]]:
+def checked_hand(view: View) -> tuple[list[str], list[str]]:
     """The hand (canonical order) and the legal moves, validated before any drawing."""
     hand = view.get("hand")
     moves = view.get("legal_moves", [])
@@ -76,13 +76,16 @@ def status(view: View, moves: Sequence[str]) -> tuple[str, bool]:
 
 
 def draw_hand(view: View, renderer: GameRenderer, four_colour: bool) -> Image.Image:
-    hand, moves = checked_hand(view, renderer)
+    hand, moves = checked_hand(view)
     extras = renderer.extras(view)
     for row in extras:
         for code in row.cards:
             check_code(code)
     candidates = hand + [code for row in extras if row.playable for code in row.cards]
-    marked = playable(candidates, moves)
+    marking = moves
+    if renderer.marking_verbs is not None:
+        marking = [move for move in moves if move.split()[0] in renderer.marking_verbs]
+    marked = playable(candidates, marking)
     count = len(hand)
     natural = 2 * MARGIN + count * CARD_W + max(0, count - 1) * GAP
     width = max(MIN_WIDTH, min(WIDTH, natural))
@@ -127,7 +130,7 @@ def _row(
         x = left + i * step
         bonus = code in renderer.bonus_cards
         lit = marked is not None and code in marked
-        if marked is None or lit:
+        if marked is None or lit or not renderer.dim_unmarked:
             picture = face(code, four_colour, bonus, scale)
         else:
             picture = dimmed(code, four_colour, bonus, scale)

@@ -39,6 +39,10 @@ class GameRenderer:
     table: TableDrawer
     bonus_cards: frozenset[str] = field(default_factory=frozenset)
     """Cards drawn with the "bonus" ribbon wherever they appear (Le 5 As)."""
+    marking_verbs: frozenset[str] | None = None
+    """The moves whose cards the hand picture lights up; None: every legal move."""
+    dim_unmarked: bool = True
+    """Wash out the cards not lit; False where they remain playable by another move."""
     hand_extras: HandExtras = no_extras
     """Rows under the hand picture (cards on the table, own discards); empty rows are left out."""
 

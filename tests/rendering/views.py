@@ -169,13 +169,15 @@ def cinq_as(seat: int | None = None) -> View:
             "stock": 19,
             "hand_sizes": [8, 8],
             "round_scores": [[34, 12]],
-            "last_move": {"seat": 1, "move": "draw"},
+            "last_move": {"seat": 1, "move": "draw D"},
         }
     )
     if seat == 0:
         view["hand"] = ["2S", "10S", "8H", "KD", "3C", "4C", "8T", "19T"]
-        view["phase"] = "draw"
-        view["legal_moves"] = ["draw", "draw S", "draw D", "draw C", "draw T"]
+        view["legal_moves"] = [
+            *(f"play {code}" for code in ("10S", "8H", "3C", "4C")),
+            *(f"discard {code}" for code in view["hand"]),
+        ]
     return view
 
 
