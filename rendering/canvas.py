@@ -235,22 +235,35 @@ def score_chip(
     text(draw, (x1 - 10, middle), score, 24, bold=True, fill=BLACK, anchor="rm")
 
 
-def last_move_line(
-    draw: Draw, view: Mapping[str, Any], names: Sequence[str], y: int, width: int
+FOOTER_LINE: Final = 36
+
+
+def footer_height(history: Sequence[Sequence[int]]) -> int:
+    """Room for the foot of a table: the last move, and the history line when there is one."""
+    return 20 + FOOTER_LINE * (2 if history else 1)
+
+
+def footer(
+    draw: Draw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    height: int,
+    *,
+    history_label: str = "",
+    history: Sequence[Sequence[int]] = (),
 ) -> None:
-    """The foot of a table: who did what last, in the move's own words (public text only)."""
+    """The foot of a table: the points of each finished deal or round, then who did what last
+    (the move in its own public words)."""
+    y = height - footer_height(history) + 10
+    if history:
+        scores = " · ".join(f"{a}–{b}" for a, b in history)
+        words = f"{history_label} ({names[0]}–{names[1]}): {scores}"
+        text(draw, (MARGIN, y), words, 22, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
+        y += FOOTER_LINE
     last = view.get("last_move")
-    if not last:
-        return
-    who = names[last["seat"]]
-    text(
-        draw,
-        (MARGIN, y),
-        f"last move · {who}: {last['move']}",
-        22,
-        fill=MUTED,
-        max_width=width - 2 * MARGIN,
-    )
+    if last:
+        words = f"last move · {names[last['seat']]}: {last['move']}"
+        text(draw, (MARGIN, y), words, 22, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
 
 
 def trick(

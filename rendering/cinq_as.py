@@ -15,8 +15,9 @@ from rendering.canvas import (
     Draw,
     canvas,
     card,
+    footer,
+    footer_height,
     header,
-    last_move_line,
     player_band,
     score_chip,
     slot,
@@ -68,7 +69,9 @@ def _check(view: View) -> None:
 def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     middle_h = CARD_H + 84
-    height = HEADER_H + 12 + _section_height(view, 0) + _section_height(view, 1) + middle_h + 64
+    history = view["round_scores"]
+    sections = _section_height(view, 0) + _section_height(view, 1)
+    height = HEADER_H + 12 + sections + middle_h + footer_height(history)
     image, draw = canvas(WIDTH, height)
     rounds = f"round {view['round']} of {view['rounds']}"
     if view["phase"] == "over":
@@ -81,7 +84,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
             y += middle_h
         _section(image, draw, view, names, seat, y, four_colour)
         y += _section_height(view, seat)
-    last_move_line(draw, view, names, height - 40, WIDTH)
+    footer(draw, view, names, height, history_label="rounds so far", history=history)
     return image
 
 

@@ -19,8 +19,9 @@ from rendering.canvas import (
     caption,
     card,
     check_entries,
+    footer,
+    footer_height,
     header,
-    last_move_line,
     lines,
     player_band,
     slot,
@@ -53,7 +54,7 @@ def _check(view: View) -> None:
 def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     middle_h = CARD_H + 70
-    height = HEADER_H + 12 + 2 * (BAND_H + TRICKS_H + 12) + middle_h + 56
+    height = HEADER_H + 12 + 2 * (BAND_H + TRICKS_H + 12) + middle_h + footer_height(())
     image, draw = canvas(WIDTH, height)
     detail = f"hand {view['deal']} · to {view['target']} points"
     if view["phase"] == "over":
@@ -65,7 +66,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _middle(image, draw, view, names, y, four_colour)
     y += middle_h
     _player(image, draw, view, names, 1, y, four_colour)
-    last_move_line(draw, view, names, height - 40, WIDTH)
+    footer(draw, view, names, height)
     return image
 
 
@@ -134,7 +135,7 @@ def _middle(
     image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
 ) -> None:
     stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
-    turn_x = MARGIN + CARD_W + 60
+    turn_x = MARGIN + CARD_W + 90
     caption(draw, (turn_x, y), "turn-up")
     if view["turn_up"]:
         card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)

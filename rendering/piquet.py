@@ -16,8 +16,9 @@ from rendering.canvas import (
     canvas,
     caption,
     check_entries,
+    footer,
+    footer_height,
     header,
-    last_move_line,
     lines,
     player_band,
     stock,
@@ -42,7 +43,8 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     declared = view["declarations"]
     declarations_h = 44 + max(1, len(declared)) * LINE_H + 16
     middle_h = CARD_H + 70
-    height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + 96
+    history = view["deal_history"]
+    height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + footer_height(history)
     image, draw = canvas(WIDTH, height)
     detail = f"deal {view['deal']} of {view['deals']}"
     if view["phase"] == "over":
@@ -56,9 +58,8 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _middle(image, draw, view, names, y, four_colour)
     y += middle_h
     _band(draw, view, names, 1, y)
-    y += BAND_H + 14
-    _history(draw, view, names, y)
-    last_move_line(draw, view, names, height - 40, WIDTH)
+    # piquet D1, D2: the deals so far show how the partie stands.
+    footer(draw, view, names, height, history_label="deals so far", history=history)
     return image
 
 
@@ -126,22 +127,6 @@ def _middle(
             scale=SMALL,
             winner=last["winner"],
         )
-
-
-def _history(draw: Draw, view: View, names: Names, y: int) -> None:
-    """Points of each finished deal, so players see how the partie stands (piquet D1, D2)."""
-    history = view["deal_history"]
-    if not history:
-        return
-    deals = " · ".join(f"{a}–{b}" for a, b in history)
-    text(
-        draw,
-        (MARGIN, y),
-        f"deals so far ({names[0]}–{names[1]}): {deals}",
-        22,
-        fill=MUTED,
-        max_width=WIDTH - 2 * MARGIN,
-    )
 
 
 def _hand_extras(view: View) -> list[ExtraRow]:
