@@ -106,3 +106,28 @@ def test_missing_key_is_a_value_error_naming_it() -> None:
 def test_names_must_be_two_strings(names: object) -> None:
     with pytest.raises(ValueError, match="names must be two strings"):
         rendering.table_png(views.ecarte(None), names)  # type: ignore[arg-type]
+
+
+JUNK: list[object] = [None, "x", -1, 10**6, [], {}, [None], [{"seat": 5, "card": "QS"}], True]
+
+
+@pytest.mark.parametrize("game", sorted(views.SAMPLES))
+def test_any_junk_value_gives_a_picture_or_a_value_error(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No key of a view, whatever it holds, makes Pillow or the drawing code crash otherwise.
+    (PNG encoding is skipped here for speed: it only ever sees a finished image.)"""
+    monkeypatch.setattr(rendering, "png", lambda image: b"")
+    sample = views.SAMPLES[game]
+    for key in sample(views.HAND_SEATS[game]):
+        for junk in JUNK:
+            for seat in (None, views.HAND_SEATS[game]):
+                view = sample(seat)
+                view[key] = junk
+                try:
+                    if seat is None:
+                        rendering.table_png(view, NAMES)
+                    else:
+                        rendering.hand_png(view)
+                except ValueError:
+                    pass
