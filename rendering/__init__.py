@@ -31,11 +31,17 @@ def hand_png(view: dict[str, Any], *, four_colour: bool = False) -> bytes:
     return _png(renderer, lambda: draw_hand(view, renderer, four_colour))
 
 
-def table_png(
-    view: dict[str, Any], names: tuple[str, str], *, four_colour: bool = False
-) -> bytes:
-    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's."""
+def table_png(view: dict[str, Any], names: tuple[str, str], *, four_colour: bool = False) -> bytes:
+    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's.
+
+    A player's view is refused: the table goes to everyone, and a player's view may hold words
+    only that player may read (their own face-down discards in ``last_move``)."""
     renderer = renderer_for(view)
+    if view.get("seat") is not None:
+        raise ValueError(
+            f"a table picture is drawn from the public view, state.view(None), "
+            f"not from seat {view.get('seat')!r}'s view"
+        )
     if (
         not isinstance(names, (tuple, list))
         or len(names) != 2

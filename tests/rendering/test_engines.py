@@ -109,3 +109,13 @@ def _shows(game: games.Game, a: games.State, b: games.State, seat: int) -> bool:
     if a.view(seat)["hand"] != b.view(seat)["hand"]:
         return True
     return any(a.view(seat).get(key) != b.view(seat).get(key) for key in game.public_facts)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_table_from_a_player_s_view_is_refused(name: str) -> None:
+    """A player's view may hold words only they may read (their own face-down discards in
+    last_move): drawn as a table it could reach the public thread, so it is refused."""
+    state = games.get(name).new_match(seed=2)
+    for seat in (0, 1):
+        with pytest.raises(ValueError, match="public view"):
+            rendering.table_png(state.view(seat), NAMES)
