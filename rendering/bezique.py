@@ -177,6 +177,15 @@ def _hand_extras(view: View) -> list[ExtraRow]:
     return [ExtraRow("your cards on the table", view["table"][seat], playable=True)]
 
 
+def _hand_note(view: View) -> str:
+    trump = view.get("trump")
+    return f"trumps: {SUIT_NAMES[trump]}" if trump in SUIT_NAMES else ""
+
+
 RENDERER: Final = GameRenderer(
-    game="bezique", title="Bézigue", table=draw_table, hand_extras=_hand_extras
+    game="bezique",
+    title="Bézigue",
+    table=draw_table,
+    hand_extras=_hand_extras,
+    hand_note=_hand_note,
 )

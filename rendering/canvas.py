@@ -87,13 +87,19 @@ def header(
     view: Mapping[str, Any] | None = None,
     names: Sequence[str] = (),
     urgent: bool = False,
+    note: str = "",
 ) -> None:
     """The band on top of every table: the game on the left, where the match stands right;
     once the match is over (``view["result"]`` set), who won, in gold. ``urgent`` details
-    (the player's turn) are gold too."""
+    (the player's turn) are gold too. A ``note`` follows the title in grey."""
     draw.rectangle((0, 0, width, HEADER_H), fill=FELT_DARK)
     draw.line((0, HEADER_H, width, HEADER_H), fill=FELT_LINE, width=2)
     title_w = text(draw, (MARGIN, HEADER_H / 2), title, 30, bold=True, anchor="lm")
+    if note:
+        note = f" · {note}"
+        title_w += text(
+            draw, (MARGIN + title_w, HEADER_H / 2 + 2), note, 24, fill=MUTED, anchor="lm"
+        )
     room = int(width - 2 * MARGIN - title_w - 24)
     result = view.get("result") if view is not None else None
     if result is not None and names:

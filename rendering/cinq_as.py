@@ -154,6 +154,10 @@ def _middle(image: Image.Image, draw: Draw, view: View, y: int, four_colour: boo
     stock(image, draw, view["stock"], (WIDTH - MARGIN - CARD_W - 6, top), "stock")
 
 
+def _hand_note(view: View) -> str:
+    return f"round {view.get('round')} of {view.get('rounds')}"
+
+
 RENDERER: Final = GameRenderer(
     game="cinq-as",
     title="Le 5 As",
@@ -163,4 +167,5 @@ RENDERER: Final = GameRenderer(
     # an expedition (cinq-as D5) and leave the others plain, not dimmed.
     marking_verbs=frozenset({"play"}),
     dim_unmarked=False,
+    hand_note=_hand_note,
 )

@@ -169,6 +169,11 @@ def _hand_extras(view: View) -> list[ExtraRow]:
     return [ExtraRow("your discards this hand", view.get("discarded", []))]
 
 
+def _hand_note(view: View) -> str:
+    trump = view.get("trump")
+    return f"trumps: {SUIT_NAMES[trump]}" if trump in SUIT_NAMES else ""
+
+
 RENDERER: Final = GameRenderer(
-    game="ecarte", title="Écarté", table=draw_table, hand_extras=_hand_extras
+    game="ecarte", title="Écarté", table=draw_table, hand_extras=_hand_extras, hand_note=_hand_note
 )

@@ -31,7 +31,8 @@ from rendering.faces import check_code, dimmed, face, size_of
 from rendering.renderer import GameRenderer, View
 from rendering.style import CARD_H, CARD_W, FELT_DARK, GOLD, INK, MUTED, SMALL
 
-MIN_WIDTH: Final = 640
+MIN_WIDTH: Final = 760
+"""Room in the header for the title, a note and the turn."""
 GAP: Final = 10
 RAISE: Final = 16
 """How far a playable card stands out of the row."""
@@ -93,7 +94,14 @@ def draw_hand(view: View, renderer: GameRenderer, four_colour: bool) -> Image.Im
     image, draw = canvas(width, height)
     words, urgent = status(view, moves)
     noun = "card" if count == 1 else "cards"
-    header(draw, width, renderer.title, words or f"{count} {noun} in hand", urgent=urgent)
+    header(
+        draw,
+        width,
+        renderer.title,
+        words or f"{count} {noun} in hand",
+        urgent=urgent,
+        note=renderer.hand_note(view),
+    )
     top = HEADER_H + RAISE + 14
     if not count:
         text(draw, (width / 2, top + CARD_H / 2), "no cards in hand", 28, fill=MUTED, anchor="mm")

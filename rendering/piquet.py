@@ -138,6 +138,11 @@ def _hand_extras(view: View) -> list[ExtraRow]:
     ]
 
 
+def _hand_note(view: View) -> str:
+    role = "elder" if view.get("elder") == view.get("seat") else "younger"
+    return f"deal {view.get('deal')} of {view.get('deals')} · {role}"
+
+
 RENDERER: Final = GameRenderer(
-    game="piquet", title="Piquet", table=draw_table, hand_extras=_hand_extras
+    game="piquet", title="Piquet", table=draw_table, hand_extras=_hand_extras, hand_note=_hand_note
 )

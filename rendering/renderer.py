@@ -31,6 +31,10 @@ def no_extras(view: View) -> Sequence[ExtraRow]:
     return ()
 
 
+def no_note(view: View) -> str:
+    return ""
+
+
 @dataclass(frozen=True)
 class GameRenderer:
     game: str
@@ -43,6 +47,9 @@ class GameRenderer:
     """The moves whose cards the hand picture lights up; None: every legal move."""
     dim_unmarked: bool = True
     """Wash out the cards not lit; False where they remain playable by another move."""
+    hand_note: Callable[[View], str] = no_note
+    """Words after the title of the hand picture: what a player needs beside their cards when
+    they look at their hand alone (trumps, the deal)."""
     hand_extras: HandExtras = no_extras
     """Rows under the hand picture (cards on the table, own discards); empty rows are left out."""
 

@@ -37,7 +37,7 @@ def test_a_whole_match_renders(name: str) -> None:
         assert table.width == 1000 and colours(table) > 50
         for seat in (0, 1):
             hand = image(rendering.hand_png(state.view(seat)))
-            assert 640 <= hand.width <= 1000
+            assert 760 <= hand.width <= 1000
 
 
 @pytest.mark.parametrize("name", games.names())

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 import rendering
-from rendering.hand import playable, status
+from rendering.hand import MIN_WIDTH, playable, status
 from rendering.style import CARD_H
 from tests.rendering import views
 from tests.rendering.helpers import colours, image, region_mean
@@ -23,14 +23,14 @@ def piquet_hand(cards: list[str], legal: list[str]) -> dict[str, object]:
 def test_size_fits_a_phone_and_is_not_blank(count: int) -> None:
     cards = ["7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "7H", "8H", "9H", "10H"][:count]
     picture = image(rendering.hand_png(piquet_hand(cards, [])))
-    assert 640 <= picture.width <= 1000
+    assert MIN_WIDTH <= picture.width <= 1000
     assert picture.height >= CARD_H + 100
     assert colours(picture) > 50
 
 
 def test_empty_hand_is_drawn_too() -> None:
     picture = image(rendering.hand_png(piquet_hand([], [])))
-    assert picture.width == 640
+    assert picture.width == MIN_WIDTH
 
 
 def test_cards_are_shown_in_canonical_order() -> None:
