@@ -62,7 +62,11 @@ def text(
     anchor: str = "la",
     max_width: int | None = None,
 ) -> float:
-    """Draw ``words`` (shortened with … to ``max_width``); return the width drawn."""
+    """Draw ``words`` on one line (shortened with … to ``max_width``); return the width drawn.
+
+    Control characters become spaces: names come from players, and a line break would make
+    Pillow lay out several lines."""
+    words = "".join(ch if ch.isprintable() else " " for ch in words)
     face_font = font(size, bold)
     if max_width is not None:
         words = fit(words, face_font, max_width)
@@ -71,11 +75,17 @@ def text(
 
 
 def fit(words: str, face_font: Font, max_width: int) -> str:
+    """``words``, or the longest start of them that fits with "…" after it."""
     if face_font.getlength(words) <= max_width:
         return words
-    while words and face_font.getlength(words + "…") > max_width:
-        words = words[:-1]
-    return words + "…"
+    low, high = 0, len(words)
+    while low < high:  # the longest prefix that fits, by halving
+        middle = (low + high + 1) // 2
+        if face_font.getlength(words[:middle] + "…") <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return words[:low] + "…"
 
 
 def header(

@@ -8,6 +8,8 @@ import pytest
 
 import rendering
 from rendering import registry
+from rendering.canvas import fit
+from rendering.fonts import font
 from tests.rendering import views
 from tests.rendering.helpers import colours, image, mean_difference
 
@@ -60,8 +62,23 @@ def test_four_colour_table(game: str) -> None:
 
 
 def test_long_names_are_shortened() -> None:
-    long = ("A" * 200, "Bob")
+    long = ("A" * 5000, "Bob")
     assert image(rendering.table_png(views.piquet(None), long)).width == 1000
+
+
+def test_fit_keeps_the_longest_start_that_fits() -> None:
+    bold = font(28, True)
+    assert fit("Bob", bold, 300) == "Bob"
+    full = "Bartholomew the Magnificent"
+    short = fit(full, bold, 120)
+    kept = len(short) - 1
+    assert short == full[:kept] + "…" and bold.getlength(short) <= 120
+    assert bold.getlength(full[: kept + 1] + "…") > 120
+
+
+@pytest.mark.parametrize("name", ["Al\nice", "Tab\there", "\x00zero", "Zoé 🂡 ♠"])
+def test_any_name_is_drawn_on_one_line(name: str) -> None:
+    assert image(rendering.table_png(views.ecarte(None), (name, "Bob"))).width == 1000
 
 
 def test_cinq_as_columns_grow_with_expeditions() -> None:
