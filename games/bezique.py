@@ -641,6 +641,7 @@ class BeziqueState(State):
         # bezique X7: a deal ended at once keeps its points as they stand.
         self._history = (*self._history, self._deal_scores)
         self._turn = None
+        self._phase = LEAD  # no trick is left in progress once the match is over
         self._legal = None
         self._result = {
             "winner": winner,

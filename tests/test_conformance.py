@@ -49,6 +49,8 @@ def _check_state(state: State) -> None:
         assert state.canonical(move) == move, f"{move!r} is not in canonical notation"
     assert isinstance(state.scores, tuple) and len(state.scores) == 2
     assert card_multiset(state) == Counter(game.pack), "cards are conserved"
+    text = state.to_json()
+    assert game.from_json(text) == state, "a stored state reads back equal, finished ones too"
     for seat in (0, 1, None):
         view = state.view(seat)
         json.dumps(view)
