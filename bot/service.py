@@ -287,6 +287,11 @@ def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", ")")) else text + "."
+
+
 def _listing(moves: list[str]) -> str:
     if not moves:
         return "no move is open to you now"
@@ -908,7 +913,7 @@ class MatchService:
                 canonical = state.canonical(move)
             except ValueError as error:
                 raise Refused(
-                    f"{error} Moves open to you: {_listing(state.legal_moves())}."
+                    f"{_sentence(str(error))} Moves open to you: {_listing(state.legal_moves())}."
                 ) from None
             row, changes = await self._store_move(row, seat, user_id, canonical, after)
         self._clock_changed(row.reminder_at)
