@@ -34,6 +34,7 @@ Commands:
   moves         list the moves open to you now
   hand          show your hand again          table   show the table again
   resign        give up this match            quit    leave (the match is kept: resume it later)
+  colours       switch the four-colour deck on or off (in the pictures)
   help          this text"""
 
 
@@ -102,9 +103,12 @@ class Sandbox:
         self.rng = random.Random(seed)
         self.human = PlayerRef(HUMAN_ID, human_name or _user_name())
         self.pictures = _pictures()
+        self.four_colour = False
 
     async def run(self) -> int:
         self.write(self._intro())
+        record = await self.service.player(self.human.user_id)
+        self.four_colour = bool(record and record.four_colour)
         while True:
             match = await self._choose()
             if match is None:
@@ -219,6 +223,10 @@ class Sandbox:
             return info
         if lowered in ("help", "?"):
             self.write(HELP)
+        elif lowered in ("colours", "colors"):
+            self.four_colour = not self.four_colour
+            await self.service.set_preferences(self.human.user_id, four_colour=self.four_colour)
+            self.write(f"Four-colour deck {'on' if self.four_colour else 'off'}.")
         elif lowered == "moves":
             self._list_moves(await self.service.legal_moves(info.id, self.human.user_id))
         elif lowered == "hand":
@@ -294,10 +302,12 @@ class Sandbox:
             return
         hand_png, table_png = self.pictures
         if name == "hand.png":
-            data = await asyncio.to_thread(hand_png, delivery.view)
+            data = await asyncio.to_thread(hand_png, delivery.view, four_colour=self.four_colour)
         else:
             names = delivery.names or ("seat 0", "seat 1")
-            data = await asyncio.to_thread(table_png, delivery.view, names)
+            data = await asyncio.to_thread(
+                table_png, delivery.view, names, four_colour=self.four_colour
+            )
         path = self.folder / f"match-{delivery.match_id}" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)

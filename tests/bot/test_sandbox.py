@@ -108,7 +108,7 @@ async def test_pictures_are_written_when_the_renderer_has_them(
 
     def hand_png(view: dict[str, Any], *, four_colour: bool = False) -> bytes:
         assert view["seat"] is not None
-        calls.append("hand")
+        calls.append("hand four" if four_colour else "hand")
         return b"\x89PNG hand"
 
     def table_png(view: dict[str, Any], names: tuple[str, str], **_: Any) -> bytes:
@@ -121,12 +121,14 @@ async def test_pictures_are_written_when_the_renderer_has_them(
     fake.table_png = table_png  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "rendering", fake)
     folder = tmp_path / "pictures"
-    _, out = await session(service, folder, Script([games.names()[0], "quit"]))
-    assert str(folder) in out
+    _, out = await session(service, folder, Script([games.names()[0], "colours", "hand", "quit"]))
+    assert str(folder) in out and "Four-colour deck on" in out
     (match_folder,) = folder.iterdir()
     assert (match_folder / "hand.png").read_bytes() == b"\x89PNG hand"
     assert (match_folder / "table.png").read_bytes() == b"\x89PNG table"
-    assert "hand" in calls and "table" in calls
+    assert "hand" in calls and "table" in calls and calls[-1] == "hand four"
+    record = await service.player(HUMAN_ID)
+    assert record is not None and record.four_colour  # remembered for next time
 
 
 def test_without_pictures_the_sandbox_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
