@@ -1254,7 +1254,8 @@ class MatchService:
     async def check_clocks(self) -> list[Delivery]:
         """Send due reminders and end the matches whose deadline has passed; what to deliver.
 
-        A damaged match is set aside and the others go on.
+        A match whose clock cannot be handled (a damaged record, an engine error) is set
+        aside and the others go on; a database error is left for the next pass.
         """
         now = self._ts()
         records = await self._db.fetchall(
@@ -1268,6 +1269,11 @@ class MatchService:
                 deliveries += await self._check_clock(record["id"], now)
             except ServiceError as error:
                 log.warning("clock of match #%s: %s", record["id"], error)
+            except sqlite3.Error:
+                raise
+            except Exception as error:
+                log.exception("clock of match #%s failed", record["id"])
+                await self._set_aside(record["id"], f"its clock failed: {error!r}")
         return deliveries
 
     async def _check_clock(self, match_id: int, now: float) -> list[Delivery]:
@@ -1329,17 +1335,19 @@ class MatchService:
             self._clock_wakeup.clear()
             try:
                 deliveries = await self.check_clocks()
-                if deliveries:
-                    await deliver(deliveries)
                 due = await self.next_clock_event()
-            except asyncio.CancelledError:
-                raise
             except Exception:
                 log.exception("the clock task failed; it tries again in a minute")
-                due = self._ts() + 60
+                deliveries, due = [], self._ts() + clocks.RETRY_AFTER
+            if deliveries:
+                try:
+                    await deliver(deliveries)
+                except Exception:  # the adapter's trouble must not stop the clocks
+                    log.exception("delivering %d clock message(s) failed", len(deliveries))
             self._clock_next = due
             delay = clocks.MAX_SLEEP if due is None else due - self._ts()
-            delay = min(max(delay, 0.0), clocks.MAX_SLEEP)
+            # Something still due right after a pass could not be handled: do not spin.
+            delay = min(max(delay, clocks.MIN_SLEEP), clocks.MAX_SLEEP)
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._clock_wakeup.wait(), timeout=delay)
 
