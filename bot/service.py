@@ -308,13 +308,6 @@ class _KeyedLocks:
                 self._locks[key] = (lock, users - 1)
 
 
-@dataclass(frozen=True)
-class _RatingChange:
-    scope: int
-    before: tuple[ratings.Skill, ratings.Skill]
-    after: tuple[ratings.Skill, ratings.Skill]
-
-
 def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
@@ -354,11 +347,12 @@ def _status_reason(row: _Row) -> str:
 class MatchService:
     """The match service over one SQLite database (see ``open``).
 
-    Concurrency: every change to a match runs under that match's lock, reads the match, asks
-    the engine, then writes the change in one transaction whose ``UPDATE`` also checks the
-    version it read (optimistic), so a move is applied exactly once even if another process
-    shares the file. Matches are kept in a small cache of read-back states, filled only under
-    their lock and only with committed rows.
+    Concurrency: every change to a match runs under that match's lock: it reads the match,
+    asks the engine, then writes the move, the new state (and, at the end, the result and
+    ratings) atomically — one savepoint of a group-committed transaction — with an ``UPDATE``
+    that also checks the version it read (optimistic), so a move is applied exactly once even
+    if another process shares the file. It returns once that is committed. Matches are kept
+    in a cache of read-back states, filled only under their lock and only with committed rows.
     """
 
     CACHE_SIZE = 20_000  # matches whose state is kept read back (a few kB each)
@@ -671,7 +665,7 @@ class MatchService:
             await self._hand(row, row.state, 1),
         ]
 
-    async def _ending(self, row: _Row, changes: list[_RatingChange]) -> list[Delivery]:
+    async def _ending(self, row: _Row, changes: list[ratings.Change]) -> list[Delivery]:
         assert row.state is not None
         names = await self._names(row)
         text = f"{self._title(row)} is over: {self._result_text(row, names)}."
@@ -993,7 +987,7 @@ class MatchService:
 
     async def _store_move(
         self, row: _Row, seat: int, user_id: int, move: str, after: State
-    ) -> tuple[_Row, list[_RatingChange]]:
+    ) -> tuple[_Row, list[ratings.Change]]:
         assert row.seat_ids is not None
         now = self._ts()
         result = after.result
@@ -1019,7 +1013,7 @@ class MatchService:
         state_json = after.to_json()
         ended = row
 
-        def plan(conn: sqlite3.Connection) -> list[_RatingChange]:
+        def plan(conn: sqlite3.Connection) -> list[ratings.Change]:
             cursor = conn.execute(
                 "UPDATE matches SET version = ?, state = ?, status = ?, to_move_id = ?,"
                 " deadline = ?, reminder_at = ?, result = ?, updated_at = ?"
@@ -1051,7 +1045,7 @@ class MatchService:
 
     async def _end(
         self, row: _Row, winner: int, how: str, extra: Json
-    ) -> tuple[_Row, list[_RatingChange]]:
+    ) -> tuple[_Row, list[ratings.Change]]:
         """End an active match without a move (a resignation, a loss on time)."""
         assert row.state is not None
         now = self._ts()
@@ -1062,7 +1056,7 @@ class MatchService:
         )
         ended = row
 
-        def plan(conn: sqlite3.Connection) -> list[_RatingChange]:
+        def plan(conn: sqlite3.Connection) -> list[ratings.Change]:
             cursor = conn.execute(
                 "UPDATE matches SET status = 'finished', result = ?, to_move_id = NULL,"
                 " deadline = NULL, reminder_at = NULL, updated_at = ?"
@@ -1407,7 +1401,7 @@ class MatchService:
 
 def _record_result(
     conn: sqlite3.Connection, row: _Row, how: str, now: float
-) -> list[_RatingChange]:
+) -> list[ratings.Change]:
     """Write how the match ended, and update both players' ratings, in ``conn``'s
     transaction (the one that ends the match)."""
     assert row.seat_ids is not None and row.result is not None
@@ -1429,77 +1423,4 @@ def _record_result(
     )
     if not row.rated:
         return []
-    changes = []
-    for scope in ratings.scopes(row.guild_id):
-        before = (
-            _skill(conn, row.seat_ids[0], row.game, scope),
-            _skill(conn, row.seat_ids[1], row.game, scope),
-        )
-        after = ratings.rate(before[0], before[1], winner)
-        for seat in (0, 1):
-            outcome = 0 if winner is None else (1 if seat == winner else -1)
-            _update_rating(
-                conn, row.seat_ids[seat], row.game, scope, after[seat], outcome, how, now
-            )
-        changes.append(_RatingChange(scope, before, after))
-    return changes
-
-
-def _skill(conn: sqlite3.Connection, user_id: int, game: str, scope: int) -> ratings.Skill:
-    records = conn.execute(
-        "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?",
-        (user_id, game, scope),
-    )
-    for record in records:
-        return ratings.Skill(record[0], record[1])
-    return ratings.Skill()
-
-
-def _update_rating(
-    conn: sqlite3.Connection,
-    user_id: int,
-    game: str,
-    scope: int,
-    skill: ratings.Skill,
-    outcome: int,
-    how: str,
-    now: float,
-) -> None:
-    win, loss, draw = int(outcome > 0), int(outcome < 0), int(outcome == 0)
-    timed = int(how == "time")
-    resigned = int(how == "resignation")
-    conn.execute(
-        "INSERT INTO ratings (user_id, game, scope, mu, sigma, rating, games, wins, losses,"
-        " draws, streak, losses_on_time, resignations, wins_on_time, wins_by_resignation,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (user_id, game, scope) DO UPDATE SET mu = excluded.mu,"
-        " sigma = excluded.sigma, rating = excluded.rating, games = games + 1,"
-        " wins = wins + excluded.wins, losses = losses + excluded.losses,"
-        " draws = draws + excluded.draws,"
-        " streak = CASE WHEN excluded.streak > 0 THEN"
-        "   (CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END)"
-        "   WHEN excluded.streak < 0 THEN (CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END)"
-        "   ELSE 0 END,"
-        " losses_on_time = losses_on_time + excluded.losses_on_time,"
-        " resignations = resignations + excluded.resignations,"
-        " wins_on_time = wins_on_time + excluded.wins_on_time,"
-        " wins_by_resignation = wins_by_resignation + excluded.wins_by_resignation,"
-        " updated_at = excluded.updated_at",
-        (
-            user_id,
-            game,
-            scope,
-            skill.mu,
-            skill.sigma,
-            skill.shown,
-            win,
-            loss,
-            draw,
-            ratings.next_streak(0, outcome),
-            timed * loss,
-            resigned * loss,
-            timed * win,
-            resigned * win,
-            now,
-        ),
-    )
+    return ratings.record(conn, row.game, row.guild_id, row.seat_ids, winner, how, now)
