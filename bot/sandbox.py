@@ -9,8 +9,10 @@ text and, when the renderer provides it, written as PNG files to a folder named 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import random
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -39,11 +41,28 @@ Commands:
 
 
 async def read_stdin(prompt: str) -> str | None:
-    """One line from the terminal, read off the event loop; None at end of input."""
-    try:
-        return await asyncio.to_thread(input, prompt)
-    except EOFError:
-        return None
+    """One line from the terminal, read off the event loop; None at end of input.
+
+    The read runs in a daemon thread of its own (not the loop's executor), so Ctrl-C leaves
+    at once instead of waiting for a line that will never come.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str | None] = loop.create_future()
+
+    def settle(line: str | None) -> None:
+        if not future.done():
+            future.set_result(line)
+
+    def read() -> None:
+        try:
+            line: str | None = input(prompt)
+        except (EOFError, OSError, ValueError):
+            line = None
+        with contextlib.suppress(RuntimeError):  # the loop may be gone: nobody waits
+            loop.call_soon_threadsafe(settle, line)
+
+    threading.Thread(target=read, name="sandbox-input", daemon=True).start()
+    return await future
 
 
 def _pictures() -> tuple[Callable[..., bytes], Callable[..., bytes]] | None:

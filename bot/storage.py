@@ -207,11 +207,15 @@ def _run_batch(conn: sqlite3.Connection, plans: list[Plan[Any]]) -> list[tuple[b
 async def _connect(path: Path, *, durable: bool) -> aiosqlite.Connection:
     # isolation_level=None: the sqlite3 module opens no transaction by itself; write() does.
     conn = await aiosqlite.connect(path, isolation_level=None)
-    conn.row_factory = aiosqlite.Row
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await conn.execute("PRAGMA journal_mode = WAL")
-    await conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-    await conn.execute("PRAGMA foreign_keys = ON")
+    try:
+        conn.row_factory = aiosqlite.Row
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        await conn.close()  # its thread would keep the process alive
+        raise
     return conn
 
 

@@ -202,3 +202,13 @@ def test_the_command_line_backup_and_verify(
     assert entry.main(["--db", str(db), "verify"]) == 0
     assert entry.main(["--db", str(db), "backup", str(tmp_path / "copy.db")]) == 0
     assert (tmp_path / "copy.db").exists()
+
+
+def test_a_damaged_database_gets_a_clear_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database, just words " * 100)
+    assert entry.main(["--db", str(bad), "verify"]) == 1
+    assert "cannot use the database" in capsys.readouterr().err

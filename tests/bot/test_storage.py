@@ -160,3 +160,18 @@ async def test_backups_are_consistent_copies(
                 assert await other.verify(info.id)
         finally:
             await other.close()
+
+
+async def test_a_file_that_is_not_a_database_is_refused_cleanly(tmp_path: Path) -> None:
+    import threading
+
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database, just words " * 100)
+    before = threading.active_count()
+    with pytest.raises(sqlite3.DatabaseError):
+        await storage.Database.open(bad)
+    for _ in range(100):  # its connection's thread has stopped (it would keep the process up)
+        if threading.active_count() <= before:
+            break
+        await asyncio.sleep(0.01)
+    assert threading.active_count() <= before
