@@ -1,24 +1,136 @@
-"""`python -m bot`: the entry point of Tapis."""
+"""`python -m bot`: the entry point of Tapis.
+
+    python -m bot                 the Discord bot if DISCORD_TOKEN is set, else the sandbox
+    python -m bot sandbox         the local sandbox, even with a token
+    python -m bot backup PATH     a consistent copy of the database at PATH
+    python -m bot verify          replay every match's log; set aside the ones that differ
+
+The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
+``TAPIS_DURABLE=1`` makes every acknowledged move survive a power loss (synchronous=FULL).
+Settings may also come from a ``.env`` file in the current folder (KEY=value lines); the
+environment wins over it.
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import importlib
 import os
+import sqlite3
 import sys
+from pathlib import Path
 
-import games
+from bot.storage import default_path, durable_from_env
+
+SANDBOX_FOLDER = Path("data") / "sandbox"
 
 
-def main() -> int:
-    if os.environ.get("DISCORD_TOKEN"):
-        print("Tapis: the Discord bot is not built yet; nothing was started.", file=sys.stderr)
+def load_dotenv(path: Path = Path(".env")) -> None:
+    """Read KEY=value lines from ``path`` into the environment, never overriding it."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        os.environ.setdefault(key.strip(), value.strip().strip("'\""))
+
+
+def run_discord() -> int:
+    """Start the Discord bot (``bot.discord.run()``, imported only when a token is set)."""
+    try:
+        adapter = importlib.import_module("bot.discord")
+    except ModuleNotFoundError as error:
+        if error.name not in ("bot", "bot.discord"):
+            raise  # the adapter is there but something it needs is not: show why
+        adapter = None
+    run = getattr(adapter, "run", None)
+    if not callable(run):
+        print(
+            "Tapis: DISCORD_TOKEN is set, but this copy of Tapis has no Discord adapter "
+            "(bot/discord with a run() function).\n"
+            "Unset DISCORD_TOKEN to play in the local sandbox: `DISCORD_TOKEN= make run`.",
+            file=sys.stderr,
+        )
+        return 2
+    code = run()
+    return int(code) if isinstance(code, int) else 0
+
+
+async def _verify(db: Path, durable: bool) -> int:
+    from bot.service import MatchService
+
+    service = await MatchService.open(db, durable=durable)
+    try:
+        bad = await service.verify_all()
+    finally:
+        await service.close()
+    if bad:
+        print(f"{len(bad)} match(es) did not verify and were set aside: {bad}")
         return 1
-    print(
-        "Tapis — the local sandbox is not built yet.\n"
-        f"The game engines are ready: {', '.join(games.names())}.\n"
-        "When it is, `make run` without DISCORD_TOKEN will start a terminal sandbox where you\n"
-        "play against a built-in opponent; with DISCORD_TOKEN set it will run the Discord bot."
-    )
+    print("Every match replays to its stored state.")
     return 0
+
+
+def backup(db: Path, target: Path) -> int:
+    """Copy ``db`` to ``target`` with VACUUM INTO: one consistent snapshot, safe while the
+    bot runs; then check the copy."""
+    if not db.exists():
+        print(f"Tapis: there is no database at {db}.", file=sys.stderr)
+        return 1
+    if target.exists():
+        print(f"Tapis: {target} already exists; choose a new file.", file=sys.stderr)
+        return 1
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(db)
+    try:
+        source.execute("PRAGMA busy_timeout = 5000")
+        source.execute("VACUUM INTO ?", (str(target),))
+    finally:
+        source.close()
+    copy = sqlite3.connect(target)
+    try:
+        check = copy.execute("PRAGMA integrity_check").fetchone()[0]
+        matches = copy.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+        moves = copy.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+    finally:
+        copy.close()
+    if check != "ok":
+        print(f"Tapis: the copy at {target} fails its integrity check: {check}", file=sys.stderr)
+        return 1
+    print(f"Backed up {db} to {target}: {matches} matches, {moves} moves, integrity ok.")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_dotenv()
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, default=None, help="database file (TAPIS_DB)")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("sandbox", help="play in the terminal against the computer")
+    copy = commands.add_parser("backup", help="a consistent copy of the database")
+    copy.add_argument("path", type=Path)
+    commands.add_parser("verify", help="replay every match; set aside those that differ")
+    args = parser.parse_args(argv)
+    db = args.db or default_path()
+    durable = durable_from_env()
+    if args.command == "backup":
+        return backup(db, args.path)
+    if args.command == "verify":
+        return asyncio.run(_verify(db, durable))
+    if args.command is None and os.environ.get("DISCORD_TOKEN"):
+        return run_discord()
+    from bot.sandbox import run_sandbox
+
+    try:
+        return asyncio.run(run_sandbox(db, durable=durable, folder=SANDBOX_FOLDER))
+    except KeyboardInterrupt:
+        print("\nGoodbye. Your unfinished matches are kept for next time.")
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,62 @@
+"""Turn clocks: when a player must move by, and when to remind them.
+
+A match may have a time control of whole days per move (none, or 1, 3, 7 …). Each move
+starts the clock again for whoever must act next; a reminder goes out before the deadline,
+and a player still to move at the deadline loses on time. Deadlines are stored with the
+match (unix seconds, UTC), never only in memory, so a restart picks every clock up again.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Final
+
+DAY: Final = 86_400.0
+MAX_DAYS_PER_MOVE: Final = 30
+REMINDER_BEFORE: Final = 12 * 3600.0  # or half the time, whichever is less
+MAX_SLEEP: Final = 3600.0  # the clock task looks again at least hourly (clock jumps, drift)
+
+
+def check_days(days: object) -> int | None:
+    """``days_per_move`` as given to a challenge; ValueError saying what is accepted."""
+    if days is None or days == 0:
+        return None
+    if isinstance(days, bool) or not isinstance(days, int):
+        raise ValueError(f"days per move must be a whole number of days, not {days!r}")
+    if not 1 <= days <= MAX_DAYS_PER_MOVE:
+        raise ValueError(
+            f"days per move must be from 1 to {MAX_DAYS_PER_MOVE} (or none), not {days}"
+        )
+    return days
+
+
+def deadline_after(now: float, days: int | None) -> tuple[float | None, float | None]:
+    """(deadline, reminder time) for a turn starting at ``now``; (None, None) without clock."""
+    if days is None:
+        return None, None
+    period = days * DAY
+    deadline = now + period
+    return deadline, deadline - min(REMINDER_BEFORE, period / 2)
+
+
+def to_datetime(timestamp: float | None) -> datetime | None:
+    return None if timestamp is None else datetime.fromtimestamp(timestamp, UTC)
+
+
+def describe_left(seconds: float) -> str:
+    """'2 days 3 hours', '5 hours', '40 minutes' — time left, in words."""
+    seconds = max(0.0, seconds)
+    left = timedelta(seconds=round(seconds))
+    days, hours, minutes = left.days, left.seconds // 3600, left.seconds % 3600 // 60
+    parts: list[str] = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if not days and minutes:
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    return " ".join(parts) or "less than a minute"
+
+
+def format_deadline(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M UTC")

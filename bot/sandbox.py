@@ -1,0 +1,319 @@
+"""The local sandbox: play any game against a simple computer opponent from a terminal.
+
+It drives the very same match service and database as the Discord bot — the same
+challenge, accept and move calls, the same move notation, the same deliveries — so what works
+here works on Discord. The opponent plays random legal moves. Hands and tables are printed as
+text and, when the renderer provides it, written as PNG files to a folder named at the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import games
+from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
+
+# Discord ids are 17+ digits long, so these two can never be a real user.
+HUMAN_ID = 1
+COMPUTER = PlayerRef(user_id=2, name="Computer")
+MAX_NUMBERED = 40
+_BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result")
+
+ReadLine = Callable[[str], Awaitable[str | None]]
+Write = Callable[[str], None]
+
+HELP = """\
+Commands:
+  <a move>      the same notation as on Discord, e.g.  play QS   discard 7S 9H   draw
+  <number>      the move with that number in the list of your moves
+  moves         list the moves open to you now
+  hand          show your hand again          table   show the table again
+  resign        give up this match            quit    leave (the match is kept: resume it later)
+  help          this text"""
+
+
+async def read_stdin(prompt: str) -> str | None:
+    """One line from the terminal, read off the event loop; None at end of input."""
+    try:
+        return await asyncio.to_thread(input, prompt)
+    except EOFError:
+        return None
+
+
+def _pictures() -> tuple[Callable[..., bytes], Callable[..., bytes]] | None:
+    """The renderer's hand and table functions, if this version of it has them."""
+    try:
+        import rendering
+    except ImportError:
+        return None
+    hand, table = getattr(rendering, "hand_png", None), getattr(rendering, "table_png", None)
+    return (hand, table) if callable(hand) and callable(table) else None
+
+
+def describe(view: dict[str, Any]) -> str:
+    """A view as text, for any game: the hand, the scores, then every other public fact."""
+    lines = []
+    if view.get("seat") is not None:
+        lines.append("Your hand: " + (" ".join(view.get("hand") or []) or "(empty)"))
+    scores = view.get("scores") or [0, 0]
+    lines.append(f"Scores: {scores[0]} – {scores[1]}")
+    for key, value in view.items():
+        if key in _BASE_KEYS or value is None:
+            continue
+        lines.append(f"  {key.replace('_', ' ')}: {_compact(value)}")
+    return "\n".join(lines)
+
+
+def _compact(value: Any) -> str:
+    """Nested view data on one line: lists of cards spaced, mappings as key=value."""
+    if isinstance(value, dict):
+        return "  ".join(f"{key}={_compact(item)}" for key, item in value.items())
+    if isinstance(value, list):
+        if not value:
+            return "-"
+        if all(isinstance(item, str | int | float) for item in value):
+            return " ".join(str(item) for item in value)
+        return " | ".join(_compact(item) for item in value)
+    return "-" if value is None else str(value)
+
+
+class Sandbox:
+    """One terminal session: choose a game, play it out, choose again or quit."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        *,
+        folder: Path,
+        read_line: ReadLine = read_stdin,
+        write: Write = print,
+        seed: int | None = None,
+        human_name: str | None = None,
+    ) -> None:
+        self.service = service
+        self.folder = folder
+        self.read_line = read_line
+        self.write = write
+        self.rng = random.Random(seed)
+        self.human = PlayerRef(HUMAN_ID, human_name or _user_name())
+        self.pictures = _pictures()
+
+    async def run(self) -> int:
+        self.write(self._intro())
+        while True:
+            match = await self._choose()
+            if match is None:
+                self.write("Goodbye. Your unfinished matches are kept for next time.")
+                return 0
+            if not await self._play(match):
+                self.write("Goodbye. This match is kept: choose it again next time to go on.")
+                return 0
+
+    def _intro(self) -> str:
+        pictures = (
+            f"Pictures of your hand and of the table are written to {self.folder}/ "
+            "(hand.png, table.png in each match's folder) after every move."
+            if self.pictures
+            else "Pictures are not available in this version: hands and tables are shown as text."
+        )
+        return (
+            "Tapis — the local sandbox (no Discord needed).\n"
+            "You play against the computer, which picks random legal moves. Moves are typed\n"
+            "exactly as on Discord. Matches are stored in the database like any other, so you\n"
+            f"can stop and resume.\n{pictures}\n"
+            "Type 'help' during a match for the commands."
+        )
+
+    # -- choosing a match -----------------------------------------------------------------
+    async def _choose(self) -> MatchInfo | None:
+        names = games.names()
+        unfinished = [
+            info
+            for info in await self.service.matches_of(self.human.user_id)
+            if info.status == "active"
+        ]
+        lines = ["", "Games:"]
+        lines += [f"  {i}. {games.get(name).title} ({name})" for i, name in enumerate(names, 1)]
+        if unfinished:
+            lines.append("Unfinished matches: " + ", ".join(f"#{m.id}" for m in unfinished))
+            lines.append("Type a game's number or name (options as name=value, e.g.")
+            lines.append("'cinq-as rounds=1'), '#id' to resume a match, or 'quit'.")
+        else:
+            lines.append("Type a game's number or name (options as name=value, e.g.")
+            lines.append("'cinq-as rounds=1'), or 'quit'.")
+        self.write("\n".join(lines))
+        while True:
+            answer = await self.read_line("game> ")
+            if answer is None or answer.strip().lower() in ("quit", "exit", "q"):
+                return None
+            try:
+                match = await self._start(answer.strip(), names, unfinished)
+            except (ServiceError, ValueError) as error:
+                self.write(f"Sorry: {error}")
+                continue
+            if match is not None:
+                return match
+
+    async def _start(
+        self, answer: str, names: list[str], unfinished: list[MatchInfo]
+    ) -> MatchInfo | None:
+        if not answer:
+            return None
+        if answer.startswith("#"):
+            wanted = int(answer[1:])
+            for info in unfinished:
+                if info.id == wanted:
+                    self.write(f"Resuming match #{wanted}.")
+                    await self._show_all(info)
+                    return info
+            raise ValueError(f"#{wanted} is not one of your unfinished matches")
+        words = answer.split()
+        game = names[int(words[0]) - 1] if words[0].isdigit() else words[0]
+        if words[0].isdigit() and not 1 <= int(words[0]) <= len(names):
+            raise ValueError(f"choose a number from 1 to {len(names)}")
+        options = {}
+        for word in words[1:]:
+            key, _, value = word.partition("=")
+            if not value.lstrip("-").isdigit():
+                raise ValueError(f"write options as name=number, like rounds=1, not {word!r}")
+            options[key] = int(value)
+        info, notices = await self.service.challenge(
+            self.human, COMPUTER, game, guild_id=None, channel_id=None, options=options, rated=False
+        )
+        info, deliveries = await self.service.accept(info.id, COMPUTER)
+        await self._deliver(notices + deliveries)
+        return info
+
+    # -- playing --------------------------------------------------------------------------
+    async def _play(self, info: MatchInfo) -> bool:
+        """Play ``info`` out; False if the player quit in the middle."""
+        while info.status == "active":
+            if info.to_move == COMPUTER.user_id:
+                info = await self._computer_moves(info)
+                continue
+            answer = await self.read_line(f"#{info.id} your move> ")
+            if answer is None:
+                return False
+            command = answer.strip()
+            if command.lower() in ("quit", "exit", "q"):
+                return False
+            info = await self._command(info, command)
+        return True
+
+    async def _computer_moves(self, info: MatchInfo) -> MatchInfo:
+        legal = await self.service.legal_moves(info.id, COMPUTER.user_id)
+        info, deliveries = await self.service.move(
+            info.id, COMPUTER.user_id, self.rng.choice(legal)
+        )
+        await self._deliver(deliveries)
+        return info
+
+    async def _command(self, info: MatchInfo, command: str) -> MatchInfo:
+        lowered = command.lower()
+        if not command:
+            return info
+        if lowered in ("help", "?"):
+            self.write(HELP)
+        elif lowered == "moves":
+            self._list_moves(await self.service.legal_moves(info.id, self.human.user_id))
+        elif lowered == "hand":
+            delivery = await self.service.hand_delivery(info.id, self.human.user_id)
+            await self._deliver([delivery], full=True)
+        elif lowered in ("table", "board"):
+            board = await self.service.board_delivery(info.id)
+            await self._deliver([board])
+            self.write(describe(board.view or {}))
+        else:
+            try:
+                if lowered == "resign":
+                    info, deliveries = await self.service.resign(info.id, self.human.user_id)
+                else:
+                    move = await self._numbered(info, command)
+                    info, deliveries = await self.service.move(info.id, self.human.user_id, move)
+            except ServiceError as error:
+                self.write(f"Not accepted: {error}")
+                return info
+            await self._deliver(deliveries)
+        return info
+
+    async def _numbered(self, info: MatchInfo, command: str) -> str:
+        if not command.isdigit():
+            return command
+        legal = await self.service.legal_moves(info.id, self.human.user_id)
+        number = int(command)
+        if not 1 <= number <= len(legal):
+            return command  # the service explains what is accepted
+        return legal[number - 1]
+
+    def _list_moves(self, legal: list[str]) -> None:
+        if not legal:
+            self.write("No move is open to you now.")
+            return
+        shown = [f"{i}. {move}" for i, move in enumerate(legal[:MAX_NUMBERED], 1)]
+        more = len(legal) - MAX_NUMBERED
+        tail = f"\n  … and {more} more: type them out." if more > 0 else ""
+        self.write("Your moves:  " + "   ".join(shown) + tail)
+
+    async def _show_all(self, info: MatchInfo) -> None:
+        await self._deliver(
+            [
+                await self.service.board_delivery(info.id),
+                await self.service.hand_delivery(info.id, self.human.user_id),
+            ],
+            full=True,
+        )
+
+    # -- showing deliveries ---------------------------------------------------------------
+    async def _deliver(self, deliveries: list[Delivery], *, full: bool = False) -> None:
+        """Show what Discord would show this player: public messages, and their own DMs.
+
+        The hand (which holds the table's public facts too) is shown in full when it is the
+        player's turn, or when ``full`` (asked for)."""
+        for delivery in deliveries:
+            if delivery.to not in (None, self.human.user_id):
+                continue  # the computer's hand stays hidden, as on Discord
+            if delivery.kind in ("notice", "dm"):
+                self.write(f"» {delivery.text}")
+            elif delivery.kind == "board" and delivery.view is not None:
+                self.write(f"== {delivery.text}")
+                await self._picture(delivery, "table.png")
+            elif delivery.kind == "hand" and delivery.view is not None:
+                await self._picture(delivery, "hand.png")
+                legal = delivery.view.get("legal_moves") or []
+                if legal or full:
+                    self.write(f"\n-- {delivery.text}\n{describe(delivery.view)}")
+                    self._list_moves(legal)
+
+    async def _picture(self, delivery: Delivery, name: str) -> None:
+        if self.pictures is None or delivery.view is None:
+            return
+        hand_png, table_png = self.pictures
+        if name == "hand.png":
+            data = await asyncio.to_thread(hand_png, delivery.view)
+        else:
+            names = delivery.names or ("seat 0", "seat 1")
+            data = await asyncio.to_thread(table_png, delivery.view, names)
+        path = self.folder / f"match-{delivery.match_id}" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def _user_name() -> str:
+    try:
+        return getpass.getuser().capitalize() or "You"
+    except (OSError, KeyError):
+        return "You"
+
+
+async def run_sandbox(db_path: Path, *, durable: bool, folder: Path) -> int:
+    service = await MatchService.open(db_path, durable=durable)
+    try:
+        print(f"Database: {db_path}")
+        return await Sandbox(service, folder=folder).run()
+    finally:
+        await service.close()
