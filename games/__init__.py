@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 # One module per game, each defining GAME; adding a game means adding its module here.
-_MODULES = ("cinq_as",)
+_MODULES = ("bezique", "cinq_as", "ecarte", "piquet")
 
 _GAMES: dict[str, Game] = {}
 _ALIASES: dict[str, str] = {}

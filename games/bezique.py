@@ -1,0 +1,998 @@
+"""Bézigue — two-handed Bezique with a double pack of 64 cards (shared/rules/bezique.md).
+
+Stage 1 (while the stock lasts): free play; the winner of each trick may score one meld and
+one seven action, then both draw. Stage 2 (the last 8 tricks): follow, beat, trump. Brisques
+and the last trick are counted at the end of each deal; 1500 wins, at once if reached mid-deal.
+
+Speed matters — the computer opponent searches with random playouts — so cards are small
+ints (``suit * 8 + rank``, which sorts in canonical order), a card laid on the table is one int
+carrying its meld history, move strings are precomputed, and the moves a trick winner may score
+are worked out once, when the trick is won, and kept as the state's legal moves.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import Any, ClassVar, Final
+
+from games.cards import DOUBLE_PACK
+from games.core import (
+    Game,
+    IllegalMove,
+    Json,
+    Option,
+    Seat,
+    State,
+    Syntax,
+    base_view,
+    deck_for_deal,
+    draw_lots,
+    dumps,
+)
+
+NAME: Final = "bezique"
+HAND_SIZE: Final = 8
+DECK_SIZE: Final = 64
+TURN_UP_AT: Final = 2 * HAND_SIZE  # deck[16] (ENGINE.md)
+
+# -- cards as ints ----------------------------------------------------------------------------
+SUITS4: Final = ("S", "H", "D", "C")
+RANKS: Final = ("7", "8", "9", "10", "J", "Q", "K", "A")  # code order: int order is canonical
+SEVEN, TEN, JACK, QUEEN, KING, ACE = 0, 3, 4, 5, 6, 7
+CODES: Final = tuple(rank + suit for suit in SUITS4 for rank in RANKS)
+INDEX: Final = {code: i for i, code in enumerate(CODES)}
+# Trick rank, high to low A 10 K Q J 9 8 7.
+POWER: Final = tuple((0, 1, 2, 6, 3, 4, 5, 7)[i & 7] for i in range(32))
+BRISQUE: Final = tuple(10 if i & 7 in (TEN, ACE) else 0 for i in range(32))
+SUIT_WORD: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORD: Final = {JACK: "jacks", QUEEN: "queens", KING: "kings", ACE: "aces"}
+QS, JD = INDEX["QS"], INDEX["JD"]
+
+# A card on the table is one int: the card, then its level in each meld class (bezique D7):
+# A (marriage 1, sequence 2) at bit 5, B (bezique 1, double 2) at bit 7, C (four 1) at bit 9.
+CLASS_A, CLASS_B, CLASS_C = 0, 1, 2
+_SHIFT: Final = (5, 7, 9)
+
+
+def _level(copy: int, cls: int) -> int:
+    return (copy >> _SHIFT[cls]) & 3
+
+
+def _served(copy: int) -> tuple[int, int, int, int]:
+    """How much a table copy has served (bezique D10): level sum, then A, then B, then C."""
+    a, b, c = _level(copy, 0), _level(copy, 1), _level(copy, 2)
+    return a + b + c, a, b, c
+
+
+# -- moves ------------------------------------------------------------------------------------
+PLAY, MELD, EXCHANGE, DECLARE, DRAW = 0, 1, 2, 3, 4
+LEAD, FOLLOW, SCORE = 0, 1, 2
+PHASE_WORD: Final = ("lead", "follow", "score")
+PLAY_MOVE: Final = tuple(f"play {code}" for code in CODES)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """One meld of the rules table: the cards it needs, its class and level (bezique D7)."""
+
+    kind: str  # "four", "marriage", "bezique", "double bezique", "sequence"
+    cls: int
+    level: int
+    need: tuple[tuple[int, int], ...]  # (card, copies needed)
+    suit: int  # marriage/sequence suit, four's rank; -1 for the beziques
+    move: str
+
+    def name(self, trump: int) -> str:
+        if self.kind == "four":
+            return "four " + RANK_WORD[self.suit]
+        if self.kind == "marriage":
+            return "trump marriage" if self.suit == trump else "plain marriage"
+        if self.kind == "sequence":
+            return "trump sequence"
+        return self.kind
+
+    def points(self, trump: int) -> int:
+        if self.kind == "four":
+            return {ACE: 100, KING: 80, QUEEN: 60, JACK: 40}[self.suit]
+        if self.kind == "marriage":
+            return 40 if self.suit == trump else 20
+        return {"bezique": 40, "double bezique": 500, "sequence": 250}[self.kind]
+
+    @property
+    def cards(self) -> list[str]:
+        return [CODES[card] for card, count in self.need for _ in range(count)]
+
+
+def _meld(kind: str, cls: int, level: int, cards: list[int], suit: int) -> Meld:
+    counts = Counter(sorted(cards))
+    need = tuple(counts.items())
+    move = "meld " + " ".join(CODES[card] for card in sorted(cards))
+    return Meld(kind, cls, level, need, suit, move)
+
+
+def _all_melds() -> dict[str, Meld]:
+    melds: list[Meld] = []
+    for s in range(4):
+        melds.append(_meld("marriage", CLASS_A, 1, [s * 8 + KING, s * 8 + QUEEN], s))
+        ranks = (ACE, TEN, KING, QUEEN, JACK)
+        melds.append(_meld("sequence", CLASS_A, 2, [s * 8 + r for r in ranks], s))
+    melds.append(_meld("bezique", CLASS_B, 1, [QS, JD], -1))
+    melds.append(_meld("double bezique", CLASS_B, 2, [QS, QS, JD, JD], -1))
+    for rank in (JACK, QUEEN, KING, ACE):
+        for counts in product(range(3), repeat=4):
+            if sum(counts) == 4:  # any four of the rank, copies allowed
+                cards = [s * 8 + rank for s in range(4) for _ in range(counts[s])]
+                melds.append(_meld("four", CLASS_C, 1, cards, rank))
+    return {meld.move: meld for meld in melds}
+
+
+MELDS: Final = _all_melds()
+MARRIAGES: Final = tuple(MELDS[f"meld Q{s} K{s}"] for s in SUITS4)
+SEQUENCES: Final = tuple(MELDS[f"meld 10{s} J{s} Q{s} K{s} A{s}"] for s in SUITS4)
+BEZIQUE: Final = MELDS["meld QS JD"]
+DOUBLE: Final = MELDS["meld QS QS JD JD"]
+
+
+def _fours_table() -> dict[int, tuple[tuple[str, ...], ...]]:
+    """For a rank, the four-moves open to a player by how many copies (0-2) of each suit
+    may serve, indexed ``S*27 + H*9 + D*3 + C``: each choice of cards is its own move."""
+    table = {}
+    for rank in (JACK, QUEEN, KING, ACE):
+        rows = []
+        for avail in product(range(3), repeat=4):
+            moves = [
+                meld.move
+                for meld in MELDS.values()
+                if meld.kind == "four"
+                and meld.suit == rank
+                and all(count <= avail[card >> 3] for card, count in meld.need)
+            ]
+            rows.append(tuple(moves))
+        table[rank] = tuple(rows)
+    return table
+
+
+FOURS: Final = _fours_table()
+
+_MOVES: Final[dict[str, tuple[int, Any]]] = {
+    **{move: (PLAY, card) for card, move in enumerate(PLAY_MOVE)},
+    **{move: (MELD, meld) for move, meld in MELDS.items()},
+    "exchange": (EXCHANGE, None),
+    "declare 7": (DECLARE, None),
+    "draw": (DRAW, None),
+}
+
+Hand = tuple[int, ...]
+Pair = tuple[int, int]
+
+
+def _without(cards: Hand, card: int) -> Hand:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _with(cards: Hand, card: int) -> Hand:
+    new = list(cards)
+    insort(new, card)
+    return tuple(new)
+
+
+def _pair(pair: Pair, seat: Seat, value: int) -> Pair:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _feasible(meld: Meld, hand: Hand, table: Hand) -> bool:
+    """Whether some choice of copies makes ``meld`` obey bezique D7.
+
+    Per card: copies in hand (h), on the table unused in the meld's class (t0), on the table
+    used at a lower level of the class (t1). Without t1 copies there is no reuse; with them,
+    the meld must add a card from the hand, which it can whenever one of its cards is held.
+    """
+    cls, level = meld.cls, meld.level
+    fresh_only = True
+    adds_hand = False
+    for card, count in meld.need:
+        h = hand.count(card)
+        t0 = t1 = 0
+        for copy in table:
+            if copy & 31 == card:
+                used = _level(copy, cls)
+                if used == 0:
+                    t0 += 1
+                elif used < level:
+                    t1 += 1
+        if h + t0 + t1 < count:
+            return False
+        if h + t0 < count:
+            fresh_only = False
+        if h:
+            adds_hand = True
+    return fresh_only or adds_hand
+
+
+def _choose_copies(meld: Meld, hand: Hand, table: Hand) -> tuple[list[int], list[int]] | None:
+    """The copies a meld uses (bezique D10): (hand cards, table copies), or None if none do.
+
+    Among the choices that obey bezique D7, the fewest cards from the hand, then the most-served
+    table copies.
+    """
+    cls, level = meld.cls, meld.level
+    per_card: list[list[tuple[int, ...]]] = []
+    for card, count in meld.need:
+        eligible = sorted(
+            (c for c in table if c & 31 == card and _level(c, cls) < level),
+            key=_served,
+            reverse=True,
+        )
+        candidates = eligible + [-1] * hand.count(card)  # -1: a copy from the hand
+        per_card.append(
+            [
+                tuple(candidates[i] for i in pick)
+                for pick in combinations(range(len(candidates)), count)
+            ]
+        )
+    best: tuple[int, int] | None = None
+    best_choice: tuple[list[int], list[int]] | None = None
+    # Candidates list the most-served table copies first, so the earlier choice of two with
+    # as many hand cards is the one using the most-served copies.
+    for rank, choice in enumerate(product(*per_card)):
+        copies = [c for pick in choice for c in pick if c >= 0]
+        hand_cards = [
+            card for (card, _), pick in zip(meld.need, choice, strict=True) for c in pick if c < 0
+        ]
+        if not hand_cards and any(_level(c, cls) for c in copies):
+            continue  # reuse within the class needs a card from the hand (bezique D7)
+        key = (len(hand_cards), rank)
+        if best is None or key < best:
+            best = key
+            best_choice = (hand_cards, copies)
+    return best_choice
+
+
+def _meld_moves(hand: Hand, table: Hand, trump: int) -> list[str]:
+    """Every meld ``hand`` + ``table`` can make now (bezique D7), as canonical moves."""
+    moves: list[str] = []
+    for meld in MARRIAGES:
+        if _feasible(meld, hand, table):
+            moves.append(meld.move)
+    if _feasible(BEZIQUE, hand, table):
+        moves.append(BEZIQUE.move)
+    if hand.count(QS) + hand.count(JD) + len(table) >= 4 and _feasible(DOUBLE, hand, table):
+        moves.append(DOUBLE.move)
+    sequence = SEQUENCES[trump]
+    if _feasible(sequence, hand, table):
+        moves.append(sequence.move)
+    # Fours: copies unused in a four, at most two per suit.
+    free = [0] * 32
+    for card in hand:
+        free[card] += 1
+    for copy in table:
+        if not _level(copy, CLASS_C):
+            free[copy & 31] += 1
+    for rank in (JACK, QUEEN, KING, ACE):
+        s, h, d, c = free[rank], free[8 + rank], free[16 + rank], free[24 + rank]
+        if s + h + d + c >= 4:
+            moves.extend(FOURS[rank][s * 27 + h * 9 + d * 3 + c])
+    return moves
+
+
+class BeziqueState(State):
+    __slots__ = (
+        "_deal_no",
+        "_deal_scores",
+        "_dealer",
+        "_deck",
+        "_decks",
+        "_first_option",
+        "_hands",
+        "_history",
+        "_last",
+        "_last_trick",
+        "_leader",
+        "_melded",
+        "_melds",
+        "_phase",
+        "_pos",
+        "_result",
+        "_scored7",
+        "_seed",
+        "_sevened",
+        "_tables",
+        "_target",
+        "_totals",
+        "_trick",
+        "_trump",
+        "_turn",
+        "_turn_up",
+        "_won",
+    )
+    syntax: ClassVar[Mapping[str, Syntax]] = {
+        "play": "card",
+        "meld": "cards+",
+        "exchange": "none",
+        "declare": ("7",),
+        "draw": "none",
+    }
+
+    _seed: int
+    _target: int
+    _first_option: int | None
+    _decks: tuple[tuple[str, ...], ...]
+    _deal_no: int
+    _dealer: Seat
+    _deck: tuple[int, ...]
+    _trump: int
+    _pos: int  # next stock card in _deck
+    _turn_up: int  # -1 once drawn (stage 2)
+    _hands: tuple[Hand, Hand]  # cards not on the table, sorted
+    _tables: tuple[Hand, Hand]  # melded cards with their meld levels
+    _scored7: Pair  # sevens of trumps in hand that have scored (bezique D5)
+    _trick: Hand
+    _leader: Seat
+    _turn: Seat | None
+    _phase: int
+    _melded: bool
+    _sevened: bool
+    _won: tuple[Hand, Hand]
+    _last_trick: tuple[Hand, Seat, Seat] | None  # cards, leader, winner
+    _totals: Pair
+    _deal_scores: Pair
+    _melds: tuple[tuple[Seat, str, tuple[str, ...], int], ...]
+    _history: tuple[Pair, ...]
+    _last: tuple[Seat, str] | None
+    _result: Json | None
+
+    # -- the contract ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        return self._turn
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self._totals
+
+    @property
+    def result(self) -> Json | None:
+        return self._result
+
+    def _legal_moves(self) -> list[str]:
+        seat = self._turn
+        if seat is None:
+            return []
+        if self._phase == SCORE:
+            return self._score_moves(seat)
+        hand = self._hands[seat]
+        if self._phase == FOLLOW and self._turn_up < 0:
+            hand = self._stage2_choices(hand, self._trick[0])
+        table = self._tables[seat]
+        if table:
+            cards: Any = sorted(set(hand).union(copy & 31 for copy in table))
+        else:
+            cards = dict.fromkeys(hand)
+        return [PLAY_MOVE[card] for card in cards]
+
+    def _stage2_choices(self, hand: Hand, led: int) -> Hand:
+        """bezique D8: follow suit and beat the led card if able; else trump if able."""
+        suit = led >> 3
+        same = tuple(c for c in hand if c >> 3 == suit)
+        if same:
+            power = POWER[led]
+            beat = tuple(c for c in same if POWER[c] > power)
+            return beat or same
+        trumps = tuple(c for c in hand if c >> 3 == self._trump)
+        return trumps or hand
+
+    def apply(self, move: str) -> BeziqueState:
+        seat = self._turn
+        if seat is None:
+            raise self.over()
+        action = _MOVES.get(move)
+        if action is None:
+            canonical = self.canonical(move)
+            action = _MOVES.get(canonical)
+            if action is None:
+                raise self._unknown(canonical)
+        kind, arg = action
+        if kind == PLAY:
+            return self._play(seat, arg)
+        if self._turn_up < 0:
+            raise IllegalMove(
+                "the stock is empty: no more melds, sevens or draws in the last 8 tricks "
+                "(bezique stage 2); play a card"
+            )
+        if self._phase != SCORE:
+            raise IllegalMove(
+                "melds, sevens and the draw come only after winning a trick, before drawing "
+                "(bezique stage 1): play a card"
+            )
+        if kind == MELD:
+            return self._meld(seat, arg)
+        if kind == DRAW:
+            return self._draw(seat, "draw")
+        return self._seven(seat, kind == EXCHANGE)
+
+    def _unknown(self, canonical: str) -> IllegalMove:
+        if canonical.startswith("meld"):
+            return IllegalMove(
+                f"{canonical[5:]} is not a meld: melds are four aces, kings, queens or jacks, "
+                "a marriage (K Q of a suit), the bezique (QS JD), the double bezique "
+                "(QS QS JD JD) or the trump sequence (A 10 K Q J of trumps)"
+            )
+        return IllegalMove(
+            f"{canonical[5:]} is not a Bézigue card: the pack has 7 8 9 10 J Q K A in each suit"
+        )
+
+    # -- playing to a trick ---------------------------------------------------------------
+    def _play(self, seat: Seat, card: int) -> BeziqueState:
+        phase = self._phase
+        if phase == SCORE:
+            raise IllegalMove(
+                "you won the trick: meld, exchange, declare 7, or 'draw' to end your turn "
+                "(bezique D11)"
+            )
+        hand = self._hands[seat]
+        table = self._tables[seat]
+        new = self._copy()
+        # bezique D10: a card on the table is played before its copy in the hand, the
+        # most-served table copy first.
+        copies = [c for c in table if c & 31 == card]
+        if copies:
+            played = max(copies, key=_served)
+            new._tables = (
+                (_without(table, played), self._tables[1])
+                if seat == 0
+                else (self._tables[0], _without(table, played))
+            )
+        elif card in hand:
+            if phase == FOLLOW and self._turn_up < 0:
+                allowed = self._stage2_choices(hand, self._trick[0])
+                if card not in allowed:
+                    raise self._follow_refusal(card, allowed)
+            new._hands = (
+                (_without(hand, card), self._hands[1])
+                if seat == 0
+                else (self._hands[0], _without(hand, card))
+            )
+            if card == self._trump * 8 + SEVEN and self._scored7[seat]:
+                # bezique D5: of a scored and an unscored seven, the scored one is played.
+                new._scored7 = _pair(self._scored7, seat, self._scored7[seat] - 1)
+        else:
+            raise IllegalMove(f"you do not hold {CODES[card]}")
+        new._last = (seat, PLAY_MOVE[card])
+        if phase == LEAD:
+            new._trick = (card,)
+            new._phase = FOLLOW
+            new._turn = 1 - seat
+            new._leader = seat
+            return new
+        new._trick = ()
+        new._end_trick(self._trick[0], card)
+        return new
+
+    def _follow_refusal(self, card: int, allowed: Hand) -> IllegalMove:
+        led = self._trick[0]
+        options = ", ".join(CODES[c] for c in allowed)
+        if allowed[0] >> 3 == led >> 3:
+            if any(POWER[c] > POWER[led] for c in allowed):
+                rule = f"follow suit and beat {CODES[led]} when you can"
+            else:
+                rule = "follow suit when you can"
+        else:
+            rule = "trump when you cannot follow suit"
+        return IllegalMove(
+            f"in the last 8 tricks you must {rule} (bezique D8): play {options}, not {CODES[card]}"
+        )
+
+    def _end_trick(self, led: int, followed: int) -> None:
+        """Give the trick to its winner; then scoring (stage 1), the next lead or the count."""
+        leader = self._leader
+        if followed >> 3 == led >> 3:
+            # bezique D4: of two identical cards, the leader's wins.
+            winner = 1 - leader if POWER[followed] > POWER[led] else leader
+        elif followed >> 3 == self._trump:
+            winner = 1 - leader
+        else:
+            winner = leader
+        won = self._won
+        gained = (*won[winner], led, followed)
+        self._won = (gained, won[1]) if winner == 0 else (won[0], gained)
+        self._last_trick = ((led, followed), leader, winner)
+        self._turn = winner
+        self._leader = winner
+        if self._turn_up >= 0:
+            self._melded = False
+            self._sevened = False
+            self._offer_scoring(winner)
+        elif self._hands[0]:
+            self._phase = LEAD
+        else:
+            self._end_deal()
+
+    def _offer_scoring(self, seat: Seat) -> None:
+        """Let the trick winner score, or draw at once if nothing is left (bezique D11)."""
+        moves = self._score_moves(seat)
+        if moves:
+            self._phase = SCORE
+            self._legal = moves
+        else:
+            self._legal = None
+            self._do_draw(seat)
+
+    def _score_moves(self, seat: Seat) -> list[str]:
+        moves = (
+            [] if self._melded else _meld_moves(self._hands[seat], self._tables[seat], self._trump)
+        )
+        if not self._sevened:
+            seven = self._trump * 8 + SEVEN
+            if self._hands[seat].count(seven) > self._scored7[seat]:
+                if self._turn_up & 7 != SEVEN:
+                    moves.append("exchange")
+                moves.append("declare 7")
+        if moves:
+            moves.append("draw")  # bezique D11: offered only beside something to score
+        return moves
+
+    # -- scoring after a trick --------------------------------------------------------------
+    def _legal_now(self) -> list[str]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        return legal
+
+    def _meld(self, seat: Seat, meld: Meld) -> BeziqueState:
+        if meld.kind == "sequence" and meld.suit != self._trump:
+            raise IllegalMove(
+                f"the sequence counts only in trumps, {SUIT_WORD[SUITS4[self._trump]]} "
+                "this deal (bezique melds)"
+            )
+        if self._melded:
+            raise IllegalMove("one meld per trick won (bezique stage 1): exchange, declare or draw")
+        hand, table = self._hands[seat], self._tables[seat]
+        if meld.move not in self._legal_now():
+            raise self._meld_refusal(meld, hand, table)
+        choice = _choose_copies(meld, hand, table)
+        assert choice is not None, "a legal meld has copies (bezique D10)"
+        from_hand, from_table = choice
+        for card in from_hand:
+            hand = _without(hand, card)
+        shift = _SHIFT[meld.cls]
+        mask = ~(3 << shift)
+        for copy in from_table:
+            table = _without(table, copy)
+        laid = [(copy & mask) | (meld.level << shift) for copy in from_table]
+        laid += [card | (meld.level << shift) for card in from_hand]
+        new = self._copy()
+        new._hands = _pair_of(self._hands, seat, hand)
+        new._tables = _pair_of(self._tables, seat, tuple(sorted((*table, *laid))))
+        new._melded = True
+        new._last = (seat, meld.move)
+        new._score(seat, meld.name(self._trump), tuple(meld.cards), meld.points(self._trump))
+        if new._turn is not None:
+            new._offer_scoring(seat)
+        return new
+
+    def _meld_refusal(self, meld: Meld, hand: Hand, table: Hand) -> IllegalMove:
+        for card, count in meld.need:
+            held = hand.count(card) + sum(1 for c in table if c & 31 == card)
+            if held < count:
+                times = " twice" if count == 2 else ""
+                return IllegalMove(
+                    f"you do not hold {CODES[card]}{times}, in hand or on the table, "
+                    f"for {meld.move[5:]}"
+                )
+        for card, count in meld.need:
+            fit = hand.count(card) + sum(
+                1 for c in table if c & 31 == card and _level(c, meld.cls) < meld.level
+            )
+            if fit < count:
+                return IllegalMove(
+                    f"{CODES[card]} has already served in that meld or a higher one of its "
+                    "class: a card can be reused only in a higher meld of the same class "
+                    "(bezique D7)"
+                )
+        return IllegalMove(
+            "a meld that reuses cards of its own class must add at least one card from the "
+            "hand (bezique D7)"
+        )
+
+    def _seven(self, seat: Seat, exchange: bool) -> BeziqueState:
+        seven = self._trump * 8 + SEVEN
+        if self._sevened:
+            raise IllegalMove("one seven action per trick won (bezique D5): meld or draw")
+        hand = self._hands[seat]
+        if hand.count(seven) <= self._scored7[seat]:
+            raise IllegalMove(
+                f"you need a {CODES[seven]} in your hand that has not scored yet (bezique D5)"
+            )
+        new = self._copy()
+        new._sevened = True
+        if exchange:
+            if self._turn_up & 7 == SEVEN:
+                raise IllegalMove(
+                    "the turn-up is already a seven: declare yours instead (bezique D5)"
+                )
+            new._hands = _pair_of(self._hands, seat, _with(_without(hand, seven), self._turn_up))
+            new._turn_up = seven
+            name, move = "seven of trumps (exchange)", "exchange"
+        else:
+            new._scored7 = _pair(self._scored7, seat, self._scored7[seat] + 1)
+            name, move = "seven of trumps (declare)", "declare 7"
+        new._last = (seat, move)
+        new._score(seat, name, (CODES[seven],), 10)
+        if new._turn is not None:
+            new._offer_scoring(seat)
+        return new
+
+    def _score(self, seat: Seat, name: str, cards: tuple[str, ...], points: int) -> None:
+        """Add a meld or a seven; reaching the target wins at once (bezique D2)."""
+        self._melds = (*self._melds, (seat, name, cards, points))
+        self._deal_scores = _pair(self._deal_scores, seat, self._deal_scores[seat] + points)
+        self._totals = _pair(self._totals, seat, self._totals[seat] + points)
+        if self._totals[seat] >= self._target:
+            self._finish(seat)
+
+    def _finish(self, winner: Seat) -> None:
+        self._history = (*self._history, self._deal_scores)
+        self._turn = None
+        self._legal = None
+        self._result = {
+            "winner": winner,
+            "scores": list(self._totals),
+            "deals": [list(scores) for scores in self._history],
+        }
+
+    # -- drawing ----------------------------------------------------------------------------
+    def _draw(self, seat: Seat, move: str) -> BeziqueState:
+        new = self._copy()
+        new._last = (seat, move)
+        new._do_draw(seat)
+        return new
+
+    def _do_draw(self, winner: Seat) -> None:
+        """The winner draws the top card, then the loser; bezique D6: with one card and the
+        turn-up left, the loser takes the turn-up and stage 2 begins."""
+        pos = self._pos
+        first = self._deck[pos]
+        if pos + 1 < DECK_SIZE:
+            second = self._deck[pos + 1]
+        else:
+            second = self._turn_up
+            self._turn_up = -1
+        hands = self._hands
+        loser = 1 - winner
+        new_hands = [hands[0], hands[1]]
+        new_hands[winner] = _with(hands[winner], first)
+        new_hands[loser] = _with(hands[loser], second)
+        self._pos = pos + 2
+        self._phase = LEAD
+        self._legal = None
+        if self._turn_up < 0:
+            # Stage 2: melded cards go back to the hands; sevens no longer score.
+            for seat in (0, 1):
+                if self._tables[seat]:
+                    merged = new_hands[seat] + tuple(c & 31 for c in self._tables[seat])
+                    new_hands[seat] = tuple(sorted(merged))
+            self._tables = ((), ())
+            self._scored7 = (0, 0)
+        self._hands = (new_hands[0], new_hands[1])
+
+    # -- deals ------------------------------------------------------------------------------
+    def _end_deal(self) -> None:
+        """bezique D9: 10 per brisque won, 10 for the last trick; then bezique D2."""
+        assert self._last_trick is not None
+        last_winner = self._last_trick[2]
+        add = [sum(BRISQUE[c] for c in self._won[seat]) for seat in (0, 1)]
+        add[last_winner] += 10
+        self._deal_scores = (self._deal_scores[0] + add[0], self._deal_scores[1] + add[1])
+        a, b = self._totals[0] + add[0], self._totals[1] + add[1]
+        self._totals = (a, b)
+        if a >= self._target or b >= self._target:
+            # bezique D2: the higher score; equal, the winner of the last trick.
+            self._finish(0 if a > b else 1 if b > a else last_winner)
+            return
+        self._history = (*self._history, self._deal_scores)
+        self._deal(self._deal_no + 1, 1 - self._dealer)
+
+    def _deal(self, deal_no: int, dealer: Seat) -> None:
+        codes = deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, deal_no)
+        deck = tuple(INDEX[code] for code in codes)
+        elder = tuple(sorted(deck[:HAND_SIZE]))
+        younger = tuple(sorted(deck[HAND_SIZE:TURN_UP_AT]))
+        self._deal_no = deal_no
+        self._dealer = dealer
+        self._deck = deck
+        self._turn_up = deck[TURN_UP_AT]
+        self._trump = self._turn_up >> 3
+        self._pos = TURN_UP_AT + 1
+        self._hands = (younger, elder) if dealer == 0 else (elder, younger)
+        self._tables = ((), ())
+        self._scored7 = (0, 0)
+        self._trick = ()
+        self._leader = 1 - dealer
+        self._turn = 1 - dealer  # the non-dealer leads
+        self._phase = LEAD
+        self._melded = self._sevened = False
+        self._won = ((), ())
+        self._last_trick = None
+        self._deal_scores = (0, 0)
+        self._melds = ()
+        self._legal = None
+        if self._turn_up & 7 == SEVEN:
+            # bezique D3: a seven turned up scores 10 for the dealer at once.
+            self._score(dealer, "seven turned up", (CODES[self._turn_up],), 10)
+
+    # -- helpers --------------------------------------------------------------------------
+    def _copy(self) -> BeziqueState:
+        new = object.__new__(BeziqueState)
+        new._legal = None
+        new._seed = self._seed
+        new._target = self._target
+        new._first_option = self._first_option
+        new._decks = self._decks
+        new._deal_no = self._deal_no
+        new._dealer = self._dealer
+        new._deck = self._deck
+        new._trump = self._trump
+        new._pos = self._pos
+        new._turn_up = self._turn_up
+        new._hands = self._hands
+        new._tables = self._tables
+        new._scored7 = self._scored7
+        new._trick = self._trick
+        new._leader = self._leader
+        new._turn = self._turn
+        new._phase = self._phase
+        new._melded = self._melded
+        new._sevened = self._sevened
+        new._won = self._won
+        new._last_trick = self._last_trick
+        new._totals = self._totals
+        new._deal_scores = self._deal_scores
+        new._melds = self._melds
+        new._history = self._history
+        new._last = self._last
+        new._result = self._result
+        return new
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, seat: Seat | None) -> Json:
+        view = base_view(
+            self, seat, [CODES[c] for c in self._hands[seat]] if seat is not None else ()
+        )
+        last_trick = self._last_trick
+        view.update(
+            {
+                "deal": self._deal_no + 1,
+                "dealer": self._dealer,
+                "target": self._target,
+                "trump": SUITS4[self._trump],
+                "turn_up": CODES[self._turn_up] if self._turn_up >= 0 else None,
+                "stock": self._stock(),
+                "stage": 1 if self._turn_up >= 0 else 2,
+                "phase": "over" if self._turn is None else PHASE_WORD[self._phase],
+                "trick": self._entries(self._trick, self._leader),
+                "last_trick": (
+                    None
+                    if last_trick is None
+                    else {
+                        "cards": self._entries(last_trick[0], last_trick[1]),
+                        "winner": last_trick[2],
+                    }
+                ),
+                "table": [[CODES[c & 31] for c in sorted(t, key=_card)] for t in self._tables],
+                "melds": [
+                    {"seat": s, "name": name, "cards": list(cards), "points": points}
+                    for s, name, cards, points in self._melds
+                ],
+                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+                "tricks_won": [len(self._won[0]) // 2, len(self._won[1]) // 2],
+                "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
+                "deal_scores": list(self._deal_scores),
+                "deal_history": [list(scores) for scores in self._history],
+                "last_move": (
+                    None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
+                ),
+            }
+        )
+        return view
+
+    @staticmethod
+    def _entries(cards: Hand, leader: Seat) -> list[Json]:
+        return [{"seat": (leader + i) % 2, "card": CODES[c]} for i, c in enumerate(cards)]
+
+    def _stock(self) -> int:
+        return DECK_SIZE - self._pos + 1 if self._turn_up >= 0 else 0
+
+    def zones(self) -> dict[str, list[str]]:
+        zones = {
+            "stock": [CODES[c] for c in self._deck[self._pos :]] if self._turn_up >= 0 else [],
+            "turn_up": [CODES[self._turn_up]] if self._turn_up >= 0 else [],
+            "trick": [CODES[c] for c in self._trick],
+        }
+        for seat in (0, 1):
+            zones[f"hand{seat}"] = [CODES[c] for c in self._hands[seat]]
+            zones[f"table{seat}"] = [CODES[c & 31] for c in self._tables[seat]]
+            zones[f"won{seat}"] = [CODES[c] for c in self._won[seat]]
+        return zones
+
+    def to_json(self) -> str:
+        last_trick = self._last_trick
+        return dumps(
+            {
+                "game": NAME,
+                "seed": self._seed,
+                "target": self._target,
+                "first_dealer_option": self._first_option,
+                "decks": [list(deck) for deck in self._decks],
+                "deal": self._deal_no,
+                "dealer": self._dealer,
+                "deck": [CODES[c] for c in self._deck],
+                "pos": self._pos,
+                "turn_up": CODES[self._turn_up] if self._turn_up >= 0 else None,
+                "hands": [[CODES[c] for c in hand] for hand in self._hands],
+                "tables": [
+                    [[CODES[c & 31], _level(c, 0), _level(c, 1), _level(c, 2)] for c in table]
+                    for table in self._tables
+                ],
+                "scored_sevens": list(self._scored7),
+                "trick": [CODES[c] for c in self._trick],
+                "leader": self._leader,
+                "turn": self._turn,
+                "phase": self._phase,
+                "melded": self._melded,
+                "sevened": self._sevened,
+                "won": [[CODES[c] for c in won] for won in self._won],
+                "last_trick": (
+                    None
+                    if last_trick is None
+                    else [[CODES[c] for c in last_trick[0]], last_trick[1], last_trick[2]]
+                ),
+                "totals": list(self._totals),
+                "deal_scores": list(self._deal_scores),
+                "melds": [[s, name, list(cards), points] for s, name, cards, points in self._melds],
+                "history": [list(scores) for scores in self._history],
+                "last": list(self._last) if self._last else None,
+                "result": self._result,
+            }
+        )
+
+
+def _card(copy: int) -> int:
+    return copy & 31
+
+
+def _pair_of(pair: tuple[Hand, Hand], seat: Seat, value: Hand) -> tuple[Hand, Hand]:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+class Bezique(Game):
+    name = NAME
+    title = "Bézigue"
+    aliases = ("bésigue", "besigue", "bezigue", "bésique", "besique", "bézique")
+    pack = DOUBLE_PACK
+    options = (
+        Option("target", 1500, minimum=100, maximum=10_000, help="points that win the match"),
+        Option("first_dealer", None, choices=(0, 1), help="who deals first (default: lot)"),
+    )
+
+    def _new_match(
+        self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
+    ) -> BeziqueState:
+        state = object.__new__(BeziqueState)
+        state._legal = None
+        state._seed = seed
+        target = options["target"]
+        assert target is not None
+        state._target = target
+        state._first_option = options["first_dealer"]
+        state._decks = decks
+        state._totals = (0, 0)
+        state._history = ()
+        state._last = None
+        state._result = None
+        dealer = options["first_dealer"]
+        if dealer is None:
+            dealer = draw_lots(seed, NAME, "first dealer")  # bezique D1
+        state._deal(0, dealer)
+        return state
+
+    def _from_json(self, data: Json) -> BeziqueState:
+        state = object.__new__(BeziqueState)
+        state._legal = None
+        state._seed = int(data["seed"])
+        state._target = int(data["target"])
+        option = data["first_dealer_option"]
+        state._first_option = None if option is None else int(option)
+        state._decks = tuple(tuple(str(c) for c in deck) for deck in data["decks"])
+        state._deal_no = int(data["deal"])
+        state._dealer = int(data["dealer"])
+        state._deck = tuple(INDEX[c] for c in data["deck"])
+        state._trump = state._deck[TURN_UP_AT] >> 3
+        state._pos = int(data["pos"])
+        turn_up = data["turn_up"]
+        state._turn_up = -1 if turn_up is None else INDEX[turn_up]
+        hands = [tuple(sorted(INDEX[c] for c in hand)) for hand in data["hands"]]
+        state._hands = (hands[0], hands[1])
+        tables = [
+            tuple(
+                sorted(
+                    INDEX[code] | int(a) << 5 | int(b) << 7 | int(c) << 9 for code, a, b, c in table
+                )
+            )
+            for table in data["tables"]
+        ]
+        state._tables = (tables[0], tables[1])
+        scored = data["scored_sevens"]
+        state._scored7 = (int(scored[0]), int(scored[1]))
+        state._trick = tuple(INDEX[c] for c in data["trick"])
+        state._leader = int(data["leader"])
+        turn = data["turn"]
+        state._turn = None if turn is None else int(turn)
+        state._phase = int(data["phase"])
+        state._melded = bool(data["melded"])
+        state._sevened = bool(data["sevened"])
+        won = [tuple(INDEX[c] for c in pile) for pile in data["won"]]
+        state._won = (won[0], won[1])
+        last_trick = data["last_trick"]
+        state._last_trick = (
+            None
+            if last_trick is None
+            else (
+                tuple(INDEX[c] for c in last_trick[0]),
+                int(last_trick[1]),
+                int(last_trick[2]),
+            )
+        )
+        totals, deal_scores = data["totals"], data["deal_scores"]
+        state._totals = (int(totals[0]), int(totals[1]))
+        state._deal_scores = (int(deal_scores[0]), int(deal_scores[1]))
+        state._melds = tuple(
+            (int(s), str(name), tuple(str(c) for c in cards), int(points))
+            for s, name, cards, points in data["melds"]
+        )
+        state._history = tuple((int(a), int(b)) for a, b in data["history"])
+        last = data["last"]
+        state._last = None if last is None else (int(last[0]), str(last[1]))
+        state._result = data["result"]
+        _check(state)
+        return state
+
+    def deal_secrets(
+        self, seat: Seat, options: Mapping[str, object]
+    ) -> tuple[list[int], list[int]]:
+        dealer = options.get("first_dealer")
+        if dealer not in (0, 1):
+            raise ValueError("deal_secrets needs first_dealer fixed")
+        # The non-dealer gets deck[0:8], the dealer deck[8:16] (ENGINE.md).
+        opponent = range(HAND_SIZE) if seat == dealer else range(HAND_SIZE, TURN_UP_AT)
+        return list(opponent), list(range(40, DECK_SIZE))
+
+
+def _check(state: BeziqueState) -> None:
+    """Reject a stored state whose cards do not add up to the double pack (a corrupt row)."""
+    pack = sorted(DOUBLE_PACK)
+    cards = [card for zone in state.zones().values() for card in zone]
+    if sorted(cards) != pack or sorted(CODES[c] for c in state._deck) != pack:
+        raise ValueError("cards do not add up to Bézigue's double pack")
+    if len(state._deck) != DECK_SIZE or not TURN_UP_AT < state._pos <= DECK_SIZE + 1:
+        raise ValueError("impossible stock position")
+    if state._turn not in (0, 1, None) or state._phase not in (LEAD, FOLLOW, SCORE):
+        raise ValueError("impossible turn or phase")
+    if state._dealer not in (0, 1) or state._leader not in (0, 1):
+        raise ValueError("impossible dealer or leader")
+    for seat in (0, 1):
+        if not 0 <= state._scored7[seat] <= state._hands[seat].count(state._trump * 8 + SEVEN):
+            raise ValueError("more scored sevens than sevens held")
+        for copy in state._tables[seat]:
+            if _level(copy, 0) > 2 or _level(copy, 1) > 2 or _level(copy, 2) > 1:
+                raise ValueError("impossible meld level on the table")
+    if (state._turn is None) != (state._result is not None):
+        raise ValueError("a finished match has a result, and only it")
+
+
+GAME: Final = Bezique()
+BeziqueState.game = GAME

@@ -1,0 +1,735 @@
+"""Écarté (shared/rules/ecarte.md): five cards each, a trump turned up, proposals and exchanges,
+then five tricks; the player who plays without exchanging bears the risk of the hand.
+
+A hand runs through four phases: elder plays or proposes (``propose``), the dealer accepts or
+refuses (``respond``), both exchange face down (``discard``), then the tricks (``play``).
+
+Speed matters — the computer opponent searches with random playouts — so, as in Le 5 As, the
+state keeps small tuples and precomputed move strings; ``apply`` reads canonical moves through
+one dictionary lookup and checks legality against the memoised legal moves, and only a refused
+move is examined in detail to say why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any, ClassVar, Final
+
+from games.cards import PIQUET_PACK, SUIT_NAMES, sort_cards, sort_key
+from games.core import (
+    Game,
+    IllegalMove,
+    Json,
+    Option,
+    Seat,
+    State,
+    Syntax,
+    base_view,
+    deck_for_deal,
+    draw_lots,
+    dumps,
+    move_cards,
+)
+
+NAME: Final = "ecarte"
+PACK: Final = PIQUET_PACK
+HAND_SIZE: Final = 5
+TRICKS: Final = 5
+TURN_UP: Final = 2 * HAND_SIZE
+"""Index in the deck of the turned-up card; the stock starts just after it."""
+MAX_EXCHANGE: Final = 5
+
+# Rank, low to high: the ace ranks between the ten and the jack (ecarte "Cards").
+RANKS_LOW_TO_HIGH: Final = ("7", "8", "9", "10", "A", "J", "Q", "K")
+_POWER: Final = {card: RANKS_LOW_TO_HIGH.index(card[:-1]) for card in PACK}
+_KEY: Final = {card: sort_key(card) for card in PACK}
+
+# Phases of a hand.
+PROPOSE, RESPOND, DISCARD, PLAY = 0, 1, 2, 3
+PHASES: Final = ("propose", "respond", "discard", "play")
+
+# Moves as (kind, argument).
+_PLAY, _PROPOSE, _ACCEPT, _REFUSE, _DISCARD, _KING = range(6)
+_PLAY_MOVE: Final = {card: f"play {card}" for card in PACK}
+_MOVES: Final[dict[str, tuple[int, Any]]] = {
+    **{move: (_PLAY, card) for card, move in _PLAY_MOVE.items()},
+    "propose": (_PROPOSE, None),
+    "accept": (_ACCEPT, None),
+    "refuse": (_REFUSE, None),
+    "king": (_KING, None),
+    "discard": (_DISCARD, ()),
+    **{f"discard {card}": (_DISCARD, (card,)) for card in PACK},
+}
+
+
+def trick_winner(lead: str, second: str, trump: str) -> bool:
+    """True if ``second`` takes the trick led by ``lead``: higher in the suit led, or a trump."""
+    suit = second[-1]
+    if suit == lead[-1]:
+        return _POWER[second] > _POWER[lead]
+    return suit == trump
+
+
+def must_play(hand: tuple[str, ...], lead: str, trump: str) -> list[str]:
+    """The cards of ``hand`` that may answer ``lead`` (ecarte D9): follow suit and beat it if
+    able; void in the suit led, trump if able; otherwise any card."""
+    suit = lead[-1]
+    same = [card for card in hand if card[-1] == suit]
+    if same:
+        power = _POWER[lead]
+        higher = [card for card in same if _POWER[card] > power]
+        return higher or same
+    if suit != trump:
+        trumps = [card for card in hand if card[-1] == trump]
+        if trumps:
+            return trumps
+    return list(hand)
+
+
+def hand_points(tricks_won: tuple[int, int], committed: Seat | None) -> tuple[Seat, int]:
+    """(who scores, how many points) for a finished hand: the scoring table of ecarte D6/D7/D10.
+
+    Nobody committed: the winner scores 1, or 2 for the vole. A committed player who wins scores
+    the same; one who loses gives the opponent 2, or 3 if they took no trick (ecarte D10).
+    """
+    winner = 0 if tricks_won[0] >= 3 else 1
+    if committed is None or committed == winner:
+        return winner, 2 if tricks_won[winner] == TRICKS else 1
+    return winner, 3 if tricks_won[committed] == 0 else 2
+
+
+def _insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` (kept in canonical order, so a view never tells which card was drawn) + card."""
+    key = _KEY[card]
+    for i, held in enumerate(hand):
+        if _KEY[held] > key:
+            return (*hand[:i], card, *hand[i:])
+    return (*hand, card)
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+Trick = tuple[tuple[Seat, str], ...]
+
+
+class EcarteState(State):
+    __slots__ = (
+        "_committed",
+        "_deal_no",
+        "_dealer",
+        "_deck",
+        "_decks",
+        "_discards",
+        "_exchanges",
+        "_hands",
+        "_history",
+        "_king",
+        "_last",
+        "_opt_dealer",
+        "_phase",
+        "_points",
+        "_pos",
+        "_proposals",
+        "_result",
+        "_seed",
+        "_target",
+        "_totals",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_turn",
+        "_won",
+    )
+    syntax: ClassVar[Mapping[str, Syntax]] = {
+        "play": "card",
+        "propose": "none",
+        "accept": "none",
+        "refuse": "none",
+        "discard": "cards",
+        "king": "none",
+    }
+
+    _seed: int
+    _target: int
+    _opt_dealer: int | None
+    _decks: tuple[tuple[str, ...], ...]
+    _deal_no: int
+    _dealer: Seat
+    _deck: tuple[str, ...]
+    _pos: int
+    _trump: str
+    _hands: tuple[tuple[str, ...], tuple[str, ...]]
+    _discards: tuple[tuple[str, ...], tuple[str, ...]]
+    _phase: int
+    _turn: Seat | None
+    _committed: Seat | None
+    _proposals: int
+    _exchanges: tuple[tuple[Seat, int], ...]
+    _king: Seat | None
+    _trick: Trick
+    _tricks: tuple[tuple[Trick, Seat], ...]
+    _won: tuple[int, int]
+    _points: tuple[int, int]
+    _totals: tuple[int, int]
+    _history: tuple[tuple[int, int], ...]
+    _last: tuple[Seat, str] | None
+    _result: Json | None
+
+    # -- the contract ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        return self._turn
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self._totals
+
+    @property
+    def result(self) -> Json | None:
+        return self._result
+
+    @property
+    def elder(self) -> Seat:
+        return 1 - self._dealer
+
+    @property
+    def king_of_trumps(self) -> str:
+        return "K" + self._trump
+
+    def _legal_moves(self) -> list[str]:
+        seat = self._turn
+        if seat is None:
+            return []
+        phase = self._phase
+        hand = self._hands[seat]
+        if phase == PLAY:
+            trick = self._trick
+            if trick:
+                moves = [_PLAY_MOVE[card] for card in must_play(hand, trick[0][1], self._trump)]
+            else:
+                moves = [_PLAY_MOVE[card] for card in hand]
+            if self._may_announce(seat, hand):
+                moves.append("king")
+            return moves
+        if phase == PROPOSE:
+            moves = [_PLAY_MOVE[card] for card in hand]
+            if self._pos < len(self._deck):  # ecarte D5
+                moves.append("propose")
+            if self._may_announce(seat, hand):
+                moves.append("king")
+            return moves
+        if phase == RESPOND:
+            return ["accept", "refuse"]
+        least, most = self._exchange_limits(seat)
+        return [
+            " ".join(("discard", *cards))
+            for count in range(least, most + 1)
+            for cards in combinations(hand, count)
+        ]
+
+    def _may_announce(self, seat: Seat, hand: tuple[str, ...]) -> bool:
+        """ecarte D8: the holder, as they come to play their first card, once."""
+        return self._king is None and len(hand) == HAND_SIZE and "K" + self._trump in hand
+
+    def _exchange_limits(self, seat: Seat) -> tuple[int, int]:
+        """(fewest, most) cards ``seat`` may discard now (ecarte D4)."""
+        stock = len(self._deck) - self._pos
+        return (0 if seat == self._dealer else 1), min(MAX_EXCHANGE, stock)
+
+    def apply(self, move: str) -> EcarteState:
+        seat = self._turn
+        if seat is None:
+            raise self.over()
+        action = _MOVES.get(move)
+        if action is None:
+            move, action = self._read(move)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        if move not in legal:
+            raise self._refusal(seat, action)
+        kind, arg = action
+        if kind == _PLAY:
+            return self._play(seat, arg)
+        if kind == _DISCARD:
+            return self._discard(seat, arg, move)
+        if kind == _KING:
+            return self._announce(seat)
+        if kind == _PROPOSE:
+            new = self._copy()
+            new._phase = RESPOND
+            new._turn = self._dealer
+            new._proposals = self._proposals + 1
+            new._last = (seat, "propose")
+            return new
+        new = self._copy()
+        new._turn = self.elder
+        new._last = (seat, move)
+        if kind == _ACCEPT:
+            new._phase = DISCARD
+        else:
+            new._phase = PLAY
+            # ecarte D7: refusing the first proposal reverses the contract; later, nobody.
+            new._committed = seat if self._proposals == 1 else None
+        return new
+
+    def _read(self, text: str) -> tuple[str, tuple[int, Any]]:
+        """A move as typed → (canonical text, action); IllegalMove if malformed."""
+        move = self.canonical(text)
+        action = _MOVES.get(move)
+        if action is not None:
+            return move, action
+        cards = move_cards(move)
+        strangers = [card for card in cards if card not in _POWER]
+        if strangers:
+            raise IllegalMove(
+                f"{', '.join(strangers)} is not in Écarté's 32-card pack (7 to A in each suit)"
+            )
+        return move, (_DISCARD, tuple(cards))
+
+    # -- refusals: only an illegal move gets here, to be told why -----------------------------
+    def _refusal(self, seat: Seat, action: tuple[int, Any]) -> IllegalMove:
+        kind, arg = action
+        phase = self._phase
+        hand = self._hands[seat]
+        if kind == _KING:
+            return IllegalMove(self._why_not_king(seat, hand))
+        if phase == RESPOND:
+            return IllegalMove(
+                "elder has proposed: the dealer must 'accept' (both exchange cards) "
+                "or 'refuse' (play begins) (ecarte D4)"
+            )
+        if phase == DISCARD:
+            return IllegalMove(self._why_not_discard(seat, kind, arg, hand))
+        if kind in (_ACCEPT, _REFUSE):
+            return IllegalMove(
+                "there is no proposal to answer: the dealer accepts or refuses only after "
+                "elder proposes (ecarte D4)"
+            )
+        if kind == _DISCARD:
+            return IllegalMove(
+                "cards are exchanged only after the dealer accepts a proposal (ecarte D4)"
+            )
+        if kind == _PROPOSE:
+            return IllegalMove(self._why_not_propose(seat))
+        if arg not in hand:
+            return IllegalMove(f"you do not hold {arg}")
+        lead = self._trick[0][1]
+        allowed = " or ".join(sort_cards(must_play(hand, lead, self._trump)))
+        return IllegalMove(
+            f"{arg} is not allowed on {lead}: the second player must follow suit and beat the "
+            f"card led if able, else trump if able (ecarte D9); play {allowed}"
+        )
+
+    def _why_not_king(self, seat: Seat, hand: tuple[str, ...]) -> str:
+        king = self.king_of_trumps
+        if self._deck[TURN_UP] == king:
+            return f"the king of trumps {king} is the turn-up: the dealer scored it (ecarte D3)"
+        if self._king is not None:
+            return "the king of trumps has already been announced this hand (ecarte D8)"
+        if king not in hand:
+            return f"you do not hold the king of trumps, {king} (ecarte D8)"
+        if self._phase in (RESPOND, DISCARD):
+            return (
+                "the king is announced as you come to play your first card, not during the "
+                "proposals or the exchanges (ecarte D8)"
+            )
+        return (
+            "the king is announced only as you come to play your first card of the hand; "
+            "you have already played (ecarte D8)"
+        )
+
+    def _why_not_propose(self, seat: Seat) -> str:
+        if self._phase == PROPOSE:
+            return "the stock is empty: no more proposals, play a card (ecarte D5)"
+        if seat != self.elder:
+            return "only elder proposes, before the first card is played (ecarte D4)"
+        if self._king == seat and not self._tricks and len(self._hands[seat]) == HAND_SIZE:
+            return "announcing the king meant playing: no proposal can follow it (ecarte D8)"
+        return "play has begun: no more proposals, play a card (ecarte D4)"
+
+    def _why_not_discard(
+        self, seat: Seat, kind: int, arg: tuple[str, ...] | None, hand: tuple[str, ...]
+    ) -> str:
+        least, most = self._exchange_limits(seat)
+        who = "the dealer" if seat == self._dealer else "elder"
+        limits = f"{who} discards {least} to {most} cards face down, like 'discard 7S 8H'"
+        if kind != _DISCARD or arg is None:
+            return f"the proposal was accepted: {limits} (ecarte D4)"
+        missing = [card for card in arg if card not in hand]
+        if missing:
+            return f"you do not hold {', '.join(missing)}"
+        if len(set(arg)) != len(arg):
+            return "each card may be discarded only once"
+        stock = len(self._deck) - self._pos
+        if len(arg) > stock:
+            return (
+                f"the stock holds only {_cards(stock)}: you may not discard more than it "
+                f"can replace; {limits} (ecarte D4)"
+            )
+        if not arg:
+            return f"elder must discard at least one card after the proposal; {limits} (ecarte D4)"
+        return f"at most {MAX_EXCHANGE} cards; {limits} (ecarte D4)"
+
+    # -- moves ----------------------------------------------------------------------------
+    def _play(self, seat: Seat, card: str) -> EcarteState:
+        new = self._copy()
+        hand = tuple(held for held in self._hands[seat] if held != card)
+        new._hands = (hand, self._hands[1]) if seat == 0 else (self._hands[0], hand)
+        new._last = (seat, _PLAY_MOVE[card])
+        if self._phase == PROPOSE:
+            new._phase = PLAY
+            if self._proposals == 0:  # ecarte D6: playing without proposing commits elder
+                new._committed = seat
+        trick = self._trick
+        if not trick:
+            new._trick = ((seat, card),)
+            new._turn = 1 - seat
+            return new
+        leader, lead = trick[0]
+        winner = seat if trick_winner(lead, card, self._trump) else leader
+        new._trick = ()
+        new._tricks = (*self._tricks, (((leader, lead), (seat, card)), winner))
+        won = self._won
+        new._won = won = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
+        if won[0] + won[1] == TRICKS:
+            new._end_hand()
+        else:
+            new._turn = winner
+        return new
+
+    def _announce(self, seat: Seat) -> EcarteState:
+        new = self._copy()
+        new._king = seat
+        new._last = (seat, "king")
+        if self._phase == PROPOSE:
+            # ecarte D8: announcing instead of proposing means playing; with no proposal
+            # made before, elder is committed (D6).
+            new._phase = PLAY
+            if self._proposals == 0:
+                new._committed = seat
+        new._score(seat, 1)
+        return new
+
+    def _discard(self, seat: Seat, cards: tuple[str, ...], move: str) -> EcarteState:
+        new = self._copy()
+        count = len(cards)
+        pos = self._pos
+        hand = tuple(held for held in self._hands[seat] if held not in cards)
+        for card in self._deck[pos : pos + count]:
+            hand = _insert(hand, card)
+        new._hands = (hand, self._hands[1]) if seat == 0 else (self._hands[0], hand)
+        new._pos = pos = pos + count
+        discards = (*self._discards[seat], *cards)
+        new._discards = (
+            (discards, self._discards[1]) if seat == 0 else (self._discards[0], discards)
+        )
+        new._exchanges = (*self._exchanges, (seat, count))
+        new._last = (seat, move)
+        if seat == self._dealer or pos == len(self._deck):
+            # ecarte D4: with the stock empty, the dealer's exchange is skipped.
+            new._phase = PROPOSE
+            new._turn = self.elder
+        else:
+            new._turn = self._dealer
+        return new
+
+    # -- scoring and deals ----------------------------------------------------------------
+    def _score(self, seat: Seat, points: int) -> None:
+        """Add points at once; reaching the target ends the match there (ecarte D2)."""
+        totals = self._totals
+        self._totals = totals = (
+            (totals[0] + points, totals[1]) if seat == 0 else (totals[0], totals[1] + points)
+        )
+        here = self._points
+        self._points = (here[0] + points, here[1]) if seat == 0 else (here[0], here[1] + points)
+        if totals[seat] >= self._target:
+            self._history = (*self._history, self._points)
+            self._turn = None
+            self._result = {
+                "winner": seat,
+                "scores": list(totals),
+                "target": self._target,
+                "hands": [list(points) for points in self._history],
+            }
+
+    def _end_hand(self) -> None:
+        scorer, points = hand_points(self._won, self._committed)
+        self._score(scorer, points)
+        if self._turn is None:
+            return
+        self._history = (*self._history, self._points)
+        self._deal(self._deal_no + 1, 1 - scorer)  # ecarte D1: the loser deals
+
+    def _deal(self, deal_no: int, dealer: Seat) -> None:
+        deck = deck_for_deal(self._decks, PACK, self._seed, NAME, deal_no)
+        elder_hand = tuple(sorted(deck[:HAND_SIZE], key=_KEY.__getitem__))
+        dealer_hand = tuple(sorted(deck[HAND_SIZE:TURN_UP], key=_KEY.__getitem__))
+        self._deal_no = deal_no
+        self._dealer = dealer
+        self._deck = deck
+        self._pos = TURN_UP + 1
+        self._trump = deck[TURN_UP][-1]
+        self._hands = (elder_hand, dealer_hand) if dealer == 1 else (dealer_hand, elder_hand)
+        self._discards = ((), ())
+        self._phase = PROPOSE
+        self._turn = 1 - dealer
+        self._committed = None
+        self._proposals = 0
+        self._exchanges = ()
+        self._king = None
+        self._trick = ()
+        self._tricks = ()
+        self._won = (0, 0)
+        self._points = (0, 0)
+        if deck[TURN_UP][:-1] == "K":  # ecarte D3
+            self._score(dealer, 1)
+
+    # -- helpers --------------------------------------------------------------------------
+    def _copy(self) -> EcarteState:
+        new = object.__new__(EcarteState)
+        new._legal = None
+        new._seed = self._seed
+        new._target = self._target
+        new._opt_dealer = self._opt_dealer
+        new._decks = self._decks
+        new._deal_no = self._deal_no
+        new._dealer = self._dealer
+        new._deck = self._deck
+        new._pos = self._pos
+        new._trump = self._trump
+        new._hands = self._hands
+        new._discards = self._discards
+        new._phase = self._phase
+        new._turn = self._turn
+        new._committed = self._committed
+        new._proposals = self._proposals
+        new._exchanges = self._exchanges
+        new._king = self._king
+        new._trick = self._trick
+        new._tricks = self._tricks
+        new._won = self._won
+        new._points = self._points
+        new._totals = self._totals
+        new._history = self._history
+        new._last = self._last
+        new._result = self._result
+        return new
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, seat: Seat | None) -> Json:
+        view = base_view(self, seat, self._hands[seat] if seat is not None else ())
+        view.update(
+            {
+                "deal": self._deal_no + 1,
+                "dealer": self._dealer,
+                "elder": self.elder,
+                "target": self._target,
+                "trump": self._trump,
+                "turn_up": self._deck[TURN_UP],
+                "stock": len(self._deck) - self._pos,
+                "phase": "over" if self._turn is None else PHASES[self._phase],
+                "committed": self._committed,
+                "proposals": self._proposals,
+                "exchanges": [{"seat": s, "count": n} for s, n in self._exchanges],
+                "discarded": list(self._discards[seat]) if seat is not None else [],
+                "king": self._king,
+                "trick": [{"seat": s, "card": card} for s, card in self._trick],
+                "tricks": [
+                    {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
+                    for cards, winner in self._tricks
+                ],
+                "tricks_won": list(self._won),
+                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+                "deal_scores": list(self._points),
+                "hand_scores": [list(points) for points in self._history],
+                "last_move": self._public_last(seat),
+            }
+        )
+        return view
+
+    def _public_last(self, seat: Seat | None) -> Json | None:
+        """The last move as ``seat`` may know it: others' discards are face down (counts only)."""
+        if self._last is None:
+            return None
+        mover, move = self._last
+        if mover != seat and move.startswith("discard "):
+            move = "discard " + _cards(len(move.split()) - 1)
+        return {"seat": mover, "move": move}
+
+    def zones(self) -> dict[str, list[str]]:
+        return {
+            "hand0": list(self._hands[0]),
+            "hand1": list(self._hands[1]),
+            "turn_up": [self._deck[TURN_UP]],
+            "stock": list(self._deck[self._pos :]),
+            "discards0": list(self._discards[0]),
+            "discards1": list(self._discards[1]),
+            "trick": [card for _seat, card in self._trick],
+            "tricks": [card for cards, _winner in self._tricks for _seat, card in cards],
+        }
+
+    def to_json(self) -> str:
+        return dumps(
+            {
+                "game": NAME,
+                "seed": self._seed,
+                "target": self._target,
+                "first_dealer_option": self._opt_dealer,
+                "decks": [list(deck) for deck in self._decks],
+                "deal": self._deal_no,
+                "dealer": self._dealer,
+                "deck": list(self._deck),
+                "pos": self._pos,
+                "hands": [list(hand) for hand in self._hands],
+                "discards": [list(cards) for cards in self._discards],
+                "phase": self._phase,
+                "turn": self._turn,
+                "committed": self._committed,
+                "proposals": self._proposals,
+                "exchanges": [list(exchange) for exchange in self._exchanges],
+                "king": self._king,
+                "trick": [list(entry) for entry in self._trick],
+                "tricks": [
+                    [[list(entry) for entry in cards], winner] for cards, winner in self._tricks
+                ],
+                "points": list(self._points),
+                "totals": list(self._totals),
+                "history": [list(points) for points in self._history],
+                "last": list(self._last) if self._last else None,
+                "result": self._result,
+            }
+        )
+
+
+class Ecarte(Game):
+    name = NAME
+    title = "Écarté"
+    aliases = ("ecarte", "écarté", "ecarté")
+    pack = PACK
+    options = (
+        Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)"),
+        Option("first_dealer", None, choices=(0, 1), help="who deals first (default: lot)"),
+    )
+
+    def _new_match(
+        self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
+    ) -> EcarteState:
+        state = object.__new__(EcarteState)
+        state._legal = None
+        state._seed = seed
+        target = options["target"]
+        assert target is not None
+        state._target = target
+        state._opt_dealer = options["first_dealer"]
+        state._decks = decks
+        state._totals = (0, 0)
+        state._history = ()
+        state._last = None
+        state._result = None
+        dealer = options["first_dealer"]
+        if dealer is None:
+            dealer = draw_lots(seed, NAME, "first dealer")  # ecarte D1
+        state._deal(0, dealer)
+        return state
+
+    def _from_json(self, data: Json) -> EcarteState:
+        state = object.__new__(EcarteState)
+        state._legal = None
+        state._seed = int(data["seed"])
+        state._target = int(data["target"])
+        option = data["first_dealer_option"]
+        state._opt_dealer = None if option is None else int(option)
+        state._decks = tuple(tuple(str(card) for card in deck) for deck in data["decks"])
+        state._deal_no = int(data["deal"])
+        state._dealer = _seat(data["dealer"])
+        state._deck = tuple(str(card) for card in data["deck"])
+        state._pos = int(data["pos"])
+        state._trump = state._deck[TURN_UP][-1]
+        state._hands = _pair(data["hands"])
+        state._discards = _pair(data["discards"])
+        state._phase = int(data["phase"])
+        state._turn = _seat_or_none(data["turn"])
+        state._committed = _seat_or_none(data["committed"])
+        state._proposals = int(data["proposals"])
+        state._exchanges = tuple((_seat(s), int(n)) for s, n in data["exchanges"])
+        state._king = _seat_or_none(data["king"])
+        state._trick = tuple((_seat(s), str(card)) for s, card in data["trick"])
+        state._tricks = tuple(
+            (tuple((_seat(s), str(card)) for s, card in cards), _seat(winner))
+            for cards, winner in data["tricks"]
+        )
+        won = [0, 0]
+        for _trick, winner in state._tricks:
+            won[winner] += 1
+        state._won = (won[0], won[1])
+        state._points = _ints(data["points"])
+        state._totals = _ints(data["totals"])
+        state._history = tuple(_ints(points) for points in data["history"])
+        last = data["last"]
+        state._last = None if last is None else (_seat(last[0]), str(last[1]))
+        result = data["result"]
+        if result is not None and not isinstance(result, dict):
+            raise ValueError("result must be an object or null")
+        state._result = result
+        _check(state)
+        return state
+
+    def deal_secrets(
+        self, seat: Seat, options: Mapping[str, object]
+    ) -> tuple[list[int], list[int]]:
+        dealer = options.get("first_dealer")
+        if dealer not in (0, 1):
+            raise ValueError("deal_secrets needs first_dealer fixed")
+        # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
+        opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)
+        return list(opponent), list(range(TURN_UP + 1, len(PACK)))
+
+
+def _seat(value: object) -> Seat:
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return value
+    raise ValueError(f"a seat is 0 or 1, not {value!r}")
+
+
+def _seat_or_none(value: object) -> Seat | None:
+    return None if value is None else _seat(value)
+
+
+def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if len(value) != 2:
+        raise ValueError("expected one list per seat")
+    return tuple(str(c) for c in value[0]), tuple(str(c) for c in value[1])
+
+
+def _ints(value: Any) -> tuple[int, int]:
+    if len(value) != 2:
+        raise ValueError("expected two numbers, one per seat")
+    return int(value[0]), int(value[1])
+
+
+def _check(state: EcarteState) -> None:
+    """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
+    pack = sorted(PACK)
+    cards = [card for zone in state.zones().values() for card in zone]
+    if sorted(cards) != pack or sorted(state._deck) != pack:
+        raise ValueError("cards do not add up to Écarté's 32-card pack")
+    if any(sorted(deck) != pack for deck in state._decks):
+        raise ValueError("a stored deck's cards are not Écarté's 32-card pack")
+    if state._phase not in (PROPOSE, RESPOND, DISCARD, PLAY):
+        raise ValueError(f"impossible phase {state._phase}")
+    if not TURN_UP < state._pos <= len(PACK):
+        raise ValueError(f"impossible stock position {state._pos}")
+    if (state._turn is None) != (state._result is not None):
+        raise ValueError("a match is over exactly when it has a result")
+    if state._target not in (11, 17):
+        raise ValueError(f"impossible target {state._target}")
+    if any(card[-1] not in SUIT_NAMES for card in cards):
+        raise ValueError("cards must be codes of the pack")
+
+
+GAME: Final = Ecarte()
+EcarteState.game = GAME

@@ -1,0 +1,907 @@
+"""Piquet — Rubicon piquet, a partie of six deals (shared/rules/piquet.md).
+
+Each deal: twelve cards each, talons of five (elder's) and three (younger's); elder then
+younger exchange; the engine scores every declaration (point, sequences, sets, full hand,
+repique); then twelve tricks without trumps, with points for leads and captures above the
+nine, the last trick, the cards and capot.
+
+Speed matters — the computer opponent searches with random playouts — so a hand is a 32-bit
+mask (bit ``8 × suit + rank``, suits S H D C, ranks 7 … A: the canonical card order), one
+byte per suit. Every per-suit fact (point, sequences, the play moves of that suit) is read
+from tables indexed by that byte, and ``apply`` reads canonical moves with one dictionary
+lookup before falling back to the general parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from itertools import repeat
+from operator import add
+from typing import Any, ClassVar, Final
+
+from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, check_deck
+from games.core import (
+    Game,
+    IllegalMove,
+    Json,
+    Option,
+    Seat,
+    State,
+    Syntax,
+    base_view,
+    deck_for_deal,
+    draw_lots,
+    dumps,
+)
+
+NAME: Final = "piquet"
+HAND_SIZE: Final = 12
+TRICKS: Final = 12
+ELDER_TALON: Final = 5
+YOUNGER_TALON: Final = 3
+MOST_DISCARDS: Final = (ELDER_TALON, YOUNGER_TALON)
+"""How many cards elder (index 0) and younger (index 1) may exchange (piquet D3, D4)."""
+REPIQUE: Final = 60
+PIQUE: Final = 30
+THRESHOLD: Final = 30
+FULL_HAND: Final = 50
+THE_CARDS: Final = 10
+CAPOT: Final = 40
+
+# Cards in canonical order: index = 8 × suit + rank, rank 0 = seven … 7 = ace.
+_CODES: Final = PIQUET_PACK
+_INDEX: Final = {card: i for i, card in enumerate(_CODES)}
+_BIT: Final = {card: 1 << i for i, card in enumerate(_CODES)}
+_SUIT_MASKS: Final = tuple(0xFF << (8 * suit) for suit in range(4))
+_FULL: Final = (1 << 32) - 1
+_TEN: Final = 3
+"""Rank index of the ten: cards "above the nine" (piquet D9) and sets (piquet D6) start here."""
+_PIPS: Final = (7, 8, 9, 10, 10, 10, 10, 11)
+_RANK_NAMES: Final = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+_RANK_PLURALS: Final = ("sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
+_COUNT_NAMES: Final = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+_SEQUENCE_NAMES: Final = {
+    3: "tierce",
+    4: "quart",
+    5: "quint",
+    6: "sixième",
+    7: "septième",
+    8: "huitième",
+}
+_SEQUENCE_POINTS: Final = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
+
+
+def _bits(byte: int) -> tuple[int, ...]:
+    return tuple(rank for rank in range(8) if byte >> rank & 1)
+
+
+def _runs(byte: int) -> tuple[tuple[int, int, int], ...]:
+    """Sequences of 3+ in one suit's byte: (length, top rank, byte of the run's cards)."""
+    runs = []
+    rank = 0
+    while rank < 8:
+        if byte >> rank & 1:
+            start = rank
+            while rank < 8 and byte >> rank & 1:
+                rank += 1
+            if rank - start >= 3:
+                runs.append((rank - start, rank - 1, ((1 << (rank - start)) - 1) << start))
+        else:
+            rank += 1
+    return tuple(runs)
+
+
+# Per suit and byte: the cards, the play moves, the " CARD" words of a discard move.
+_CARDS: Final = tuple(
+    tuple(tuple(_CODES[8 * suit + rank] for rank in _bits(byte)) for byte in range(256))
+    for suit in range(4)
+)
+_PLAYS: Final = tuple(tuple(tuple(f"play {c}" for c in cards) for cards in s) for s in _CARDS)
+_WORDS: Final = tuple(tuple(tuple(f" {c}" for c in cards) for cards in s) for s in _CARDS)
+_LENGTH: Final = tuple(len(_bits(byte)) for byte in range(256))
+_PIP_TOTAL: Final = tuple(sum(_PIPS[rank] for rank in _bits(byte)) for byte in range(256))
+_RUNS: Final = tuple(_runs(byte) for byte in range(256))
+
+_PLAY_MOVES: Final = {f"play {card}": i for i, card in enumerate(_CODES)}
+_PLAY_MOVE: Final = tuple(f"play {card}" for card in _CODES)
+
+Declaration = tuple[int, str, str, int]
+"""(who, kind, text as said at the table, points); ``who`` is a seat, or a hand's index."""
+
+
+def cards_of(mask: int) -> list[str]:
+    """The cards of a mask, in canonical order."""
+    return [
+        *_CARDS[0][mask & 0xFF],
+        *_CARDS[1][mask >> 8 & 0xFF],
+        *_CARDS[2][mask >> 16 & 0xFF],
+        *_CARDS[3][mask >> 24 & 0xFF],
+    ]
+
+
+def mask_of(cards: Iterable[str]) -> int:
+    """The mask of piquet cards given as canonical codes (KeyError for a foreign card)."""
+    mask = 0
+    for card in cards:
+        mask |= _BIT[card]
+    return mask
+
+
+def settlement(a: int, b: int) -> int:
+    """The winner's game score after the last deal (piquet D2); 0 for equal totals.
+
+    If the loser reached 100, the winner scores 100 + the difference; under 100 (rubicon),
+    100 + the sum of both totals.
+    """
+    high, low = max(a, b), min(a, b)
+    if high == low:
+        return 0
+    return 100 + (high - low if low >= 100 else high + low)
+
+
+def sequence_points(length: int) -> int:
+    """3 = 3, 4 = 4, 5 = 15, 6 = 16, 7 = 17, 8 = 18 (the seed's table)."""
+    return _SEQUENCE_POINTS[length]
+
+
+# -- declarations --------------------------------------------------------------------------
+def _point(hand: int) -> tuple[tuple[int, int], int]:
+    """The best point (length, pip total) and the mask of every suit holding it."""
+    best = (0, 0)
+    suits = 0
+    for suit in range(4):
+        byte = hand >> (8 * suit) & 0xFF
+        key = (_LENGTH[byte], _PIP_TOTAL[byte])
+        if key > best:
+            best, suits = key, _SUIT_MASKS[suit]
+        elif key == best:
+            suits |= _SUIT_MASKS[suit]  # piquet D7: either tied suit may serve
+    return best, suits
+
+
+def _sequences(hand: int) -> list[tuple[int, int, int]]:
+    """Every sequence of 3+ as (length, top rank, suit), best first."""
+    found = []
+    for suit in range(4):
+        for length, top, _run in _RUNS[hand >> (8 * suit) & 0xFF]:
+            found.append((length, top, suit))
+    found.sort(key=lambda seq: (-seq[0], -seq[1], seq[2]))  # equal ones in suit order
+    return found
+
+
+def _sequence_cards(length: int, top: int, suit: int) -> int:
+    return ((1 << length) - 1) << (top - length + 1 + 8 * suit)
+
+
+def _sets(hand: int) -> list[tuple[int, int]]:
+    """Every trio or quatorze of tens and above (piquet D6) as (count, rank), best first."""
+    found = []
+    for rank in range(_TEN, 8):
+        count = (
+            (hand >> rank & 1)
+            + (hand >> (rank + 8) & 1)
+            + (hand >> (rank + 16) & 1)
+            + (hand >> (rank + 24) & 1)
+        )
+        if count >= 3:
+            found.append((count, rank))
+    found.sort(reverse=True)  # a quatorze beats any trio; among equals the higher rank
+    return found
+
+
+def _rank_cards(rank: int) -> int:
+    return 0x01010101 << rank
+
+
+def _class_winner(a: tuple[int, int], b: tuple[int, int]) -> int | None:
+    """0 or 1 for the better holding, keyed (length, pips) or (length, top) or (count, rank);
+    None when equal: neither scores."""
+    if a == b:
+        return None
+    return 0 if a > b else 1
+
+
+def declare(hands: tuple[int, int]) -> list[Declaration]:
+    """Every declaration of a deal, in the order announced (``who`` = index in ``hands``,
+    elder first).
+
+    Point, sequences, sets, full hand (piquet D5–D7), each class scored by its better holder
+    alone; repique (piquet D8) is added the moment a player reaches 30 from declarations
+    while the other has scored nothing.
+    """
+    out: list[Declaration] = []
+    totals = [0, 0]
+    repiqued = False
+    covered = [0, 0]
+    point_suits = [0, 0]
+
+    def score(who: int, kind: str, text: str, points: int) -> None:
+        out.append((who, kind, text, points))
+        totals[who] += points
+
+    def check_repique() -> None:
+        nonlocal repiqued
+        for who in (0, 1):
+            if not repiqued and totals[who] >= THRESHOLD and totals[1 - who] == 0:
+                repiqued = True
+                score(who, "repique", "repique", REPIQUE)
+
+    points = [_point(hand) for hand in hands]
+    who = _class_winner(points[0][0], points[1][0])
+    if who is not None:
+        (length, pips), point_suits[who] = points[who]
+        score(who, "point", f"point of {_COUNT_NAMES[length]}, {pips}", length)
+        check_repique()
+
+    sequences = [_sequences(hand) for hand in hands]
+    best = [(found[0][0], found[0][1]) if found else (0, 0) for found in sequences]
+    who = _class_winner(best[0], best[1])  # the longer, then the higher top card
+    if who is not None:
+        for length, top, suit in sequences[who]:  # piquet D5: the winner scores all his
+            name = (
+                f"{_SEQUENCE_NAMES[length]} to the {_RANK_NAMES[top]} in {SUIT_NAMES[SUITS[suit]]}"
+            )
+            score(who, "sequence", name, _SEQUENCE_POINTS[length])
+            covered[who] |= _sequence_cards(length, top, suit)
+        check_repique()
+
+    sets = [_sets(hand) for hand in hands]
+    who = _class_winner(sets[0][0] if sets[0] else (0, 0), sets[1][0] if sets[1] else (0, 0))
+    if who is not None:
+        for count, rank in sets[who]:
+            name = ("quatorze" if count == 4 else "trio") + f" of {_RANK_PLURALS[rank]}"
+            score(who, "set", name, 14 if count == 4 else 3)
+            covered[who] |= _rank_cards(rank) & hands[who]
+        check_repique()
+
+    for who in (0, 1):
+        if _full_hand(hands[who], covered[who], point_suits[who]):
+            score(who, "full hand", "full hand", FULL_HAND)
+            check_repique()
+    return out
+
+
+def _full_hand(hand: int, covered: int, point_suits: int) -> bool:
+    """piquet D7: every card in a combination that scored; any tied best point suit serves."""
+    if covered & hand == hand:
+        return True
+    for suit_mask in _SUIT_MASKS:
+        if point_suits & suit_mask and (covered | suit_mask) & hand == hand:
+            return True
+    return False
+
+
+def declarations_of(elder: Iterable[str], younger: Iterable[str]) -> list[Declaration]:
+    """:func:`declare` for two hands given as card codes (``who`` 0 = elder, 1 = younger)."""
+    return declare((mask_of(elder), mask_of(younger)))
+
+
+# -- discards ------------------------------------------------------------------------------
+def _discard_moves(words: tuple[str, ...], most: int) -> list[str]:
+    """Every ``discard`` of 0 … ``most`` of the cards whose " CODE" words are given.
+
+    The words are in canonical order, so each combination, taken in index order, is already
+    canonical; each move is built from a shorter one by one concatenation (1,586 moves for
+    elder's 12 cards and 5). ``level[j]`` holds the moves of the current size whose last card
+    is ``words[j]``.
+    """
+    moves = ["discard"]
+    level = [["discard" + word] for word in words]
+    for group in level:
+        moves += group
+    for _size in range(1, most):
+        shorter: list[str] = []
+        longer = []
+        for j, word in enumerate(words):
+            longer.append(list(map(add, shorter, repeat(word))))
+            shorter += level[j]
+        level = longer
+        for group in level:
+            moves += group
+    return moves
+
+
+class PiquetState(State):
+    __slots__ = (
+        "_bonus",
+        "_deal",
+        "_deal_scores",
+        "_dealer",
+        "_deals",
+        "_deck",
+        "_decks",
+        "_decls",
+        "_discards",
+        "_exchanged",
+        "_hands",
+        "_history",
+        "_last",
+        "_last_trick",
+        "_lead",
+        "_opt_dealer",
+        "_played",
+        "_result",
+        "_scores",
+        "_seed",
+        "_tricks",
+        "_turn",
+    )
+    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "cards"}
+
+    _seed: int
+    _deals: int
+    _opt_dealer: int | None
+    _decks: tuple[tuple[str, ...], ...]
+    _deal: int
+    _dealer: Seat
+    _deck: tuple[str, ...]
+    _hands: tuple[int, int]
+    _discards: tuple[int, int]
+    _exchanged: tuple[int | None, int | None]
+    """Cards exchanged by elder, by younger (None: not yet); also how much of each talon
+    was taken, from its first card on."""
+    _turn: Seat | None
+    _lead: int
+    """Index of the card led to the trick in progress, or -1 (no trick in progress)."""
+    _played: int
+    _tricks: tuple[int, int]
+    _last_trick: tuple[Seat, int, int, Seat] | None
+    """(leader, card led, card played second, winner) of the last completed trick."""
+    _scores: tuple[int, int]
+    _deal_scores: tuple[int, int]
+    _bonus: bool
+    """Repique or pique was scored this deal: a player never scores both (piquet D10)."""
+    _decls: tuple[Declaration, ...]
+    _history: tuple[tuple[int, int], ...]
+    _last: tuple[Seat, str, str] | None
+    """(seat, move, what the others see of it) of the last move."""
+    _result: Json | None
+
+    # -- the contract ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        return self._turn
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self._scores
+
+    @property
+    def result(self) -> Json | None:
+        return self._result
+
+    @property
+    def elder(self) -> Seat:
+        return 1 - self._dealer
+
+    def _legal_moves(self) -> list[str]:
+        seat = self._turn
+        if seat is None:
+            return []
+        hand = self._hands[seat]
+        if self._exchanged[1] is not None:
+            lead = self._lead
+            if lead >= 0:
+                suit = lead >> 3
+                byte = hand >> (8 * suit) & 0xFF
+                if byte:  # the follower must follow suit if able
+                    return list(_PLAYS[suit][byte])
+            return [
+                *_PLAYS[0][hand & 0xFF],
+                *_PLAYS[1][hand >> 8 & 0xFF],
+                *_PLAYS[2][hand >> 16 & 0xFF],
+                *_PLAYS[3][hand >> 24 & 0xFF],
+            ]
+        words = (
+            _WORDS[0][hand & 0xFF]
+            + _WORDS[1][hand >> 8 & 0xFF]
+            + _WORDS[2][hand >> 16 & 0xFF]
+            + _WORDS[3][hand >> 24 & 0xFF]
+        )
+        return _discard_moves(words, MOST_DISCARDS[seat != self.elder])
+
+    def apply(self, move: str) -> PiquetState:
+        seat = self._turn
+        if seat is None:
+            raise self.over()
+        index = _PLAY_MOVES.get(move)
+        if index is not None:
+            return self._play(seat, index)
+        if move.startswith("discard"):
+            mask = self._fast_discard(move)
+            if mask is not None:
+                return self._exchange(seat, mask)
+        canonical = self.canonical(move)
+        verb, *cards = canonical.split(" ")
+        foreign = [card for card in cards if card not in _BIT]
+        if foreign:
+            raise IllegalMove(
+                f"{', '.join(foreign)} is not a card of the piquet pack (7 to A in each suit)"
+            )
+        if verb == "play":
+            return self._play(seat, _INDEX[cards[0]])
+        return self._exchange(seat, self._discard_mask(seat, cards))
+
+    def _fast_discard(self, move: str) -> int | None:
+        """The mask of a discard typed in codes, one space apart, in any order; None when
+        the general parser must read it (lower case, symbols, an error to explain)."""
+        mask = 0
+        bits = _BIT
+        for word in move.split(" ")[1:]:
+            bit = bits.get(word)
+            if bit is None or mask & bit:
+                return None
+            mask |= bit
+        if move[7:8] not in ("", " "):
+            return None
+        return mask
+
+    def _discard_mask(self, seat: Seat, cards: list[str]) -> int:
+        mask = 0
+        for card in cards:
+            bit = _BIT[card]
+            if mask & bit:
+                raise IllegalMove(f"{card} is named twice: name each card to discard once")
+            mask |= bit
+        return mask
+
+    # -- the exchange (piquet D3, D4) ----------------------------------------------------
+    def _exchange(self, seat: Seat, mask: int) -> PiquetState:
+        if self._exchanged[1] is not None:
+            raise IllegalMove("the exchange is over: play a card, like 'play QS'")
+        younger = seat != self.elder
+        hand = self._hands[seat]
+        if mask & ~hand:
+            missing = ", ".join(cards_of(mask & ~hand))
+            raise IllegalMove(f"you do not hold {missing}: discard cards from your hand")
+        count = bin(mask).count("1")
+        most = MOST_DISCARDS[younger]
+        if count > most:
+            role, rule = ("younger", "piquet D4") if younger else ("elder", "piquet D3")
+            raise IllegalMove(
+                f"{role} discards at most {most} cards ({rule}), not {count}: "
+                "'discard' alone keeps all"
+            )
+        start = HAND_SIZE * 2 + (ELDER_TALON if younger else 0)
+        taken = mask_of(self._deck[start : start + count])
+        new = self._copy()
+        new._hands = self._with(self._hands, seat, (hand & ~mask) | taken)
+        new._discards = self._with(self._discards, seat, mask)
+        move = "discard " + " ".join(cards_of(mask)) if mask else "discard"
+        public = "discard" if not count else f"discard {count} card{'s' if count > 1 else ''}"
+        new._last = (seat, move, public)
+        if not younger:
+            new._exchanged = (count, None)
+            new._turn = 1 - seat
+            return new
+        new._exchanged = (self._exchanged[0], count)
+        new._turn = self.elder
+        new._declare()
+        return new
+
+    def _declare(self) -> None:
+        """Score every declaration, in order, as the table announces them (piquet D5–D8)."""
+        elder = self.elder
+        hands = self._hands
+        found = declare((hands[elder], hands[1 - elder]))
+        seats = (elder, 1 - elder)
+        decls = tuple((seats[who], kind, text, pts) for who, kind, text, pts in found)
+        gained = [0, 0]
+        for seat, _kind, _text, points in decls:
+            gained[seat] += points
+        self._decls = decls
+        self._bonus = any(kind == "repique" for _s, kind, _t, _p in decls)
+        self._deal_scores = (gained[0], gained[1])
+        self._scores = (self._scores[0] + gained[0], self._scores[1] + gained[1])
+
+    # -- play (piquet D9, D10) -----------------------------------------------------------
+    def _play(self, seat: Seat, index: int) -> PiquetState:
+        if self._exchanged[1] is None:
+            most = MOST_DISCARDS[seat != self.elder]
+            raise IllegalMove(
+                f"first the exchange: 'discard' and up to {most} cards, "
+                "or 'discard' alone to keep all (piquet D3, D4)"
+            )
+        bit = 1 << index
+        hand = self._hands[seat]
+        if not hand & bit:
+            raise IllegalMove(f"you do not hold {_CODES[index]}")
+        lead = self._lead
+        new = self._copy()
+        new._hands = self._with(self._hands, seat, hand & ~bit)
+        new._last = (seat, _PLAY_MOVE[index], _PLAY_MOVE[index])
+        if lead < 0:
+            new._lead = index
+            new._turn = 1 - seat
+            if index & 7 >= _TEN:  # piquet D9: leading a card above the nine
+                new._gain(seat, 1)
+            return new
+        suit = lead >> 3
+        if index >> 3 != suit and hand & _SUIT_MASKS[suit]:
+            must = ", ".join(_CARDS[suit][hand >> (8 * suit) & 0xFF])
+            raise IllegalMove(
+                f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must})"
+            )
+        leader = 1 - seat
+        if index >> 3 == suit and index > lead:
+            winner = seat
+            if index & 7 >= _TEN:  # piquet D9: won second with a card above the nine
+                new._gain(seat, 1)
+        else:
+            winner = leader
+        tricks = self._tricks
+        tricks = (tricks[0] + 1, tricks[1]) if winner == 0 else (tricks[0], tricks[1] + 1)
+        new._tricks = tricks
+        new._played = self._played | bit | (1 << lead)
+        new._last_trick = (leader, lead, index, winner)
+        new._lead = -1
+        new._turn = winner
+        if tricks[0] + tricks[1] == TRICKS:
+            new._gain(winner, 1)  # piquet D9: the last trick
+            new._end_deal()
+        return new
+
+    def _gain(self, seat: Seat, points: int) -> None:
+        """Score play points; pique (piquet D10) the moment they bring 30 against nothing."""
+        scores = list(self._deal_scores)
+        scores[seat] += points
+        if not self._bonus and scores[seat] >= THRESHOLD and scores[1 - seat] == 0:
+            self._bonus = True
+            scores[seat] += PIQUE
+            points += PIQUE
+            self._decls = (*self._decls, (seat, "pique", "pique", PIQUE))
+        self._add(seat, points, scores)
+
+    def _add(self, seat: Seat, points: int, deal_scores: list[int] | None = None) -> None:
+        if deal_scores is None:
+            deal_scores = list(self._deal_scores)
+            deal_scores[seat] += points
+        self._deal_scores = (deal_scores[0], deal_scores[1])
+        total = self._scores
+        self._scores = (total[0] + points, total[1]) if seat == 0 else (total[0], total[1] + points)
+
+    def _end_deal(self) -> None:
+        """The cards or capot (not counted toward pique), then the next deal or the end."""
+        tricks = self._tricks
+        for seat in (0, 1):
+            if tricks[seat] == TRICKS:
+                self._decls = (*self._decls, (seat, "capot", "capot", CAPOT))
+                self._add(seat, CAPOT)
+            elif tricks[seat] > TRICKS // 2:
+                self._decls = (*self._decls, (seat, "cards", "the cards", THE_CARDS))
+                self._add(seat, THE_CARDS)
+        self._history = (*self._history, self._deal_scores)
+        if self._deal + 1 < self._deals:
+            self._start_deal(self._deal + 1, 1 - self._dealer)
+            return
+        a, b = self._scores
+        self._turn = None
+        self._result = {
+            "winner": 0 if a > b else 1 if b > a else None,  # piquet D2: equal totals, a draw
+            "scores": [a, b],
+            "deals": [list(scores) for scores in self._history],
+            "settlement": settlement(a, b),
+            "rubicon": a != b and min(a, b) < 100,
+        }
+
+    def _start_deal(self, deal: int, dealer: Seat) -> None:
+        deck = deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
+        elder_hand = mask_of(deck[:HAND_SIZE])
+        younger_hand = mask_of(deck[HAND_SIZE : 2 * HAND_SIZE])
+        self._deal = deal
+        self._dealer = dealer
+        self._deck = deck
+        self._hands = (younger_hand, elder_hand) if dealer == 0 else (elder_hand, younger_hand)
+        self._discards = (0, 0)
+        self._exchanged = (None, None)
+        self._turn = 1 - dealer
+        self._lead = -1
+        self._played = 0
+        self._tricks = (0, 0)
+        self._last_trick = None
+        self._deal_scores = (0, 0)
+        self._bonus = False
+        self._decls = ()
+
+    # -- helpers --------------------------------------------------------------------------
+    @staticmethod
+    def _with(pair: tuple[int, int], seat: Seat, value: int) -> tuple[int, int]:
+        return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+    def _copy(self) -> PiquetState:
+        new = object.__new__(PiquetState)
+        new._legal = None
+        new._seed = self._seed
+        new._deals = self._deals
+        new._opt_dealer = self._opt_dealer
+        new._decks = self._decks
+        new._deal = self._deal
+        new._dealer = self._dealer
+        new._deck = self._deck
+        new._hands = self._hands
+        new._discards = self._discards
+        new._exchanged = self._exchanged
+        new._turn = self._turn
+        new._lead = self._lead
+        new._played = self._played
+        new._tricks = self._tricks
+        new._last_trick = self._last_trick
+        new._scores = self._scores
+        new._deal_scores = self._deal_scores
+        new._bonus = self._bonus
+        new._decls = self._decls
+        new._history = self._history
+        new._last = self._last
+        new._result = self._result
+        return new
+
+    def _talon_left(self, younger: bool) -> list[str]:
+        """The untaken cards of elder's or younger's talon (all of it before the exchange)."""
+        start = HAND_SIZE * 2 + (ELDER_TALON if younger else 0)
+        taken = self._exchanged[younger] or 0
+        return list(self._deck[start + taken : start + (YOUNGER_TALON if younger else ELDER_TALON)])
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, seat: Seat | None) -> Json:
+        view = base_view(self, seat, cards_of(self._hands[seat]) if seat is not None else ())
+        elder = self.elder
+        talon_seen: list[str] = []
+        discarded: list[str] = []
+        if seat is not None:
+            younger = seat != elder
+            if self._exchanged[younger] is not None:  # piquet D3, D4: own leftovers only
+                talon_seen = self._talon_left(younger)
+            discarded = cards_of(self._discards[seat])
+        talons = [
+            ELDER_TALON - (self._exchanged[0] or 0),
+            YOUNGER_TALON - (self._exchanged[1] or 0),
+        ]
+        last = self._last
+        trick = []
+        if self._lead >= 0 and self._turn is not None:  # the leader is the one not to move
+            trick = [{"seat": 1 - self._turn, "card": _CODES[self._lead]}]
+        last_trick = self._last_trick
+        view.update(
+            {
+                "deal": self._deal + 1,
+                "deals": self._deals,
+                "dealer": self._dealer,
+                "elder": elder,
+                "phase": (
+                    "over"
+                    if self._turn is None
+                    else "discard"
+                    if self._exchanged[1] is None
+                    else "play"
+                ),
+                "talons": talons,
+                "exchanged": list(self._exchanged),
+                "talon_seen": talon_seen,
+                "discarded": discarded,
+                "declarations": [
+                    {"seat": who, "kind": kind, "text": text, "points": points}
+                    for who, kind, text, points in self._decls
+                ],
+                "trick": trick,
+                "last_trick": (
+                    None
+                    if last_trick is None
+                    else {
+                        "cards": [
+                            {"seat": last_trick[0], "card": _CODES[last_trick[1]]},
+                            {"seat": 1 - last_trick[0], "card": _CODES[last_trick[2]]},
+                        ],
+                        "winner": last_trick[3],
+                    }
+                ),
+                "tricks_won": list(self._tricks),
+                "deal_scores": list(self._deal_scores),
+                "deal_history": [list(scores) for scores in self._history],
+                "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
+                "last_move": (
+                    None
+                    if last is None
+                    else {"seat": last[0], "move": last[1] if seat == last[0] else last[2]}
+                ),
+            }
+        )
+        return view
+
+    def zones(self) -> dict[str, list[str]]:
+        trick = [_CODES[self._lead]] if self._lead >= 0 else []
+        return {
+            "hand0": cards_of(self._hands[0]),
+            "hand1": cards_of(self._hands[1]),
+            "elder_talon": self._talon_left(False),
+            "younger_talon": self._talon_left(True),
+            "discards0": cards_of(self._discards[0]),
+            "discards1": cards_of(self._discards[1]),
+            "trick": trick,
+            "played": cards_of(self._played),
+        }
+
+    def to_json(self) -> str:
+        last_trick = self._last_trick
+        return dumps(
+            {
+                "game": NAME,
+                "seed": self._seed,
+                "deals": self._deals,
+                "first_dealer_option": self._opt_dealer,
+                "decks": [list(deck) for deck in self._decks],
+                "deal": self._deal,
+                "dealer": self._dealer,
+                "deck": list(self._deck),
+                "hands": [cards_of(hand) for hand in self._hands],
+                "discards": [cards_of(mask) for mask in self._discards],
+                "exchanged": list(self._exchanged),
+                "turn": self._turn,
+                "lead": _CODES[self._lead] if self._lead >= 0 else None,
+                "played": cards_of(self._played),
+                "tricks": list(self._tricks),
+                "last_trick": (
+                    None
+                    if last_trick is None
+                    else [
+                        last_trick[0],
+                        _CODES[last_trick[1]],
+                        _CODES[last_trick[2]],
+                        last_trick[3],
+                    ]
+                ),
+                "scores": list(self._scores),
+                "deal_scores": list(self._deal_scores),
+                "bonus": self._bonus,
+                "declarations": [list(decl) for decl in self._decls],
+                "history": [list(scores) for scores in self._history],
+                "last": list(self._last) if self._last else None,
+                "result": self._result,
+            }
+        )
+
+
+class Piquet(Game):
+    name = NAME
+    title = "Piquet"
+    aliases = ("rubicon piquet", "piquet au cent")
+    pack = _CODES
+    options = (
+        Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)"),
+        Option("first_dealer", None, choices=(0, 1), help="who deals first (default: lot)"),
+    )
+    public_facts = ("declarations",)
+
+    def _new_match(
+        self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
+    ) -> PiquetState:
+        state = object.__new__(PiquetState)
+        state._legal = None
+        state._seed = seed
+        deals = options["deals"]
+        assert deals is not None
+        state._deals = deals
+        state._opt_dealer = options["first_dealer"]
+        state._decks = decks
+        state._scores = (0, 0)
+        state._history = ()
+        state._last = None
+        state._result = None
+        dealer = options["first_dealer"]
+        if dealer is None:
+            dealer = draw_lots(seed, NAME, "first dealer")  # piquet D1
+        state._start_deal(0, dealer)
+        return state
+
+    def _from_json(self, data: Json) -> PiquetState:
+        state = object.__new__(PiquetState)
+        state._legal = None
+        state._seed = _int(data["seed"])
+        state._deals = _int(data["deals"])
+        state._opt_dealer = _seat_or_none(data["first_dealer_option"])
+        state._decks = tuple(check_deck(deck, _CODES) for deck in data["decks"])
+        state._deal = _int(data["deal"])
+        state._dealer = _seat(data["dealer"])
+        state._deck = tuple(data["deck"])
+        hands = [list(hand) for hand in data["hands"]]
+        discards = [list(cards) for cards in data["discards"]]
+        lead, played = data["lead"], list(data["played"])
+        _check_cards(state._deck, [*hands, *discards, [lead] if lead else [], played])
+        state._hands = (mask_of(hands[0]), mask_of(hands[1]))
+        state._discards = (mask_of(discards[0]), mask_of(discards[1]))
+        exchanged = data["exchanged"]
+        state._exchanged = (_count_or_none(exchanged[0], 5), _count_or_none(exchanged[1], 3))
+        state._turn = _seat_or_none(data["turn"])
+        state._lead = _INDEX[lead] if lead else -1
+        state._played = mask_of(played)
+        state._tricks = _pair(data["tricks"])
+        last_trick = data["last_trick"]
+        state._last_trick = (
+            None
+            if last_trick is None
+            else (
+                _seat(last_trick[0]),
+                _INDEX[last_trick[1]],
+                _INDEX[last_trick[2]],
+                _seat(last_trick[3]),
+            )
+        )
+        state._scores = _pair(data["scores"])
+        state._deal_scores = _pair(data["deal_scores"])
+        state._bonus = bool(data["bonus"])
+        state._decls = tuple(
+            (_seat(who), str(kind), str(text), _int(points))
+            for who, kind, text, points in data["declarations"]
+        )
+        state._history = tuple(_pair(scores) for scores in data["history"])
+        last = data["last"]
+        state._last = None if last is None else (_seat(last[0]), str(last[1]), str(last[2]))
+        state._result = data["result"]
+        _check(state)
+        return state
+
+    def deal_secrets(
+        self, seat: Seat, options: Mapping[str, object]
+    ) -> tuple[list[int], list[int]]:
+        dealer = options.get("first_dealer")
+        if dealer not in (0, 1):
+            raise ValueError("deal_secrets needs first_dealer fixed")
+        elder_cards = range(HAND_SIZE)
+        younger_cards = range(HAND_SIZE, 2 * HAND_SIZE)
+        elder_talon = range(2 * HAND_SIZE, 2 * HAND_SIZE + ELDER_TALON)
+        younger_talon = range(2 * HAND_SIZE + ELDER_TALON, len(_CODES))
+        if seat == dealer:  # seat is younger: elder's hand and elder's talon are hidden
+            return list(elder_cards), list(elder_talon)
+        return list(younger_cards), list(younger_talon)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a whole number, not {value!r}")
+    return value
+
+
+def _seat(value: Any) -> Seat:
+    if _int(value) not in (0, 1):
+        raise ValueError(f"a seat is 0 or 1, not {value!r}")
+    return int(value)
+
+
+def _seat_or_none(value: Any) -> Seat | None:
+    return None if value is None else _seat(value)
+
+
+def _count_or_none(value: Any, most: int) -> int | None:
+    if value is None:
+        return None
+    if not 0 <= _int(value) <= most:
+        raise ValueError(f"an exchange is 0 to {most} cards, not {value!r}")
+    return int(value)
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    a, b = value
+    return _int(a), _int(b)
+
+
+def _check_cards(deck: tuple[str, ...], zones: list[list[str]]) -> None:
+    """Reject a stored deck or card list that does not add up to the pack (a corrupt row)."""
+    if sorted(deck) != sorted(_CODES):
+        raise ValueError("the deal's cards do not add up to the piquet pack")
+    for zone in zones:
+        if any(card not in _BIT for card in zone):
+            raise ValueError("cards outside the piquet pack")
+
+
+def _check(state: PiquetState) -> None:
+    cards = [card for zone in state.zones().values() for card in zone]
+    if sorted(cards) != sorted(_CODES):
+        raise ValueError("cards do not add up to the piquet pack")
+    held = [bin(hand).count("1") for hand in state._hands]
+    if (held[0] != held[1] and state._lead < 0) or abs(held[0] - held[1]) > 1:
+        raise ValueError("the hands' sizes do not fit a deal of piquet")
+    if not 0 <= state._deal < state._deals:
+        raise ValueError("impossible deal number")
+
+
+GAME: Final = Piquet()
+PiquetState.game = GAME

@@ -1,0 +1,163 @@
+"""Bézigue's table: the turn-up and trump, the stock, the trick in progress and the last one,
+both players' melds lying on the table, the melds scored this deal, brisques and scores."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PIL import Image
+
+from games.cards import SUIT_NAMES
+from rendering.canvas import (
+    BAND_H,
+    HEADER_H,
+    MARGIN,
+    WIDTH,
+    Draw,
+    canvas,
+    caption,
+    card,
+    check_entries,
+    fan,
+    header,
+    last_move_line,
+    lines,
+    player_band,
+    slot,
+    stock,
+    text,
+    trick,
+)
+from rendering.faces import check_code
+from rendering.renderer import GameRenderer, Names, View
+from rendering.style import CARD_H, CARD_W, MUTED, SMALL
+
+SMALL_H: Final = round(CARD_H * SMALL)
+MELDED_H: Final = 28 + SMALL_H + 12
+MELD_ROWS: Final = 4
+"""The latest melds listed; earlier ones are in the scores already."""
+LINE_H: Final = 32
+
+
+def _check(view: View) -> None:
+    check_entries(view["trick"])
+    if view["last_trick"]:
+        check_entries(view["last_trick"]["cards"])
+    for cards in view["table"]:
+        for code in cards:
+            check_code(code)
+    if view["turn_up"] is not None:
+        check_code(view["turn_up"])
+
+
+def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
+    _check(view)
+    melds_h = 44 + MELD_ROWS * LINE_H + 10
+    middle_h = CARD_H + 70
+    height = HEADER_H + 12 + 2 * (BAND_H + MELDED_H + 10) + middle_h + melds_h + 56
+    image, draw = canvas(WIDTH, height)
+    stage = "stock exhausted: last tricks" if view["stage"] == 2 else f"stock {view['stock']}"
+    detail = f"deal {view['deal']} · to {view['target']} · {stage}"
+    if view["phase"] == "over":
+        detail = f"match over · to {view['target']}"
+    header(draw, WIDTH, "Bézigue", detail)
+    y = HEADER_H + 12
+    _band(draw, view, names, 0, y)
+    _melded(image, draw, view, 0, y + BAND_H + 8, four_colour)
+    y += BAND_H + MELDED_H + 10
+    _middle(image, draw, view, names, y, four_colour)
+    y += middle_h
+    _band(draw, view, names, 1, y)
+    _melded(image, draw, view, 1, y + BAND_H + 8, four_colour)
+    y += BAND_H + MELDED_H + 10
+    _melds(draw, view, names, y, melds_h - 10)
+    last_move_line(draw, view, names, height - 40, WIDTH)
+    return image
+
+
+PHASE_WORDS: Final = {"lead": "to lead", "follow": "to follow", "score": "to meld or draw"}
+
+
+def _band(draw: Draw, view: View, names: Names, seat: int, y: int) -> None:
+    notes = []
+    if view["to_move"] == seat and view["phase"] in PHASE_WORDS:
+        notes.append(PHASE_WORDS[view["phase"]])
+    if view["dealer"] == seat:
+        notes.append("dealer")
+    notes.append(f"{view['hand_sizes'][seat]} in hand")
+    notes.append(f"tricks {view['tricks_won'][seat]}")
+    notes.append(f"brisques {view['brisques'][seat]}")  # bezique D9: 10 each at the end
+    notes.append(f"this deal {view['deal_scores'][seat]}")
+    player_band(
+        draw,
+        y,
+        WIDTH,
+        names[seat],
+        str(view["scores"][seat]),
+        to_move=view["to_move"] == seat,
+        notes=notes,
+    )
+
+
+def _melded(
+    image: Image.Image, draw: Draw, view: View, seat: int, y: int, four_colour: bool
+) -> None:
+    """The cards a player has melded and not yet played: they lie face up, playable later."""
+    cards = view["table"][seat]
+    caption(draw, (MARGIN, y), "on the table")
+    if not cards:
+        text(draw, (MARGIN, y + 30), "no melded cards", 22, fill=MUTED)
+        return
+    fan(
+        image,
+        cards,
+        (MARGIN, y + 28),
+        WIDTH - 2 * MARGIN,
+        four_colour=four_colour,
+        scale=SMALL,
+    )
+
+
+def _middle(
+    image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
+) -> None:
+    stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
+    turn_x = MARGIN + CARD_W + 60
+    caption(draw, (turn_x, y), "turn-up")
+    if view["turn_up"]:
+        card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)
+    else:
+        slot(draw, (turn_x, y + 28, turn_x + CARD_W, y + 28 + CARD_H))
+    words = f"trumps: {SUIT_NAMES[view['trump']]}"
+    text(draw, (turn_x + CARD_W / 2, y + 36 + CARD_H), words, 22, bold=True, anchor="ma")
+    trick_x = turn_x + CARD_W + 70
+    caption(draw, (trick_x, y), "trick")
+    trick(image, draw, view["trick"], names, (trick_x, y + 28), four_colour=four_colour, slots=2)
+    last = view["last_trick"]
+    if last:
+        last_x = trick_x + 2 * (CARD_W + 14) + 36
+        caption(draw, (last_x, y), "last trick")
+        trick(
+            image,
+            draw,
+            last["cards"],
+            names,
+            (last_x, y + 28),
+            four_colour=four_colour,
+            scale=SMALL,
+            winner=last["winner"],
+        )
+
+
+def _melds(draw: Draw, view: View, names: Names, y: int, height: int) -> None:
+    melds = view["melds"]
+    caption(draw, (MARGIN, y), f"melds this deal ({len(melds)})" if melds else "melds this deal")
+    rows = [(f"{names[m['seat']]}: {m['name']}", f"+{m['points']}") for m in melds[-MELD_ROWS:]]
+    lines(
+        draw,
+        rows or [("none yet", "")],
+        (MARGIN // 2, y + 28, WIDTH - MARGIN // 2, y + height),
+    )
+
+
+RENDERER: Final = GameRenderer(game="bezique", title="Bézigue", table=draw_table)

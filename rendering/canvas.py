@@ -1,0 +1,290 @@
+"""The drawing kit every picture shares: felt, header, player bands, cards, piles, PNG.
+
+Tables are built from these pieces so the four games look like one set: the same header, the
+same band per player (name, score, who is to move), the same card sizes and labels.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from PIL import Image, ImageDraw
+
+from games.cards import SUIT_SYMBOLS
+from rendering.faces import back, check_code, face, size_of
+from rendering.fonts import Font, font
+from rendering.style import (
+    BLACK,
+    CARD_PAPER,
+    FELT,
+    FELT_DARK,
+    FELT_LINE,
+    GOLD,
+    INK,
+    MUTED,
+    RGB,
+    palette,
+)
+
+WIDTH: Final = 1000
+"""Width of every table picture: Discord shows it whole on a phone, indices still legible."""
+MARGIN: Final = 24
+HEADER_H: Final = 60
+BAND_H: Final = 64
+
+Draw = ImageDraw.ImageDraw
+
+
+def canvas(width: int, height: int) -> tuple[Image.Image, Draw]:
+    image = Image.new("RGB", (width, height), FELT)
+    return image, ImageDraw.Draw(image)
+
+
+def png(image: Image.Image) -> bytes:
+    """PNG bytes, as a 256-colour image: felt, paper and a few inks need no more, and the
+    file is a quarter the size of full colour and quicker to write (fast octree is exact
+    enough here and deterministic, so equal views give equal bytes)."""
+    out = io.BytesIO()
+    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+def text(
+    draw: Draw,
+    xy: tuple[float, float],
+    words: str,
+    size: int = 24,
+    *,
+    bold: bool = False,
+    fill: RGB = INK,
+    anchor: str = "la",
+    max_width: int | None = None,
+) -> float:
+    """Draw ``words`` (shortened with … to ``max_width``); return the width drawn."""
+    face_font = font(size, bold)
+    if max_width is not None:
+        words = fit(words, face_font, max_width)
+    draw.text(xy, words, font=face_font, fill=fill, anchor=anchor)
+    return draw.textlength(words, font=face_font)
+
+
+def fit(words: str, face_font: Font, max_width: int) -> str:
+    if face_font.getlength(words) <= max_width:
+        return words
+    while words and face_font.getlength(words + "…") > max_width:
+        words = words[:-1]
+    return words + "…"
+
+
+def header(draw: Draw, width: int, title: str, detail: str) -> None:
+    """The band on top of every table: the game on the left, where the match stands right."""
+    draw.rectangle((0, 0, width, HEADER_H), fill=FELT_DARK)
+    draw.line((0, HEADER_H, width, HEADER_H), fill=FELT_LINE, width=2)
+    text(draw, (MARGIN, HEADER_H / 2), title, 30, bold=True, anchor="lm")
+    text(draw, (width - MARGIN, HEADER_H / 2), detail, 24, fill=MUTED, anchor="rm")
+
+
+def player_band(
+    draw: Draw,
+    y: int,
+    width: int,
+    name: str,
+    score: str,
+    *,
+    to_move: bool,
+    notes: Sequence[str] = (),
+) -> None:
+    """One player's band: name (gold with ▶ when it is their turn), notes, score on the right."""
+    draw.rounded_rectangle((MARGIN // 2, y, width - MARGIN // 2, y + BAND_H), 10, fill=FELT_DARK)
+    colour = GOLD if to_move else INK
+    x: float = MARGIN
+    if to_move:
+        x += text(draw, (x, y + BAND_H / 2), "▶ ", 28, bold=True, fill=GOLD, anchor="lm")
+    score_w = text(draw, (width - MARGIN, y + BAND_H / 2), score, 30, bold=True, anchor="rm")
+    name_w = text(
+        draw, (x, y + BAND_H / 2), name, 28, bold=True, fill=colour, anchor="lm", max_width=300
+    )
+    x += name_w + 18
+    room = int(width - MARGIN - score_w - 18 - x)
+    if notes and room > 40:
+        text(
+            draw,
+            (x, y + BAND_H / 2),
+            " · ".join(notes),
+            22,
+            fill=MUTED,
+            anchor="lm",
+            max_width=room,
+        )
+
+
+def card(
+    image: Image.Image,
+    code: str,
+    xy: tuple[int, int],
+    *,
+    four_colour: bool,
+    scale: float = 1.0,
+    bonus: bool = False,
+) -> None:
+    picture = face(check_code(code), four_colour, bonus, scale)
+    image.paste(picture, xy, picture)
+
+
+def card_back(image: Image.Image, xy: tuple[int, int], scale: float = 1.0) -> None:
+    picture = back(scale)
+    image.paste(picture, xy, picture)
+
+
+def fan(
+    image: Image.Image,
+    codes: Sequence[str],
+    xy: tuple[int, int],
+    max_width: int,
+    *,
+    four_colour: bool,
+    scale: float = 1.0,
+    gap: int = 8,
+) -> int:
+    """Cards side by side, overlapping just enough to fit ``max_width``; returns width used."""
+    if not codes:
+        return 0
+    w, _ = size_of(scale)
+    step = fan_step(len(codes), w, max_width, gap)
+    x, y = xy
+    for i, code in enumerate(codes):
+        card(image, code, (x + i * step, y), four_colour=four_colour, scale=scale)
+    return step * (len(codes) - 1) + w
+
+
+def fan_step(count: int, card_w: int, max_width: int, gap: int) -> int:
+    """Distance between cards laid in a row: ``card_w + gap``, less if the row must shrink."""
+    if count <= 1:
+        return card_w + gap
+    return max(1, min(card_w + gap, (max_width - card_w) // (count - 1)))
+
+
+def stock(
+    image: Image.Image, draw: Draw, count: int, xy: tuple[int, int], label: str, scale: float = 1.0
+) -> None:
+    """A face-down pile showing its size: up to three backs, offset, and "label: n" under it."""
+    x, y = xy
+    w, h = size_of(scale)
+    if count:
+        for i in range(min(count, 3) - 1, -1, -1):
+            card_back(image, (x + i * 3, y - i * 3), scale)
+    else:
+        slot(draw, (x, y, x + w, y + h))
+    text(draw, (x + w / 2, y + h + 8), f"{label}: {count}", 22, bold=True, anchor="ma")
+
+
+def slot(draw: Draw, box: tuple[int, int, int, int]) -> None:
+    """The outline of an empty place for a card."""
+    draw.rounded_rectangle(box, 9, outline=FELT_LINE, width=3)
+
+
+def score_chip(
+    draw: Draw, box: tuple[int, int, int, int], suit: str, score: str, four_colour: bool
+) -> None:
+    """A paper label over a column: the suit symbol in its ink, then a score."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, 8, fill=CARD_PAPER)
+    middle = (y0 + y1) / 2
+    ink = palette(four_colour).ink(suit)
+    text(draw, (x0 + 10, middle), SUIT_SYMBOLS[suit], 26, fill=ink, anchor="lm")
+    text(draw, (x1 - 10, middle), score, 24, bold=True, fill=BLACK, anchor="rm")
+
+
+def last_move_line(
+    draw: Draw, view: Mapping[str, Any], names: Sequence[str], y: int, width: int
+) -> None:
+    """The foot of a table: who did what last, in the move's own words (public text only)."""
+    last = view.get("last_move")
+    if not last:
+        return
+    who = names[last["seat"]]
+    text(
+        draw,
+        (MARGIN, y),
+        f"last move · {who}: {last['move']}",
+        22,
+        fill=MUTED,
+        max_width=width - 2 * MARGIN,
+    )
+
+
+def trick(
+    image: Image.Image,
+    draw: Draw,
+    entries: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    xy: tuple[int, int],
+    *,
+    four_colour: bool,
+    scale: float = 1.0,
+    winner: int | None = None,
+    slots: int = 0,
+) -> int:
+    """Cards of a trick in play order, each with its player's name under it; the winner's card
+    outlined in gold. ``slots`` empty places are drawn when fewer cards have been played.
+    Returns the width used."""
+    w, h = size_of(scale)
+    step = w + 14
+    x, y = xy
+    for i in range(max(len(entries), slots)):
+        left = x + i * step
+        if i >= len(entries):
+            slot(draw, (left, y, left + w, y + h))
+            continue
+        entry = entries[i]
+        seat = entry["seat"]
+        if winner is not None and seat == winner:
+            draw.rounded_rectangle(
+                (left - 4, y - 4, left + w + 3, y + h + 3), 12, outline=GOLD, width=4
+            )
+        card(image, entry["card"], (left, y), four_colour=four_colour, scale=scale)
+        size = 20 if scale >= 1 else 18
+        text(
+            draw,
+            (left + w / 2, y + h + 6),
+            names[seat],
+            size,
+            bold=seat == winner,
+            fill=GOLD if seat == winner else INK,
+            anchor="ma",
+            max_width=step - 4,
+        )
+    return step * max(len(entries), slots, 1) - 14
+
+
+def caption(draw: Draw, xy: tuple[float, float], words: str) -> None:
+    """A small grey title over a part of the table ("trick", "turn-up", "melds")."""
+    text(draw, xy, words, 20, fill=MUTED)
+
+
+def lines(
+    draw: Draw,
+    rows: Sequence[tuple[str, str]],
+    box: tuple[int, int, int, int],
+    *,
+    size: int = 22,
+) -> None:
+    """A two-column list (words left, figure right) in a dark panel, the latest rows last."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, 10, fill=FELT_DARK)
+    line_h = size + 10
+    for i, (words, figure) in enumerate(rows):
+        y = y0 + 10 + i * line_h
+        if y + line_h > y1:
+            break
+        figure_w = text(draw, (x1 - 14, y), figure, size, bold=True, anchor="ra")
+        text(draw, (x0 + 14, y), words, size, max_width=int(x1 - x0 - 40 - figure_w))
+
+
+def check_entries(entries: Sequence[Mapping[str, Any]]) -> None:
+    for entry in entries:
+        check_code(entry["card"])
+        if entry["seat"] not in (0, 1):
+            raise ValueError(f"a trick entry's seat is 0 or 1, not {entry['seat']!r}")

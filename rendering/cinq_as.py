@@ -1,0 +1,156 @@
+"""Le 5 As' table: each player's five expeditions in columns with their running scores, the
+five discard piles between them (top card and size), the stock, the round and the scores."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PIL import Image
+
+from rendering.canvas import (
+    BAND_H,
+    HEADER_H,
+    MARGIN,
+    WIDTH,
+    Draw,
+    canvas,
+    card,
+    header,
+    last_move_line,
+    player_band,
+    score_chip,
+    slot,
+    stock,
+    text,
+)
+from rendering.faces import check_code, dimmed, face
+from rendering.renderer import GameRenderer, Names, View
+from rendering.style import CARD_H, CARD_W, GOLD, MUTED
+
+SUITS: Final = ("S", "H", "D", "C", "T")
+MARKERS: Final = {"S": "AS", "H": "AH", "D": "AD", "C": "AC", "T": "1T"}
+"""The five aces laid out as the discard piles' markers."""
+BONUS_CARDS: Final = frozenset(
+    [rank + suit for suit in "SHDC" for rank in ("J", "Q", "K")] + ["19T", "20T", "21T"]
+)
+"""Cards that multiply an expedition instead of adding to it (cinq-as D5)."""
+
+COLUMN: Final = 160
+"""Horizontal distance between expedition columns."""
+STEP: Final = 44
+"""Vertical distance between cards of an expedition: each card's rank stays in view."""
+CHIP_H: Final = 36
+
+
+def _columns_x() -> list[int]:
+    return [MARGIN + 8 + i * COLUMN for i in range(5)]
+
+
+def _column_height(view: View, seat: int) -> int:
+    longest = max(len(view["expeditions"][seat][suit]) for suit in SUITS)
+    return CARD_H + max(0, longest - 1) * STEP
+
+
+def _section_height(view: View, seat: int) -> int:
+    return BAND_H + 12 + CHIP_H + 10 + _column_height(view, seat) + 16
+
+
+def _check(view: View) -> None:
+    for exp in view["expeditions"]:
+        for suit in SUITS:
+            for code in exp[suit]:
+                check_code(code)
+    for suit in SUITS:
+        for code in view["discards"][suit]:
+            check_code(code)
+
+
+def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
+    _check(view)
+    middle_h = CARD_H + 84
+    height = HEADER_H + 12 + _section_height(view, 0) + _section_height(view, 1) + middle_h + 64
+    image, draw = canvas(WIDTH, height)
+    rounds = f"round {view['round']} of {view['rounds']}"
+    if view["phase"] == "over":
+        rounds = "match over"
+    header(draw, WIDTH, "Le 5 As", rounds)
+    y = HEADER_H + 12
+    for seat in (0, 1):
+        if seat == 1:
+            _middle(image, draw, view, y, four_colour)
+            y += middle_h
+        _section(image, draw, view, names, seat, y, four_colour)
+        y += _section_height(view, seat)
+    last_move_line(draw, view, names, height - 40, WIDTH)
+    return image
+
+
+def _section(
+    image: Image.Image,
+    draw: Draw,
+    view: View,
+    names: Names,
+    seat: int,
+    y: int,
+    four_colour: bool,
+) -> None:
+    scores = view["expedition_scores"][seat]
+    this_round = sum(scores[suit] for suit in SUITS)
+    notes = [f"{view['hand_sizes'][seat]} cards in hand", f"this round {this_round:+d}"]
+    if view["to_move"] == seat:
+        notes.insert(0, "to draw" if view["phase"] == "draw" else "to play")
+    player_band(
+        draw,
+        y,
+        WIDTH,
+        names[seat],
+        str(view["scores"][seat]),
+        to_move=view["to_move"] == seat,
+        notes=notes,
+    )
+    y += BAND_H + 12
+    for x, suit in zip(_columns_x(), SUITS, strict=True):
+        cards = view["expeditions"][seat][suit]
+        score = f"{scores[suit]:+d}" if cards else "–"
+        score_chip(draw, (x, y, x + CARD_W, y + CHIP_H), suit, score, four_colour)
+        top = y + CHIP_H + 10
+        if not cards:
+            slot(draw, (x, top, x + CARD_W, top + CARD_H))
+        for i, code in enumerate(cards):
+            card(
+                image,
+                code,
+                (x, top + i * STEP),
+                four_colour=four_colour,
+                bonus=code in BONUS_CARDS,
+            )
+
+
+def _middle(image: Image.Image, draw: Draw, view: View, y: int, four_colour: bool) -> None:
+    """The discard piles, aligned under the expeditions of their colour, and the stock."""
+    text(draw, (MARGIN, y + 2), "discard piles", 20, fill=MUTED)
+    top = y + 30
+    for x, suit in zip(_columns_x(), SUITS, strict=True):
+        pile = view["discards"][suit]
+        marker = MARKERS[suit]
+        if not pile:
+            picture = dimmed(marker, four_colour)
+            image.paste(picture, (x, top), picture)
+            text(draw, (x + CARD_W / 2, top + CARD_H + 6), "empty", 20, fill=MUTED, anchor="ma")
+            continue
+        top_card = pile[-1]
+        picture = face(top_card, four_colour, top_card in BONUS_CARDS)
+        if top_card == view.get("just_discarded"):
+            # cinq-as D3: the card just discarded cannot be drawn back this turn.
+            draw.rounded_rectangle(
+                (x - 4, top - 4, x + CARD_W + 3, top + CARD_H + 3), 12, outline=GOLD, width=4
+            )
+        image.paste(picture, (x, top), picture)
+        count = f"{len(pile)} card" + ("s" if len(pile) > 1 else "")
+        text(draw, (x + CARD_W / 2, top + CARD_H + 6), count, 20, bold=True, anchor="ma")
+    stock(image, draw, view["stock"], (WIDTH - MARGIN - CARD_W - 6, top), "stock")
+
+
+RENDERER: Final = GameRenderer(
+    game="cinq-as", title="Le 5 As", table=draw_table, bonus_cards=BONUS_CARDS
+)

@@ -1,0 +1,147 @@
+"""Piquet's table: the declarations scored this deal (as said at the table), the talons, the
+trick in progress and the last one, tricks won, the deal number and the scores."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PIL import Image
+
+from rendering.canvas import (
+    BAND_H,
+    HEADER_H,
+    MARGIN,
+    WIDTH,
+    Draw,
+    canvas,
+    caption,
+    check_entries,
+    header,
+    last_move_line,
+    lines,
+    player_band,
+    stock,
+    text,
+    trick,
+)
+from rendering.renderer import GameRenderer, Names, View
+from rendering.style import CARD_H, CARD_W, MUTED, SMALL
+
+LINE_H: Final = 32
+SMALL_H: Final = round(CARD_H * SMALL)
+
+
+def _check(view: View) -> None:
+    check_entries(view["trick"])
+    if view["last_trick"]:
+        check_entries(view["last_trick"]["cards"])
+
+
+def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
+    _check(view)
+    declared = view["declarations"]
+    declarations_h = 44 + max(1, len(declared)) * LINE_H + 16
+    middle_h = CARD_H + 70
+    height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + 96
+    image, draw = canvas(WIDTH, height)
+    detail = f"deal {view['deal']} of {view['deals']}"
+    if view["phase"] == "over":
+        detail = "match over"
+    header(draw, WIDTH, "Piquet", detail)
+    y = HEADER_H + 12
+    _band(draw, view, names, 0, y)
+    y += BAND_H + 14
+    _declarations(draw, view, names, y, declarations_h - 14)
+    y += declarations_h
+    _middle(image, draw, view, names, y, four_colour)
+    y += middle_h
+    _band(draw, view, names, 1, y)
+    y += BAND_H + 14
+    _history(draw, view, names, y)
+    last_move_line(draw, view, names, height - 40, WIDTH)
+    return image
+
+
+def _band(draw: Draw, view: View, names: Names, seat: int, y: int) -> None:
+    notes = []
+    if view["to_move"] == seat:
+        notes.append("to discard" if view["phase"] == "discard" else "to play")
+    notes.append("elder" if view["elder"] == seat else "younger")
+    notes.append(f"{view['hand_sizes'][seat]} cards")
+    notes.append(f"tricks {view['tricks_won'][seat]}")
+    notes.append(f"this deal {view['deal_scores'][seat]}")
+    player_band(
+        draw,
+        y,
+        WIDTH,
+        names[seat],
+        str(view["scores"][seat]),
+        to_move=view["to_move"] == seat,
+        notes=notes,
+    )
+
+
+def _declarations(draw: Draw, view: View, names: Names, y: int, height: int) -> None:
+    """What each player declared and scored, in the order it was said (piquet D5-D8)."""
+    caption(draw, (MARGIN, y), "declarations")
+    rows = [
+        (f"{names[entry['seat']]}: {entry['text']}", f"+{entry['points']}")
+        for entry in view["declarations"]
+    ]
+    box = (MARGIN // 2, y + 28, WIDTH - MARGIN // 2, y + height)
+    if rows:
+        lines(draw, rows, box)
+    else:
+        lines(draw, [("nothing declared yet", "")], box)
+
+
+def _middle(
+    image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
+) -> None:
+    talons = view["talons"]
+    exchanged = view["exchanged"]
+    x = MARGIN
+    for seat, label in ((view["elder"], "elder's talon"), (1 - view["elder"], "younger's")):
+        index = 0 if seat == view["elder"] else 1
+        caption(draw, (x, y), label)
+        stock(image, draw, talons[index], (x, y + 28), "left", scale=SMALL)
+        took = exchanged[index]
+        if took is not None:
+            text(draw, (x, y + 28 + SMALL_H + 36), f"took {took}", 20, fill=MUTED)
+        x += round(CARD_W * SMALL) + 50
+    trick_x = x + 20
+    caption(draw, (trick_x, y), "trick")
+    trick(image, draw, view["trick"], names, (trick_x, y + 28), four_colour=four_colour, slots=2)
+    last = view["last_trick"]
+    last_x = trick_x + 2 * (CARD_W + 14) + 40
+    if last:
+        caption(draw, (last_x, y), "last trick")
+        trick(
+            image,
+            draw,
+            last["cards"],
+            names,
+            (last_x, y + 28),
+            four_colour=four_colour,
+            scale=SMALL,
+            winner=last["winner"],
+        )
+
+
+def _history(draw: Draw, view: View, names: Names, y: int) -> None:
+    """Points of each finished deal, so players see how the partie stands (piquet D1, D2)."""
+    history = view["deal_history"]
+    if not history:
+        return
+    deals = " · ".join(f"{a}–{b}" for a, b in history)
+    text(
+        draw,
+        (MARGIN, y),
+        f"deals so far ({names[0]}–{names[1]}): {deals}",
+        22,
+        fill=MUTED,
+        max_width=WIDTH - 2 * MARGIN,
+    )
+
+
+RENDERER: Final = GameRenderer(game="piquet", title="Piquet", table=draw_table)
