@@ -41,7 +41,9 @@ class TapisBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.service is None:
             self.settings.database.parent.mkdir(parents=True, exist_ok=True)
-            self.service = await MatchService.open(self.settings.database, durable=True)
+            self.service = await MatchService.open(
+                self.settings.database, durable=self.settings.durable
+            )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(Play(self))
         await self.add_cog(Info(self))

@@ -10,8 +10,9 @@ from pathlib import Path
 import discord
 import yarl
 
+from bot.storage import DEFAULT_PATH
+
 DEFAULT_API_BASE = "https://discord.com/api/v10"
-DEFAULT_DATABASE = Path("data") / "tapis.sqlite3"
 
 
 class ConfigError(Exception):
@@ -24,7 +25,8 @@ class Settings:
     api_base: str = DEFAULT_API_BASE
     gateway_url: str | None = None
     dev_guild: int | None = None
-    database: Path = DEFAULT_DATABASE
+    database: Path = Path(DEFAULT_PATH)
+    durable: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -47,13 +49,15 @@ class Settings:
         guild_text = env.get("TAPIS_DEV_GUILD", "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"TAPIS_DEV_GUILD must be a server id (digits), not {guild_text!r}")
-        database = Path(env.get("TAPIS_DATABASE", "").strip() or DEFAULT_DATABASE)
+        database = Path(env.get("TAPIS_DB", "").strip() or DEFAULT_PATH)
+        durable = env.get("TAPIS_DURABLE", "").strip().lower() in ("1", "true", "yes", "on")
         return cls(
             token=token,
             api_base=api_base.rstrip("/"),
             gateway_url=gateway,
             dev_guild=int(guild_text) if guild_text else None,
             database=database,
+            durable=durable,
         )
 
 
