@@ -361,7 +361,12 @@ class FakeDiscord:
         if message is not None:
             payload["message"] = message
         dm = channel["type"] == 1
-        self._originals[payload["token"]] = {"dm": dm, "ephemeral": False, "message": None}
+        self._originals[payload["token"]] = {
+            "dm": dm,
+            "ephemeral": bool(message and int(message.get("flags") or 0) & EPHEMERAL),
+            "message": message,  # a component's message is the one its edits change
+            "channel_id": channel_id,
+        }
         return payload
 
     def _find_command(self, name: str) -> Json | None:
@@ -678,7 +683,7 @@ class FakeDiscord:
         origin = self._originals.get(token or "", {})
         previous = origin.get("message")
         if channel_id is None:
-            channel_id = int(previous["channel_id"]) if previous else self.channel_id
+            channel_id = int(previous["channel_id"]) if previous else origin.get("channel_id")
         message = self._message(channel_id, body, files)
         if previous is not None:
             message["id"] = previous["id"]
@@ -736,8 +741,7 @@ class FakeDiscord:
         resource: Json = {"type": kind}
         message = None
         if kind in (4, 7):
-            channel_id = self.channel_id
-            message = self._message(channel_id, data, files)
+            message = self._message(int(origin.get("channel_id") or 0), data, files)
             origin["message"] = message
             resource["message"] = message
         self._record(
@@ -765,8 +769,10 @@ class FakeDiscord:
         origin = self._originals.get(token)
         if origin is None:
             raise _Reply(404, {"message": "Unknown Webhook", "code": 10015})
-        message = self._message(self.channel_id, body, files)
-        self._record(Sent("followup", body, files, token=token, message=message))
+        message = self._message(int(origin.get("channel_id") or 0), body, files)
+        self._record(
+            Sent("followup", body, files, origin.get("channel_id"), token=token, message=message)
+        )
         return message
 
 
@@ -784,6 +790,16 @@ class FakeInteraction:
         """The first response (defer, message, update or autocomplete choices)."""
         return await self.fake.wait_for(
             lambda s: s.kind == "callback" and s.interaction_id == self.id,
+            since=self.since,
+            timeout=timeout,
+        )
+
+    async def finished(self, timeout: float = 10.0) -> Sent:
+        """The bot's last word: the first follow-up or edit after the callback (a command's
+        confirmation or error, a pressed button's message changed)."""
+        await self.callback(timeout)
+        return await self.fake.wait_for(
+            lambda s: s.kind in ("followup", "edit") and s.token == self.token,
             since=self.since,
             timeout=timeout,
         )
