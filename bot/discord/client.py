@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -24,11 +25,14 @@ log = logging.getLogger(__name__)
 class TapisBot(commands.Bot):
     """Slash commands and components only, so ``Intents.default()`` is all it needs."""
 
-    def __init__(self, settings: Settings, *, service: MatchService | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, service: MatchService | None = None, **options: Any
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
+            **options,
         )
         self.settings = settings
         self._owns_service = service is None

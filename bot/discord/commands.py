@@ -335,6 +335,7 @@ def rules_text(game: str) -> str:
     and its options: generic, so a new game documents itself."""
     rules = games.get(game)
     doc = (sys.modules[type(rules).__module__].__doc__ or "").strip()
+    doc = re.sub(r"\s*\([^)]*\.md\)", "", doc)  # references to rule files mean nothing here
     paragraphs = [p.replace("\n", " ") for p in doc.split("\n\n") if p.strip()][:2]
     state = rules.new_match(seed=0)
     moves = ", ".join(f"`{verb}`" for verb in sorted(state.syntax))

@@ -112,13 +112,13 @@ class Courier:
         view = moves_view(delivery.match_id, list(delivery.view.get("legal_moves") or []))
         if await self.dm(delivery.to, text, picture, view):
             return True
+        await self.tell_dms_closed(info, delivery.to)
         if interaction is not None and interaction.user.id == delivery.to:
             await interaction.followup.send(
                 text[:2000], file=_png(picture, "hand"), view=view or discord.utils.MISSING,
                 ephemeral=True,
             )  # fmt: skip
             return True
-        await self.tell_dms_closed(info, delivery.to)
         return False
 
     async def tell_dms_closed(self, info: MatchInfo, user_id: int) -> None:

@@ -41,7 +41,7 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
                 await bot.close()
                 await asyncio.gather(task, return_exceptions=True)
         point_at(settings)
-        bot = TapisBot(settings)
+        bot = TapisBot(settings, guild_ready_timeout=0.05)  # one guild: no need to wait
         await bot.login(settings.token)
         task = asyncio.create_task(bot.connect(reconnect=False))
         running.append((bot, task))

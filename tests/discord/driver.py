@@ -104,7 +104,9 @@ class Table:
         await self.check_secrecy(handle.since, check_images, shown)
         return True
 
-    async def _make(self, user: FakeUser, move: str, rng: random.Random) -> tuple[FakeInteraction, str]:
+    async def _make(
+        self, user: FakeUser, move: str, rng: random.Random
+    ) -> tuple[FakeInteraction, str]:
         hand = self.latest_hand(user)
         ids = hand.custom_ids() if hand is not None else []
         verb = move.split()[0]

@@ -78,7 +78,7 @@ class Sent:
 
     @property
     def content(self) -> str:
-        return str(self.payload.get("content") or "")
+        return str(self.data.get("content") or "")
 
     @property
     def data(self) -> Json:
