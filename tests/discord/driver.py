@@ -57,9 +57,9 @@ class Table:
         )
         await handle.finished()
         post = await fake.wait_for(
-            lambda s: s.kind == "message" and any(c.startswith("tapis:accept") for c in s.custom_ids()),
+            lambda s: any(c.startswith("tapis:accept") for c in s.custom_ids()),
             since=handle.since,
-        )  # fmt: skip
+        )
         match_id = int(post.custom_ids()[0].split(":")[-1])
         press = await fake.press(opponent, post, f"tapis:accept:{match_id}")
         await press.finished()

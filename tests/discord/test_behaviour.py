@@ -126,7 +126,7 @@ async def test_closed_dms_fall_back_to_private_replies(
             legal = await bot.service.legal_moves(table.match_id, bob.id)
             handle = await fake.slash(bob, "play", table.thread_id, move=rng.choice(legal))
             await fake.wait_for(
-                lambda s: s.token == handle.token and s.content.startswith("Played"),
+                lambda s, token=handle.token: s.token == token and s.content.startswith("Played"),
                 since=handle.since,
             )
             private = [s for s in fake.log[handle.since :] if s.token == handle.token and s.files]

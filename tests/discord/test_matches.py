@@ -24,7 +24,7 @@ async def test_a_whole_match_through_commands_and_buttons(
     assert info.status == "finished" and info.result is not None
     assert table.ways["button"] > 0 and table.ways["slash"] > 0, table.ways
     summary = await fake.wait_for(
-        lambda s: s.kind == "message" and s.channel_id == table.thread_id and "rating" in s.content.lower()
-    )  # fmt: skip
+        lambda s: s.channel_id == table.thread_id and "rating" in s.content.lower()
+    )
     assert summary.content
     assert fake.unexpected == []
