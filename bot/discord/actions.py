@@ -141,6 +141,8 @@ class Actions:
             return
         announce = next((d for d in deliveries if d.kind == "notice"), None)
         text = announce.text if announce else f"New {games.get(info.game).title} challenge."
+        if announce is not None and announce.mention is not None:
+            text = f"<@{announce.mention}> {text}"  # the challenged member is notified
         rest = [d for d in deliveries if d is not announce]
         where = await self._post_challenge(interaction, info, text)
         await self.bot.courier.send(rest, interaction)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import discord
@@ -19,13 +21,14 @@ import discord
 import games
 import rendering
 from bot.discord.components import moves_view
-from bot.service import Delivery, MatchInfo
+from bot.service import Delivery, MatchInfo, PlayerRecord
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
+RECORD_SECONDS = 60.0
 PUBLIC_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
@@ -35,6 +38,8 @@ class Courier:
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, so DMs open once
         self._closed: set[int] = set()
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
+        self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
+        self._records: dict[int, tuple[float, PlayerRecord | None]] = {}
 
     @property
     def service(self):  # type: ignore[no-untyped-def]
@@ -45,26 +50,71 @@ class Courier:
     async def send(
         self, deliveries: list[Delivery], interaction: discord.Interaction | None = None
     ) -> None:
-        """Send every delivery, in order; ``interaction`` lets its user's hand fall back to a
-        private reply when their DMs are closed."""
+        """Send every delivery; ``interaction`` lets its user's hand fall back to a private
+        reply when their DMs are closed.
+
+        The order is kept for each destination (a thread, a player's DMs) while different
+        destinations are served at once. A hand identical to the last one that player got
+        (same cards, same moves, same words) is not sent again, except to the player who just
+        acted, whose buttons were used up.
+        """
+        acting = interaction.user.id if interaction is not None else None
+        deliveries = [d for d in deliveries if not self._repeated(d, acting)]
         if not deliveries:
             return
         infos: dict[int, MatchInfo] = {}
-        for match_id in {d.match_id for d in deliveries}:
+        for match_id in dict.fromkeys(d.match_id for d in deliveries):
             infos[match_id] = await self.service.get(match_id)
         pictures = await asyncio.gather(*(self.picture(d) for d in deliveries))
+        lanes: dict[tuple[str, int], list[tuple[Delivery, bytes | None]]] = {}
         for delivery, picture in zip(deliveries, pictures, strict=True):
+            private = delivery.kind in ("hand", "dm")
+            lane = ("user", delivery.to or 0) if private else ("match", delivery.match_id)
+            lanes.setdefault(lane, []).append((delivery, picture))
+        await asyncio.gather(
+            *(self._send_lane(lane, infos, interaction) for lane in lanes.values())
+        )
+
+    async def _send_lane(
+        self,
+        lane: list[tuple[Delivery, bytes | None]],
+        infos: dict[int, MatchInfo],
+        interaction: discord.Interaction | None,
+    ) -> None:
+        for delivery, picture in lane:
             try:
                 await self._send_one(delivery, picture, infos[delivery.match_id], interaction)
             except discord.HTTPException:
                 log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
+
+    def _repeated(self, delivery: Delivery, acting: int | None) -> bool:
+        if delivery.kind != "hand" or delivery.to is None or delivery.view is None:
+            return False
+        view = delivery.view
+        key = delivery.text + json.dumps(
+            [view.get("hand"), view.get("legal_moves"), view.get("to_move")], sort_keys=True
+        )
+        slot = (delivery.match_id, delivery.to)
+        if self._last_hand.get(slot) == key and delivery.to != acting:
+            return True
+        self._last_hand[slot] = key
+        return False
+
+    async def record(self, user_id: int) -> PlayerRecord | None:
+        """The player's stored preferences, read at most once a minute."""
+        now = time.monotonic()
+        cached = self._records.get(user_id)
+        if cached is None or now - cached[0] > RECORD_SECONDS:
+            cached = (now, await self.service.player(user_id))
+            self._records[user_id] = cached
+        return cached[1]
 
     async def picture(self, delivery: Delivery) -> bytes | None:
         if delivery.view is None or delivery.kind not in ("hand", "board"):
             return None
         four_colour = False
         if delivery.to is not None:
-            record = await self.service.player(delivery.to)
+            record = await self.record(delivery.to)
             four_colour = bool(record and record.four_colour)
         if delivery.kind == "hand":
             return await asyncio.to_thread(
@@ -160,17 +210,21 @@ class Courier:
             if error.code != DMS_CLOSED:
                 raise
             self._closed.add(user_id)
+            self._records.pop(user_id, None)
             await self.service.set_dms_closed(user_id, True)
             return False
-        if retry and user_id in self._closed:
-            self._closed.discard(user_id)
-            await self.service.set_dms_closed(user_id, False)
+        if retry:
+            record = await self.record(user_id)
+            if user_id in self._closed or (record is not None and record.dms_closed):
+                self._closed.discard(user_id)
+                self._records.pop(user_id, None)
+                await self.service.set_dms_closed(user_id, False)
         return True
 
     async def dms_closed(self, user_id: int) -> bool:
         if user_id in self._closed:
             return True
-        record = await self.service.player(user_id)
+        record = await self.record(user_id)
         if record is not None and record.dms_closed:
             self._closed.add(user_id)
             return True

@@ -1,0 +1,155 @@
+"""The Discord bot under load: 20 matches played at once through the fake Discord.
+
+Each move is a ``/play`` (or a button of the hand DM) dispatched on the gateway, as Discord
+would. Two latencies are measured from that gateway event:
+- acknowledgement: until the interaction callback (the defer) reaches the fake Discord —
+  Discord's hard limit is 3 s;
+- whole move: until every message the move caused (both hand DMs and the board in the
+  thread) has reached it.
+Targets on a small machine: acknowledgement p99 ≤ 50 ms, whole move p99 ≤ 300 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import games
+from tests.fakediscord import FakeDiscord, FakeUser
+
+MATCHES = int(os.environ.get("TAPIS_BENCH_MATCHES", "20"))
+ACK_TARGET_MS = 50.0
+MOVE_TARGET_MS = 300.0
+READY_WAIT = 2.5
+
+
+def run(seconds: float) -> None:
+    acks, moves, played = asyncio.run(_measure(max(seconds, 3.0) * 2))
+    print(f"{MATCHES} matches at once, {played} moves in all")
+    for name, values, target in (
+        ("acknowledgement", acks, ACK_TARGET_MS),
+        ("whole move", moves, MOVE_TARGET_MS),
+    ):
+        p50, p99 = _percentile(values, 50), _percentile(values, 99)
+        verdict = "ok" if p99 <= target else "OVER TARGET"
+        print(
+            f"  {name:16} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   "
+            f"(target p99 ≤ {target:.0f} ms: {verdict})"
+        )
+
+
+def _percentile(values: list[float], pct: int) -> float:
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[pct - 1]
+
+
+async def _measure(duration: float) -> tuple[list[float], list[float], int]:
+    """Run ``python -m bot`` as its own process against the fake Discord, which lives here
+    with the players: the bot's work is not mixed with the fake's, as with the real Discord."""
+    fake = FakeDiscord()
+    await fake.start()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": fake.token,
+            "DISCORD_API_BASE": fake.api_base,
+            "DISCORD_GATEWAY_URL": fake.gateway_url,
+            "TAPIS_DEV_GUILD": str(fake.guild_id),
+            "TAPIS_DB": str(Path(folder) / "bench.db"),
+        }
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", env=env, cwd=folder,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await asyncio.wait_for(fake.identified.wait(), 30)
+            await asyncio.sleep(READY_WAIT)  # discord.py waits this long for more guilds
+            acks: list[float] = []
+            moves: list[float] = []
+            deadline = time.perf_counter() + duration
+            names = games.names()
+            await asyncio.gather(
+                *(
+                    _player_pair(fake, names[i % len(names)], i, deadline, acks, moves)
+                    for i in range(MATCHES)
+                )
+            )
+            return acks, moves, len(acks)
+        finally:
+            bot.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(bot.wait(), 10)
+            except TimeoutError:
+                bot.kill()
+            await fake.stop()
+
+
+async def _player_pair(
+    fake: FakeDiscord,
+    game: str,
+    index: int,
+    deadline: float,
+    acks: list[float],
+    moves: list[float],
+) -> None:
+    """Two users playing one match after another of ``game`` until the deadline, as people
+    do: the move list of ``/play`` tells who may move and what."""
+    rng = random.Random(index)
+    one, two = fake.add_user(f"North{index}"), fake.add_user(f"South{index}")
+    while time.perf_counter() < deadline:
+        match_id, thread_id = await _start(fake, game, one, two)
+        while time.perf_counter() < deadline:
+            mover, choices = None, []
+            for player in (one, two):
+                choices = await fake.autocomplete(
+                    player, "play", "move", thread_id, move="", match=match_id
+                )
+                if choices:
+                    mover = player
+                    break
+            if mover is None:
+                break  # nobody may move: the match is over
+            move = rng.choice(choices)["value"]
+            handle = await fake.slash(mover, "play", thread_id, move=move, match=match_id)
+            ack = await handle.callback()
+            done = await fake.wait_for(
+                lambda s, t=handle.token: s.token == t and s.kind == "followup",
+                since=handle.since,
+            )
+            caused = [
+                s.at
+                for s in fake.log[handle.since : fake.log.index(done)]
+                if (s.dm_to in (one.id, two.id) and f"match #{match_id}" in s.content)
+                or s.channel_id == thread_id
+            ]
+            acks.append((ack.at - handle.sent_at) * 1000)
+            if done.content.startswith("Played") and caused:
+                moves.append((max(caused) - handle.sent_at) * 1000)
+
+
+async def _start(fake: FakeDiscord, game: str, one: FakeUser, two: FakeUser) -> tuple[int, int]:
+    handle = await fake.slash(one, "challenge", game=game, opponent=two)
+    await handle.finished()
+    post = await fake.wait_for(
+        lambda s: (
+            any(c.startswith("tapis:accept") for c in s.custom_ids())
+            and f"<@{two.id}>" in s.content
+        ),
+        since=handle.since,
+    )
+    match_id = int(post.custom_ids()[0].split(":")[-1])
+    await (await fake.press(two, post, f"tapis:accept:{match_id}")).finished()
+    thread = await fake.wait_for(
+        lambda s: s.kind == "message" and f"match #{match_id}" in s.content and bool(s.files),
+        since=handle.since,
+    )
+    assert thread.channel_id is not None
+    return match_id, thread.channel_id
