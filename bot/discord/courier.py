@@ -13,6 +13,7 @@ import asyncio
 import io
 import json
 import logging
+import os
 import time
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,9 @@ class Courier:
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
         self._records: dict[int, tuple[float, PlayerRecord | None]] = {}
+        # Pictures are CPU work: more at once than there are cores only slows the event loop
+        # (and so every acknowledgement) without finishing any picture sooner.
+        self._renderers = asyncio.Semaphore(max(1, os.cpu_count() or 1))
 
     @property
     def service(self):  # type: ignore[no-untyped-def]
@@ -116,12 +120,13 @@ class Courier:
         if delivery.to is not None:
             record = await self.record(delivery.to)
             four_colour = bool(record and record.four_colour)
-        if delivery.kind == "hand":
-            return await asyncio.to_thread(
-                rendering.hand_png, delivery.view, four_colour=four_colour
-            )
-        names = delivery.names or ("seat 1", "seat 2")
-        return await asyncio.to_thread(rendering.table_png, delivery.view, names)
+        async with self._renderers:
+            if delivery.kind == "hand":
+                return await asyncio.to_thread(
+                    rendering.hand_png, delivery.view, four_colour=four_colour
+                )
+            names = delivery.names or ("seat 1", "seat 2")
+            return await asyncio.to_thread(rendering.table_png, delivery.view, names)
 
     async def _send_one(
         self,
