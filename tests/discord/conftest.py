@@ -10,9 +10,10 @@ import pytest
 
 from bot.discord.client import TapisBot
 from bot.discord.config import Settings, point_at
+from bot.service import MatchService
 from tests.fakediscord import FakeDiscord, FakeUser
 
-StartBot = Callable[[], Awaitable[TapisBot]]
+StartBot = Callable[..., Awaitable[TapisBot]]
 
 
 @pytest.fixture
@@ -35,13 +36,15 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
         database=tmp_path / "tapis.db",
     )
 
-    async def start() -> TapisBot:
+    async def start(service: MatchService | None = None) -> TapisBot:
         for bot, task in running:  # a restart: the old process is gone first
             if not bot.is_closed():
                 await bot.close()
                 await asyncio.gather(task, return_exceptions=True)
         point_at(settings)
-        bot = TapisBot(settings, guild_ready_timeout=0.05)  # one guild: no need to wait
+        bot = TapisBot(
+            settings, service=service, guild_ready_timeout=0.05
+        )  # one guild: no need to wait
         await bot.login(settings.token)
         task = asyncio.create_task(bot.connect(reconnect=False))
         running.append((bot, task))

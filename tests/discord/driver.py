@@ -50,10 +50,12 @@ class Table:
         options: str,
         challenger: FakeUser,
         opponent: FakeUser,
+        days: int | None = None,
     ) -> Table:
         """``challenger`` challenges ``opponent`` by slash command; they press Accept."""
+        extra = {"days": days} if days else {}
         handle = await fake.slash(
-            challenger, "challenge", game=game, opponent=opponent, options=options
+            challenger, "challenge", game=game, opponent=opponent, options=options, **extra
         )
         await handle.finished()
         post = await fake.wait_for(
