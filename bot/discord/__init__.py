@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 
+import aiohttp
 import discord
 
 from bot.discord.config import ConfigError, Settings, environment, point_at
@@ -35,6 +36,13 @@ def run() -> int:
             "Tapis cannot start: Discord rejected DISCORD_TOKEN. Copy the current token from "
             "the Developer Portal (your application → Bot → Reset Token); a token changes "
             "whenever it is reset.",
+            file=sys.stderr,
+        )
+        return 1
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        print(
+            f"Tapis cannot start: Discord is unreachable at {settings.api_base} ({error}). "
+            "Check the network, or DISCORD_API_BASE / DISCORD_GATEWAY_URL if you set them.",
             file=sys.stderr,
         )
         return 1
