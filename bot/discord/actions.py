@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from bot.discord.client import TapisBot
 
 log = logging.getLogger(__name__)
-THREAD_ARCHIVE_MINUTES = 10080  # a week: matches go on for days
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
 
 
 def player_ref(user: discord.abc.User, interaction: discord.Interaction | None = None) -> PlayerRef:

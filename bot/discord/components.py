@@ -95,7 +95,8 @@ class PickSelect(
         return cls(int(match["match"]), match["verb"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[call-overload]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(value) for value in data.get("values", [])]
         move = " ".join([self.verb, *values]) if self.verb else (values[0] if values else "")
         await _bot(interaction).actions.play(interaction, self.match_id, move)
 

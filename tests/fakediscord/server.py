@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 Json = dict[str, Any]
 API = "/api/v10"
@@ -185,9 +185,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
         for ws, _ in list(self._sockets):
@@ -504,11 +502,13 @@ class FakeDiscord:
             files: list[tuple[str, bytes]] = []
             reader = await request.multipart()
             async for part in reader:
-                content = await part.read()  # type: ignore[union-attr]
+                if not isinstance(part, BodyPartReader):
+                    continue
+                content = await part.read()
                 if part.name == "payload_json":
                     body = json.loads(content)
                 else:
-                    files.append((part.filename or "", bytes(content)))  # type: ignore[union-attr]
+                    files.append((part.filename or "", bytes(content)))
             return body, files
         text = await request.text()
         return (json.loads(text) if text else {}), []
@@ -683,7 +683,7 @@ class FakeDiscord:
         origin = self._originals.get(token or "", {})
         previous = origin.get("message")
         if channel_id is None:
-            channel_id = int(previous["channel_id"]) if previous else origin.get("channel_id")
+            channel_id = int(previous["channel_id"] if previous else origin["channel_id"])
         message = self._message(channel_id, body, files)
         if previous is not None:
             message["id"] = previous["id"]
