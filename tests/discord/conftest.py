@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -36,16 +37,16 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
         database=tmp_path / "tapis.db",
     )
 
-    async def start(service: MatchService | None = None) -> TapisBot:
+    async def start(service: MatchService | None = None, *, dev_guild: bool = True) -> TapisBot:
         for bot, task in running:  # a restart: the old process is gone first
             if not bot.is_closed():
                 await bot.close()
                 await asyncio.gather(task, return_exceptions=True)
-        point_at(settings)
-        bot = TapisBot(
-            settings, service=service, guild_ready_timeout=0.05
-        )  # one guild: no need to wait
-        await bot.login(settings.token)
+        chosen = settings if dev_guild else replace(settings, dev_guild=None)
+        point_at(chosen)
+        # One guild: no need to wait discord.py's 2 s for more guilds to arrive.
+        bot = TapisBot(chosen, service=service, guild_ready_timeout=0.05)
+        await bot.login(chosen.token)
         task = asyncio.create_task(bot.connect(reconnect=False))
         running.append((bot, task))
         await asyncio.wait_for(bot.wait_until_ready(), 10)

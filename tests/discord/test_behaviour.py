@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import games
+import rendering
 from tests.discord.conftest import StartBot
 from tests.discord.driver import PNG, Table
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -214,3 +215,66 @@ async def test_rules_help_leaderboard_stats_and_challenge_decline(
     assert "Piquet" in board.content
     stats = await (await fake.slash(alice, "tapis stats", member=bob)).reply()
     assert "Bob" in stats.content
+
+
+async def test_board_is_public_and_resign_ends_the_match_with_a_summary(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    bot = await start_bot()
+    table = await Table.open(fake, bot, "cinq-as", "rounds=1", alice, bob)
+    listed = await (await fake.slash(alice, "matches")).finished()
+    assert listed.ephemeral and f"#{table.match_id}" in listed.content
+    board = await (await fake.slash(bob, "board", table.thread_id)).finished()
+    assert not board.ephemeral and board.files
+    public = await bot.service.view_for(table.match_id, None)
+    assert board.files[0][1] == rendering.table_png(public, ("Alice", "Bob"))
+    since = len(fake.log)
+    done = await (await fake.slash(bob, "resign", table.thread_id)).finished()
+    assert done.ephemeral
+    info = await bot.service.get(table.match_id)
+    assert info.status == "finished" and info.result is not None
+    assert info.result["winner"] == info.seat_of(alice.id)
+    summary = await fake.wait_for(
+        lambda s: s.channel_id == table.thread_id and "resign" in s.content.lower(), since=since
+    )
+    assert "Bob" in summary.content
+
+
+async def test_an_open_challenge_is_taken_by_whoever_accepts(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, carol: FakeUser
+) -> None:
+    bot = await start_bot()
+    handle = await fake.slash(alice, "challenge", game="ecarte", options="target=17")
+    await handle.finished()
+    post = await fake.wait_for(lambda s: "tapis:accept" in " ".join(s.custom_ids()))
+    match_id = int(post.custom_ids()[0].split(":")[-1])
+    # The challenger cannot accept their own challenge: told privately.
+    own = await (await fake.press(alice, post, f"tapis:accept:{match_id}")).finished()
+    assert own.ephemeral and (await bot.service.get(match_id)).status == "challenge"
+    taken = await fake.press(carol, post, f"tapis:accept:{match_id}")
+    cleared = await taken.finished()
+    assert cleared.kind == "edit" and cleared.custom_ids() == []  # the buttons are gone
+    info = await bot.service.get(match_id)
+    assert info.status == "active" and info.seat_of(carol.id) is not None
+    assert info.options.get("target") == 17
+
+
+async def test_where_threads_are_not_allowed_the_match_lives_in_the_channel(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    fake.threads_forbidden.add(fake.channel_id)
+    bot = await start_bot()
+    handle = await fake.slash(alice, "challenge", game="piquet", opponent=bob)
+    await handle.finished()
+    post = await fake.wait_for(lambda s: "tapis:accept" in " ".join(s.custom_ids()))
+    match_id = int(post.custom_ids()[0].split(":")[-1])
+    await (await fake.press(bob, post, f"tapis:accept:{match_id}")).finished()
+    info = await bot.service.get(match_id)
+    assert info.thread_id is None and info.status == "active"
+    board = await fake.wait_for(lambda s: s.channel_id == fake.channel_id and bool(s.files))
+    assert board.files[0][1].startswith(PNG)
+    # /play in the channel finds the match (the players' only one).
+    mover = alice if info.to_move == alice.id else bob
+    legal = await bot.service.legal_moves(match_id, mover.id)
+    done = await (await fake.slash(mover, "play", move=legal[0])).finished()
+    assert done.content.startswith("Played")

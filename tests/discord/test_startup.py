@@ -86,3 +86,11 @@ async def test_commands_sync_to_the_dev_guild_only_when_they_change(
     record.write_text(record.read_text().replace('"guild', '"old-guild'))
     await start_bot()
     assert fake.command_syncs == [fake.guild_id, fake.guild_id]
+
+
+async def test_without_a_dev_guild_commands_are_synced_globally(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    await start_bot(dev_guild=False)
+    assert fake.command_syncs == [None]
+    assert "play" in {c["name"] for c in fake.commands[None]}
