@@ -39,6 +39,7 @@ class Table:
     match_id: int
     thread_id: int
     moves: int = 0
+    multi_card_moves: int = 0
     ways: dict[str, int] = field(default_factory=lambda: {"button": 0, "select": 0, "slash": 0})
 
     @classmethod
@@ -102,6 +103,7 @@ class Table:
         assert after.version == info.version + 1, (move, done.content)
         self.moves += 1
         self.ways[way] += 1
+        self.multi_card_moves += len(move_cards(move)) > 1
         shown = set() if verb_hides(move) else set(move_cards(move))
         await self.check_secrecy(handle.since, check_images, shown)
         return True
@@ -114,7 +116,9 @@ class Table:
         verb = move.split()[0]
         button = f"tapis:move:{self.match_id}:{move}"
         pick = f"tapis:pick:{self.match_id}:{verb}"
-        use_slash = rng.random() < 0.25
+        # A quarter of the one-card moves go through /play; card menus are always used when
+        # the move needs one, so every game's menus get exercised.
+        use_slash = rng.random() < 0.25 and len(move_cards(move)) < 2
         if hand is not None and not use_slash:
             if button in ids:
                 return await self.fake.press(user, hand, button), "button"

@@ -23,6 +23,8 @@ async def test_a_whole_match_through_commands_and_buttons(
     info = await bot.service.get(table.match_id)
     assert info.status == "finished" and info.result is not None
     assert table.ways["button"] > 0 and table.ways["slash"] > 0, table.ways
+    # Discards and melds of several cards were made with the card menus.
+    assert table.ways["select"] >= table.multi_card_moves, table.ways
     summary = await fake.wait_for(
         lambda s: s.channel_id == table.thread_id and "rating" in s.content.lower()
     )
