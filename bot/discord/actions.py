@@ -15,7 +15,7 @@ import discord
 
 import games
 from bot.discord.components import challenge_view, moves_view
-from bot.service import Delivery, MatchInfo, PlayerRef, ServiceError
+from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
@@ -55,7 +55,7 @@ class Actions:
         self.bot = bot
 
     @property
-    def service(self):  # type: ignore[no-untyped-def]
+    def service(self) -> MatchService:
         return self.bot.service
 
     # -- finding the match -------------------------------------------------------------------

@@ -256,6 +256,21 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
     async def help(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(HELP, ephemeral=True)
 
+    @app_commands.command(
+        description="Card colours in your hand pictures: two or four suits' colours"
+    )
+    @app_commands.describe(colours="Four colours tell ♦ from ♥ and ♣ from ♠ at a glance")
+    @app_commands.choices(
+        colours=[Choice(name="two colours", value=2), Choice(name="four colours", value=4)]
+    )
+    async def cards(self, interaction: discord.Interaction, colours: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.service.set_preferences(interaction.user.id, four_colour=colours == 4)
+        self.bot.courier.forget(interaction.user.id)
+        await interaction.followup.send(
+            f"Your hands will be drawn in {colours} colours from now on.", ephemeral=True
+        )
+
     @app_commands.command(description="The rules of a game, in short, and how to write its moves")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)

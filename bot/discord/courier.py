@@ -22,7 +22,7 @@ import discord
 import games
 import rendering
 from bot.discord.components import moves_view
-from bot.service import Delivery, MatchInfo, PlayerRecord
+from bot.service import Delivery, MatchInfo, MatchService, PlayerRecord
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
@@ -46,7 +46,7 @@ class Courier:
         self._renderers = asyncio.Semaphore(max(1, os.cpu_count() or 1))
 
     @property
-    def service(self):  # type: ignore[no-untyped-def]
+    def service(self) -> MatchService:
         return self.bot.service
 
     # -- the batch ---------------------------------------------------------------------------
@@ -103,6 +103,10 @@ class Courier:
             return True
         self._last_hand[slot] = key
         return False
+
+    def forget(self, user_id: int) -> None:
+        """Read the player's preferences afresh next time (they just changed them)."""
+        self._records.pop(user_id, None)
 
     async def record(self, user_id: int) -> PlayerRecord | None:
         """The player's stored preferences, read at most once a minute."""

@@ -181,7 +181,13 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
     names = {c["name"] for c in synced}
     assert {"challenge", "accept", "decline", "play", "hand", "board", "resign", "matches"} <= names
     tapis = next(c for c in synced if c["name"] == "tapis")
-    assert {o["name"] for o in tapis["options"]} == {"help", "rules", "leaderboard", "stats"}
+    assert {o["name"] for o in tapis["options"]} == {
+        "help",
+        "rules",
+        "leaderboard",
+        "stats",
+        "cards",
+    }
     for command in synced:
         assert 1 <= len(command["description"]) <= 100
     challenge = next(c for c in synced if c["name"] == "challenge")
@@ -278,3 +284,18 @@ async def test_where_threads_are_not_allowed_the_match_lives_in_the_channel(
     legal = await bot.service.legal_moves(match_id, mover.id)
     done = await (await fake.slash(mover, "play", move=legal[0])).finished()
     assert done.content.startswith("Played")
+
+
+async def test_four_colour_hands_on_request(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    bot = await start_bot()
+    table = await Table.open(fake, bot, "ecarte", "", alice, bob)
+    done = await (await fake.slash(alice, "tapis cards", colours=4)).finished()
+    assert done.ephemeral and "4 colours" in done.content
+    since = len(fake.log)
+    await (await fake.slash(alice, "hand", table.thread_id, where="dm")).finished()
+    dm = await fake.wait_for(lambda s: s.dm_to == alice.id and bool(s.files), since=since)
+    view = await bot.service.view_for(table.match_id, alice.id)
+    assert dm.files[0][1] == rendering.hand_png(view, four_colour=True)
+    assert dm.files[0][1] != rendering.hand_png(view)
