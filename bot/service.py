@@ -216,10 +216,15 @@ class _Unreadable(Exception):
 
 
 def _row_from_record(record: aiosqlite.Row) -> _Row:
-    """Read a ``matches`` row back, its state included; _Unreadable if it is damaged."""
+    """Read a ``matches`` row back, its state included; _Unreadable if it is damaged.
+
+    A match already set aside is read leniently, without its state, so it can still be
+    listed and shown as set aside.
+    """
+    if record["status"] == "corrupt":
+        return _row_fields(record, record["game"], _loads_or(record["options"], {}), None, None)
     try:
         game = games.get(record["game"])
-        seat0, seat1 = record["seat0_id"], record["seat1_id"]
         options = json.loads(record["options"])
         if not isinstance(options, dict):
             raise ValueError("options are not a mapping")
@@ -229,16 +234,30 @@ def _row_from_record(record: aiosqlite.Row) -> _Row:
         raise _Unreadable(str(error) or type(error).__name__) from error
     if record["status"] == "active" and state is None:
         raise _Unreadable("an active match without a state")
+    return _row_fields(record, game.name, options, result, state)
+
+
+def _loads_or(text: str | None, default: Any) -> Any:
+    try:
+        return default if text is None else json.loads(text)
+    except ValueError:
+        return default
+
+
+def _row_fields(
+    record: aiosqlite.Row, game: str, options: Json, result: Json | None, state: State | None
+) -> _Row:
+    seat0, seat1 = record["seat0_id"], record["seat1_id"]
     return _Row(
         id=record["id"],
-        game=game.name,
+        game=game,
         guild_id=record["guild_id"],
         channel_id=record["channel_id"],
         thread_id=record["thread_id"],
         challenger_id=record["challenger_id"],
         opponent_id=record["opponent_id"],
         seat_ids=None if seat0 is None or seat1 is None else (seat0, seat1),
-        options=options,
+        options=options if isinstance(options, dict) else {},
         seed=record["seed"],
         status=record["status"],
         version=record["version"],
@@ -418,18 +437,20 @@ class MatchService:
 
     # -- reading matches ------------------------------------------------------------------
     async def _fetch(self, match_id: int) -> _Row:
-        """The committed match from the database; NotFound, or MatchOver once set aside."""
-        record = await self._db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
-        if record is None:
-            raise NotFound(f"there is no match #{match_id}")
+        """The committed match from the database (NotFound if none); a damaged one is set
+        aside on the way and comes back with status "corrupt"."""
+        record = await self._record(match_id)
         try:
             return _row_from_record(record)
         except _Unreadable as error:
             await self._set_aside(match_id, str(error))
-            raise MatchOver(
-                f"match #{match_id} has been set aside because its stored record is damaged; "
-                "your other matches are not affected"
-            ) from None
+        return _row_from_record(await self._record(match_id))
+
+    async def _record(self, match_id: int) -> aiosqlite.Row:
+        record = await self._db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if record is None:
+            raise NotFound(f"there is no match #{match_id}")
+        return record
 
     async def _peek(self, match_id: int) -> _Row:
         """The match for reading: from the cache if there, else the database (not cached,
@@ -1255,6 +1276,11 @@ class MatchService:
         """Wake the clock task if a turn now needs attention sooner than it planned."""
         if when is not None and (self._clock_next is None or when < self._clock_next):
             self._clock_wakeup.set()
+
+    @property
+    def clock_next(self) -> float | None:
+        """When the clock task plans to look next (unix seconds), None if at rest."""
+        return self._clock_next
 
     def wake_clocks(self) -> None:
         """Make the clock task look again now (after the injected clock moved, in tests)."""

@@ -1,0 +1,202 @@
+"""The local sandbox and `python -m bot`: scripted terminal sessions, the Discord hook."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import games
+from bot import __main__ as entry
+from bot import sandbox
+from bot.sandbox import COMPUTER, HUMAN_ID, Sandbox
+from bot.service import MatchService
+
+
+class Script:
+    """Answers for the prompts: a game choice, then the first listed move until the end."""
+
+    def __init__(self, lines: list[str], then: str | None = "1", limit: int = 5000) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.then = then
+        self.limit = limit
+        self.prompts: list[str] = []
+
+    async def __call__(self, prompt: str) -> str | None:
+        self.prompts.append(prompt)
+        if len(self.prompts) > self.limit:
+            return None
+        line = next(self.lines, None)
+        if line is not None:
+            return line
+        if prompt.startswith("game"):
+            return None  # back at the game choice: leave
+        return self.then
+
+
+async def session(service: MatchService, folder: Path, script: Script) -> tuple[int, str]:
+    out: list[str] = []
+    code = await Sandbox(
+        service, folder=folder, read_line=script, write=out.append, seed=1, human_name="Tester"
+    ).run()
+    return code, "\n".join(out)
+
+
+@pytest.mark.parametrize("game", games.names())
+async def test_a_whole_match_in_the_sandbox(
+    service: MatchService, tmp_path: Path, game: str
+) -> None:
+    script = Script([game, "help", "nonsense words", "moves", "hand", "table"])
+    code, out = await session(service, tmp_path / "pictures", script)
+    assert code == 0
+    assert "local sandbox" in out and "random legal moves" in out  # it explains itself
+    assert "Not accepted:" in out and "Moves open to you" in out
+    assert "Commands:" in out and "Your hand:" in out
+    assert "is over" in out
+    (info,) = await service.matches_of(HUMAN_ID, active_only=False)
+    assert info.status == "finished" and info.seats is not None
+    assert info.seats[1] == COMPUTER
+    assert await service.verify(info.id)
+    assert await service.leaderboard(game, None) == []  # practice: not rated
+
+
+async def test_the_computers_hand_is_never_shown(service: MatchService, tmp_path: Path) -> None:
+    out: list[str] = []
+    shown: list[Any] = []
+    box = Sandbox(
+        service,
+        folder=tmp_path,
+        read_line=Script([games.names()[0]], limit=40),
+        write=out.append,
+        seed=2,
+    )
+    original = box._deliver
+
+    async def spy(deliveries: list[Any], *, full: bool = False) -> None:
+        shown.extend(d for d in deliveries if d.to == COMPUTER.user_id)
+        await original(deliveries, full=full)
+
+    box._deliver = spy  # type: ignore[method-assign]
+    await box.run()
+    assert shown  # the service did send the computer its hand …
+    text = "\n".join(out)
+    for delivery in shown:  # … and none of it was written
+        assert delivery.text not in text
+        assert "Your hand: " + " ".join(delivery.view["hand"]) not in text
+
+
+async def test_quit_keeps_the_match_and_resume_finds_it(
+    service: MatchService, tmp_path: Path
+) -> None:
+    code, out = await session(service, tmp_path, Script([games.names()[0], "quit"]))
+    assert code == 0 and "kept" in out
+    (info,) = await service.matches_of(HUMAN_ID)
+    code, out = await session(service, tmp_path, Script([f"#{info.id}", "quit"]))
+    assert f"Resuming match #{info.id}" in out
+    code, out = await session(service, tmp_path, Script(["#99999", "zzz", "quit"], then=None))
+    assert "not one of your unfinished matches" in out and "no game called" in out
+
+
+async def test_pictures_are_written_when_the_renderer_has_them(
+    service: MatchService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def hand_png(view: dict[str, Any], *, four_colour: bool = False) -> bytes:
+        assert view["seat"] is not None
+        calls.append("hand")
+        return b"\x89PNG hand"
+
+    def table_png(view: dict[str, Any], names: tuple[str, str], **_: Any) -> bytes:
+        assert view["seat"] is None and view["hand"] == []
+        calls.append("table")
+        return b"\x89PNG table"
+
+    fake = types.ModuleType("rendering")
+    fake.hand_png = hand_png  # type: ignore[attr-defined]
+    fake.table_png = table_png  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "rendering", fake)
+    folder = tmp_path / "pictures"
+    _, out = await session(service, folder, Script([games.names()[0], "quit"]))
+    assert str(folder) in out
+    (match_folder,) = folder.iterdir()
+    assert (match_folder / "hand.png").read_bytes() == b"\x89PNG hand"
+    assert (match_folder / "table.png").read_bytes() == b"\x89PNG table"
+    assert "hand" in calls and "table" in calls
+
+
+def test_without_pictures_the_sandbox_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "rendering", types.ModuleType("rendering"))
+    assert sandbox._pictures() is None
+
+
+def test_describe_shows_any_view_as_text() -> None:
+    state = games.get(games.names()[0]).new_match(seed=3)
+    text = sandbox.describe(state.view(0))
+    assert "Your hand: " + " ".join(state.view(0)["hand"]) in text
+    public = sandbox.describe(state.view(None))
+    assert "Your hand" not in public
+    for card in state.view(0)["hand"]:
+        assert card not in public.split()
+
+
+def test_a_token_starts_the_discord_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    started: list[bool] = []
+    adapter = types.ModuleType("bot.discord")
+    adapter.run = lambda: started.append(True) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.discord", adapter)
+    assert entry.main([]) == 0 and started == [True]
+
+
+def test_a_token_without_the_adapter_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    monkeypatch.setitem(sys.modules, "bot.discord", None)  # import fails: not there
+    assert entry.main([]) == 2
+    assert "no Discord adapter" in capsys.readouterr().err
+
+
+def test_dotenv_fills_the_environment_without_overriding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = tmp_path / ".env"
+    env.write_text("# settings\nTAPIS_TEST_A=one\nexport TAPIS_TEST_B='two'\nTAPIS_TEST_C=x\n")
+    monkeypatch.setenv("TAPIS_TEST_C", "kept")
+    monkeypatch.delenv("TAPIS_TEST_A", raising=False)
+    monkeypatch.delenv("TAPIS_TEST_B", raising=False)
+    entry.load_dotenv(env)
+    import os
+
+    assert os.environ["TAPIS_TEST_A"] == "one" and os.environ["TAPIS_TEST_B"] == "two"
+    assert os.environ["TAPIS_TEST_C"] == "kept"
+    for key in ("TAPIS_TEST_A", "TAPIS_TEST_B"):
+        monkeypatch.delenv(key)
+
+
+def test_the_command_line_backup_and_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    db = tmp_path / "t.db"
+    import asyncio
+
+    async def make() -> None:
+        service = await MatchService.open(db)
+        await Sandbox(
+            service,
+            folder=tmp_path,
+            read_line=Script([games.names()[0]], limit=30),
+            write=lambda _: None,
+        ).run()
+        await service.close()
+
+    asyncio.run(make())
+    assert entry.main(["--db", str(db), "verify"]) == 0
+    assert entry.main(["--db", str(db), "backup", str(tmp_path / "copy.db")]) == 0
+    assert (tmp_path / "copy.db").exists()

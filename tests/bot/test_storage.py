@@ -1,0 +1,142 @@
+"""Storage: pragmas, migrations applied once, the default path, backups, integrity checks."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot import storage
+from bot.__main__ import backup
+from bot.migrations import MIGRATIONS
+from bot.service import MatchOver, MatchService
+from tests.bot.conftest import ALICE, FakeClock, play_random, start_match
+
+
+async def pragma(db: storage.Database, name: str) -> object:
+    record = await db.fetchone(f"PRAGMA {name}")
+    assert record is not None
+    return record[0]
+
+
+@pytest.mark.parametrize(("durable", "level"), [(False, 1), (True, 2)])
+async def test_connections_are_set_up(db_path: Path, durable: bool, level: int) -> None:
+    db = await storage.Database.open(db_path, durable=durable)
+    try:
+        assert await pragma(db, "journal_mode") == "wal"
+        assert await pragma(db, "foreign_keys") == 1
+        assert await pragma(db, "busy_timeout") == storage.BUSY_TIMEOUT_MS
+        assert await pragma(db, "synchronous") == level  # NORMAL 1, FULL 2
+        assert await pragma(db, "user_version") == len(MIGRATIONS)
+    finally:
+        await db.close()
+
+
+async def test_migrations_run_once_and_a_newer_schema_is_refused(db_path: Path) -> None:
+    db = await storage.Database.open(db_path)
+    async with db.write() as conn:
+        await conn.execute(
+            "INSERT INTO players (user_id, name, created_at, updated_at) VALUES (1, 'x', 0, 0)"
+        )
+    await db.close()
+    db = await storage.Database.open(db_path)  # a second open migrates nothing
+    assert await db.fetchone("SELECT name FROM players") is not None
+    await db.close()
+
+    conn = sqlite3.connect(db_path)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer than this program"):
+        await storage.Database.open(db_path)
+
+
+async def test_a_failed_write_leaves_nothing(db_path: Path) -> None:
+    db = await storage.Database.open(db_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            async with db.write() as conn:
+                await conn.execute(
+                    "INSERT INTO players (user_id, name, created_at, updated_at)"
+                    " VALUES (1, 'x', 0, 0)"
+                )
+                # a match whose challenger does not exist: the foreign key refuses it
+                await conn.execute(
+                    "INSERT INTO matches (game, challenger_id, status, created_at, updated_at)"
+                    " VALUES ('cinq-as', 99, 'challenge', 0, 0)"
+                )
+        assert await db.fetchone("SELECT * FROM players") is None
+    finally:
+        await db.close()
+
+
+def test_the_default_database_and_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TAPIS_DB", raising=False)
+    assert storage.default_path() == Path("data/tapis.db")
+    monkeypatch.setenv("TAPIS_DB", "/tmp/elsewhere.db")
+    assert storage.default_path() == Path("/tmp/elsewhere.db")
+    monkeypatch.delenv("TAPIS_DURABLE", raising=False)
+    monkeypatch.delenv("TAPIS_SYNCHRONOUS", raising=False)
+    assert not storage.durable_from_env()
+    monkeypatch.setenv("TAPIS_DURABLE", "1")
+    assert storage.durable_from_env()
+
+
+async def test_verify_replays_and_sets_aside_a_tampered_match(
+    db_path: Path, clock: FakeClock
+) -> None:
+    service = await MatchService.open(db_path, now=clock)
+    try:
+        tampered = await play_random(service, await start_match(service), random.Random(1), 6)
+        gap = await play_random(service, await start_match(service), random.Random(2), 6)
+        fine = await play_random(service, await start_match(service), random.Random(3), 6)
+        assert await service.verify_all() == []
+        conn = sqlite3.connect(db_path)
+        # A different but readable state: a valid state from another point of the match.
+        (state,) = conn.execute("SELECT state FROM matches WHERE id = ?", (gap.id,)).fetchone()
+        conn.execute("UPDATE matches SET state = ? WHERE id = ?", (state, tampered.id))
+        conn.execute("DELETE FROM moves WHERE match_id = ? AND ply = 3", (gap.id,))
+        conn.commit()
+        conn.close()
+        assert sorted(await service.verify_all()) == [tampered.id, gap.id]
+        info = await service.get(tampered.id)
+        assert info.status == "corrupt"
+        with pytest.raises(MatchOver, match="set aside"):
+            await service.move(tampered.id, ALICE.user_id, "draw")
+        # the others go on
+        await play_random(service, fine, random.Random(4), 3)
+        assert await service.verify(fine.id)
+    finally:
+        await service.close()
+    conn = sqlite3.connect(db_path)
+    problems = dict(conn.execute("SELECT id, problem FROM matches WHERE status = 'corrupt'"))
+    conn.close()
+    assert "differs" in problems[tampered.id] and "skips" in problems[gap.id]
+
+
+async def test_backups_are_consistent_copies(
+    db_path: Path, tmp_path: Path, clock: FakeClock
+) -> None:
+    service = await MatchService.open(db_path, now=clock)
+    infos = [
+        await play_random(service, await start_match(service), random.Random(i), 5)
+        for i in range(3)
+    ]
+    target = tmp_path / "copies" / "one.db"
+    await service.database.backup(target)
+    with pytest.raises(FileExistsError):
+        await service.database.backup(target)
+    # The command line's backup, while the service still has the file open.
+    assert backup(db_path, tmp_path / "two.db") == 0
+    assert backup(db_path, tmp_path / "two.db") == 1  # never overwrites
+    assert backup(tmp_path / "none.db", tmp_path / "three.db") == 1
+    await service.close()
+    for copy in (target, tmp_path / "two.db"):
+        other = await MatchService.open(copy, now=clock)
+        try:
+            for info in infos:
+                assert await other.get(info.id) == info
+                assert await other.verify(info.id)
+        finally:
+            await other.close()
