@@ -139,7 +139,8 @@ DOUBLE: Final = MELDS["meld QS QS JD JD"]
 
 def _fours_table() -> dict[int, tuple[tuple[str, ...], ...]]:
     """For a rank, the four-moves open to a player by how many copies (0-2) of each suit
-    may serve, indexed ``S*27 + H*9 + D*3 + C``: each choice of cards is its own move."""
+    may serve, indexed ``S*27 + H*9 + D*3 + C``: each choice of cards is its own move
+    (bezique X3)."""
     table = {}
     for rank in (JACK, QUEEN, KING, ACE):
         rows = []
@@ -439,7 +440,7 @@ class BeziqueState(State):
         new = self._copy()
         # bezique D10: a card on the table is played before its copy in the hand, the
         # most-served table copy first.
-        copies = [c for c in table if c & 31 == card]
+        copies = [c for c in table if c & 31 == card] if table else None
         if copies:
             played = max(copies, key=_served)
             new._tables = (
@@ -491,7 +492,7 @@ class BeziqueState(State):
         """Give the trick to its winner; then scoring (stage 1), the next lead or the count."""
         leader = self._leader
         if followed >> 3 == led >> 3:
-            # bezique D4: of two identical cards, the leader's wins.
+            # bezique D4: of two identical cards, the leader's wins (so none beats, X6).
             winner = 1 - leader if POWER[followed] > POWER[led] else leader
         elif followed >> 3 == self._trump:
             winner = 1 - leader
@@ -615,6 +616,7 @@ class BeziqueState(State):
                 raise IllegalMove(
                     "the turn-up is already a seven: declare yours instead (bezique D5)"
                 )
+            # bezique X5: the card taken joins the hand at once, free for this turn's meld.
             new._hands = _pair_of(self._hands, seat, _with(_without(hand, seven), self._turn_up))
             new._turn_up = seven
             name, move = "seven of trumps (exchange)", "exchange"
@@ -636,6 +638,7 @@ class BeziqueState(State):
             self._finish(seat)
 
     def _finish(self, winner: Seat) -> None:
+        # bezique X7: a deal ended at once keeps its points as they stand.
         self._history = (*self._history, self._deal_scores)
         self._turn = None
         self._legal = None
@@ -984,6 +987,10 @@ def _check(state: BeziqueState) -> None:
         raise ValueError("impossible turn or phase")
     if state._dealer not in (0, 1) or state._leader not in (0, 1):
         raise ValueError("impossible dealer or leader")
+    if len(state._trick) != (1 if state._phase == FOLLOW else 0):
+        raise ValueError("the trick in progress does not match the phase")
+    if len(state._won[0]) % 2 or len(state._won[1]) % 2:
+        raise ValueError("tricks won hold two cards each")
     for seat in (0, 1):
         if not 0 <= state._scored7[seat] <= state._hands[seat].count(state._trump * 8 + SEVEN):
             raise ValueError("more scored sevens than sevens held")

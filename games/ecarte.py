@@ -63,7 +63,7 @@ _MOVES: Final[dict[str, tuple[int, Any]]] = {
 }
 
 
-def trick_winner(lead: str, second: str, trump: str) -> bool:
+def second_takes(lead: str, second: str, trump: str) -> bool:
     """True if ``second`` takes the trick led by ``lead``: higher in the suit led, or a trump."""
     suit = second[-1]
     if suit == lead[-1]:
@@ -113,6 +113,9 @@ def _cards(count: int) -> str:
 
 
 Trick = tuple[tuple[Seat, str], ...]
+Tricks = tuple[tuple[Trick, Seat], ...]
+Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
+"""The hand just finished, for the table to show: (dealer, committed, tricks, points)."""
 
 
 class EcarteState(State):
@@ -132,6 +135,7 @@ class EcarteState(State):
         "_phase",
         "_points",
         "_pos",
+        "_previous",
         "_proposals",
         "_result",
         "_seed",
@@ -170,11 +174,12 @@ class EcarteState(State):
     _exchanges: tuple[tuple[Seat, int], ...]
     _king: Seat | None
     _trick: Trick
-    _tricks: tuple[tuple[Trick, Seat], ...]
+    _tricks: Tricks
     _won: tuple[int, int]
     _points: tuple[int, int]
     _totals: tuple[int, int]
     _history: tuple[tuple[int, int], ...]
+    _previous: Previous | None
     _last: tuple[Seat, str] | None
     _result: Json | None
 
@@ -207,18 +212,17 @@ class EcarteState(State):
         hand = self._hands[seat]
         if phase == PLAY:
             trick = self._trick
-            if trick:
-                moves = [_PLAY_MOVE[card] for card in must_play(hand, trick[0][1], self._trump)]
-            else:
-                moves = [_PLAY_MOVE[card] for card in hand]
-            if self._may_announce(seat, hand):
+            cards = must_play(hand, trick[0][1], self._trump) if trick else hand
+            moves = list(map(_PLAY_MOVE.__getitem__, cards))
+            # The length test first: after the first card the king is out of the question.
+            if len(hand) == HAND_SIZE and self._may_announce(hand):
                 moves.append("king")
             return moves
         if phase == PROPOSE:
-            moves = [_PLAY_MOVE[card] for card in hand]
+            moves = list(map(_PLAY_MOVE.__getitem__, hand))
             if self._pos < len(self._deck):  # ecarte D5
                 moves.append("propose")
-            if self._may_announce(seat, hand):
+            if self._may_announce(hand):
                 moves.append("king")
             return moves
         if phase == RESPOND:
@@ -230,9 +234,9 @@ class EcarteState(State):
             for cards in combinations(hand, count)
         ]
 
-    def _may_announce(self, seat: Seat, hand: tuple[str, ...]) -> bool:
+    def _may_announce(self, hand: tuple[str, ...]) -> bool:
         """ecarte D8: the holder, as they come to play their first card, once."""
-        return self._king is None and len(hand) == HAND_SIZE and "K" + self._trump in hand
+        return len(hand) == HAND_SIZE and self._king is None and "K" + self._trump in hand
 
     def _exchange_limits(self, seat: Seat) -> tuple[int, int]:
         """(fewest, most) cards ``seat`` may discard now (ecarte D4)."""
@@ -296,7 +300,7 @@ class EcarteState(State):
         phase = self._phase
         hand = self._hands[seat]
         if kind == _KING:
-            return IllegalMove(self._why_not_king(seat, hand))
+            return IllegalMove(self._why_not_king(hand))
         if phase == RESPOND:
             return IllegalMove(
                 "elder has proposed: the dealer must 'accept' (both exchange cards) "
@@ -316,7 +320,8 @@ class EcarteState(State):
         if kind == _PROPOSE:
             return IllegalMove(self._why_not_propose(seat))
         if arg not in hand:
-            return IllegalMove(f"you do not hold {arg}")
+            playable = [move[5:] for move in self.legal_moves() if move.startswith("play ")]
+            return IllegalMove(f"you do not hold {arg}: play {' or '.join(playable)}")
         lead = self._trick[0][1]
         allowed = " or ".join(sort_cards(must_play(hand, lead, self._trump)))
         return IllegalMove(
@@ -324,7 +329,7 @@ class EcarteState(State):
             f"card led if able, else trump if able (ecarte D9); play {allowed}"
         )
 
-    def _why_not_king(self, seat: Seat, hand: tuple[str, ...]) -> str:
+    def _why_not_king(self, hand: tuple[str, ...]) -> str:
         king = self.king_of_trumps
         if self._deck[TURN_UP] == king:
             return f"the king of trumps {king} is the turn-up: the dealer scored it (ecarte D3)"
@@ -361,7 +366,7 @@ class EcarteState(State):
             return f"the proposal was accepted: {limits} (ecarte D4)"
         missing = [card for card in arg if card not in hand]
         if missing:
-            return f"you do not hold {', '.join(missing)}"
+            return f"you do not hold {', '.join(missing)}; {limits}, from {' '.join(hand)}"
         if len(set(arg)) != len(arg):
             return "each card may be discarded only once"
         stock = len(self._deck) - self._pos
@@ -377,7 +382,9 @@ class EcarteState(State):
     # -- moves ----------------------------------------------------------------------------
     def _play(self, seat: Seat, card: str) -> EcarteState:
         new = self._copy()
-        hand = tuple(held for held in self._hands[seat] if held != card)
+        hand = self._hands[seat]
+        i = hand.index(card)
+        hand = hand[:i] + hand[i + 1 :]
         new._hands = (hand, self._hands[1]) if seat == 0 else (self._hands[0], hand)
         new._last = (seat, _PLAY_MOVE[card])
         if self._phase == PROPOSE:
@@ -390,7 +397,7 @@ class EcarteState(State):
             new._turn = 1 - seat
             return new
         leader, lead = trick[0]
-        winner = seat if trick_winner(lead, card, self._trump) else leader
+        winner = seat if second_takes(lead, card, self._trump) else leader
         new._trick = ()
         new._tricks = (*self._tricks, (((leader, lead), (seat, card)), winner))
         won = self._won
@@ -453,7 +460,7 @@ class EcarteState(State):
                 "winner": seat,
                 "scores": list(totals),
                 "target": self._target,
-                "hands": [list(points) for points in self._history],
+                "hands": [list(hand) for hand in self._history],
             }
 
     def _end_hand(self) -> None:
@@ -462,6 +469,7 @@ class EcarteState(State):
         if self._turn is None:
             return
         self._history = (*self._history, self._points)
+        self._previous = (self._dealer, self._committed, self._tricks, self._points)
         self._deal(self._deal_no + 1, 1 - scorer)  # ecarte D1: the loser deals
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
@@ -515,6 +523,7 @@ class EcarteState(State):
         new._points = self._points
         new._totals = self._totals
         new._history = self._history
+        new._previous = self._previous
         new._last = self._last
         new._result = self._result
         return new
@@ -538,18 +547,29 @@ class EcarteState(State):
                 "discarded": list(self._discards[seat]) if seat is not None else [],
                 "king": self._king,
                 "trick": [{"seat": s, "card": card} for s, card in self._trick],
-                "tricks": [
-                    {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
-                    for cards, winner in self._tricks
-                ],
+                "tricks": _tricks_json(self._tricks),
                 "tricks_won": list(self._won),
                 "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
                 "deal_scores": list(self._points),
                 "hand_scores": [list(points) for points in self._history],
+                "previous_hand": self._previous_hand(),
                 "last_move": self._public_last(seat),
             }
         )
         return view
+
+    def _previous_hand(self) -> Json | None:
+        """The hand just finished (all its cards were played face up), until the next ends."""
+        if self._previous is None:
+            return None
+        dealer, committed, tricks, points = self._previous
+        return {
+            "dealer": dealer,
+            "committed": committed,
+            "tricks": _tricks_json(tricks),
+            "tricks_won": [sum(1 for _cards, w in tricks if w == seat) for seat in (0, 1)],
+            "points": list(points),
+        }
 
     def _public_last(self, seat: Seat | None) -> Json | None:
         """The last move as ``seat`` may know it: others' discards are face down (counts only)."""
@@ -593,12 +613,20 @@ class EcarteState(State):
                 "exchanges": [list(exchange) for exchange in self._exchanges],
                 "king": self._king,
                 "trick": [list(entry) for entry in self._trick],
-                "tricks": [
-                    [[list(entry) for entry in cards], winner] for cards, winner in self._tricks
-                ],
+                "tricks": _stored_tricks(self._tricks),
                 "points": list(self._points),
                 "totals": list(self._totals),
                 "history": [list(points) for points in self._history],
+                "previous": (
+                    None
+                    if self._previous is None
+                    else [
+                        self._previous[0],
+                        self._previous[1],
+                        _stored_tricks(self._previous[2]),
+                        list(self._previous[3]),
+                    ]
+                ),
                 "last": list(self._last) if self._last else None,
                 "result": self._result,
             }
@@ -608,7 +636,7 @@ class EcarteState(State):
 class Ecarte(Game):
     name = NAME
     title = "Écarté"
-    aliases = ("ecarte", "écarté", "ecarté")
+    # No aliases needed: the registry folds case and accents, so 'Écarté' finds 'ecarte'.
     pack = PACK
     options = (
         Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)"),
@@ -628,6 +656,7 @@ class Ecarte(Game):
         state._decks = decks
         state._totals = (0, 0)
         state._history = ()
+        state._previous = None
         state._last = None
         state._result = None
         dealer = options["first_dealer"]
@@ -658,10 +687,7 @@ class Ecarte(Game):
         state._exchanges = tuple((_seat(s), int(n)) for s, n in data["exchanges"])
         state._king = _seat_or_none(data["king"])
         state._trick = tuple((_seat(s), str(card)) for s, card in data["trick"])
-        state._tricks = tuple(
-            (tuple((_seat(s), str(card)) for s, card in cards), _seat(winner))
-            for cards, winner in data["tricks"]
-        )
+        state._tricks = _read_tricks(data["tricks"])
         won = [0, 0]
         for _trick, winner in state._tricks:
             won[winner] += 1
@@ -669,6 +695,17 @@ class Ecarte(Game):
         state._points = _ints(data["points"])
         state._totals = _ints(data["totals"])
         state._history = tuple(_ints(points) for points in data["history"])
+        previous = data["previous"]
+        state._previous = (
+            None
+            if previous is None
+            else (
+                _seat(previous[0]),
+                _seat_or_none(previous[1]),
+                _read_tricks(previous[2]),
+                _ints(previous[3]),
+            )
+        )
         last = data["last"]
         state._last = None if last is None else (_seat(last[0]), str(last[1]))
         result = data["result"]
@@ -687,6 +724,24 @@ class Ecarte(Game):
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
         opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)
         return list(opponent), list(range(TURN_UP + 1, len(PACK)))
+
+
+def _tricks_json(tricks: Tricks) -> list[Json]:
+    return [
+        {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
+        for cards, winner in tricks
+    ]
+
+
+def _stored_tricks(tricks: Tricks) -> list[Any]:
+    return [[[list(entry) for entry in cards], winner] for cards, winner in tricks]
+
+
+def _read_tricks(value: Any) -> Tricks:
+    return tuple(
+        (tuple((_seat(s), str(card)) for s, card in cards), _seat(winner))
+        for cards, winner in value
+    )
 
 
 def _seat(value: object) -> Seat:

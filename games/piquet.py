@@ -53,13 +53,21 @@ _CODES: Final = PIQUET_PACK
 _INDEX: Final = {card: i for i, card in enumerate(_CODES)}
 _BIT: Final = {card: 1 << i for i, card in enumerate(_CODES)}
 _SUIT_MASKS: Final = tuple(0xFF << (8 * suit) for suit in range(4))
-_FULL: Final = (1 << 32) - 1
 _TEN: Final = 3
 """Rank index of the ten: cards "above the nine" (piquet D9) and sets (piquet D6) start here."""
 _PIPS: Final = (7, 8, 9, 10, 10, 10, 10, 11)
 _RANK_NAMES: Final = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 _RANK_PLURALS: Final = ("sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces")
-_COUNT_NAMES: Final = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+_COUNT_NAMES: Final = {
+    1: "one",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+}
 _SEQUENCE_NAMES: Final = {
     3: "tierce",
     4: "quart",
@@ -75,8 +83,8 @@ def _bits(byte: int) -> tuple[int, ...]:
     return tuple(rank for rank in range(8) if byte >> rank & 1)
 
 
-def _runs(byte: int) -> tuple[tuple[int, int, int], ...]:
-    """Sequences of 3+ in one suit's byte: (length, top rank, byte of the run's cards)."""
+def _runs(byte: int) -> tuple[tuple[int, int], ...]:
+    """Sequences of 3+ in one suit's byte, as (length, top rank)."""
     runs = []
     rank = 0
     while rank < 8:
@@ -85,7 +93,7 @@ def _runs(byte: int) -> tuple[tuple[int, int, int], ...]:
             while rank < 8 and byte >> rank & 1:
                 rank += 1
             if rank - start >= 3:
-                runs.append((rank - start, rank - 1, ((1 << (rank - start)) - 1) << start))
+                runs.append((rank - start, rank - 1))
         else:
             rank += 1
     return tuple(runs)
@@ -163,7 +171,7 @@ def _sequences(hand: int) -> list[tuple[int, int, int]]:
     """Every sequence of 3+ as (length, top rank, suit), best first."""
     found = []
     for suit in range(4):
-        for length, top, _run in _RUNS[hand >> (8 * suit) & 0xFF]:
+        for length, top in _RUNS[hand >> (8 * suit) & 0xFF]:
             found.append((length, top, suit))
     found.sort(key=lambda seq: (-seq[0], -seq[1], seq[2]))  # equal ones in suit order
     return found
@@ -281,24 +289,48 @@ def _discard_moves(words: tuple[str, ...], most: int) -> list[str]:
     """Every ``discard`` of 0 … ``most`` of the cards whose " CODE" words are given.
 
     The words are in canonical order, so each combination, taken in index order, is already
-    canonical; each move is built from a shorter one by one concatenation (1,586 moves for
-    elder's 12 cards and 5). ``level[j]`` holds the moves of the current size whose last card
-    is ``words[j]``.
+    canonical; each move is one shorter move plus one word (1,586 moves for elder's 12 cards
+    and 5), with no list of combinations built. ``by_size[k]`` holds the moves of ``k``
+    cards among the words seen so far; each new word extends those of ``k - 1``.
     """
-    moves = ["discard"]
-    level = [["discard" + word] for word in words]
-    for group in level:
+    by_size: list[list[str]] = [["discard"]] + [[] for _ in range(most)]
+    for word in words:
+        for size in range(most, 0, -1):
+            shorter = by_size[size - 1]
+            if shorter:
+                by_size[size] += map(add, shorter, repeat(word))
+    moves: list[str] = []
+    for group in by_size:
         moves += group
-    for _size in range(1, most):
-        shorter: list[str] = []
-        longer = []
-        for j, word in enumerate(words):
-            longer.append(list(map(add, shorter, repeat(word))))
-            shorter += level[j]
-        level = longer
-        for group in level:
-            moves += group
     return moves
+
+
+def _fast_discard(move: str) -> int | None:
+    """The mask of a discard typed in codes, one space apart, in any order; None when
+    the general parser must read it (lower case, symbols, an error to explain).
+
+    The cards are checked directly: the 1,586 moves of ``legal_moves`` are never built.
+    """
+    if move[7:8] not in ("", " "):
+        return None
+    mask = 0
+    bits = _BIT
+    for word in move.split(" ")[1:]:
+        bit = bits.get(word)
+        if bit is None or mask & bit:
+            return None
+        mask |= bit
+    return mask
+
+
+def _discard_mask(cards: list[str]) -> int:
+    mask = 0
+    for card in cards:
+        bit = _BIT[card]
+        if mask & bit:
+            raise IllegalMove(f"{card} is named twice: name each card to discard once")
+        mask |= bit
+    return mask
 
 
 class PiquetState(State):
@@ -404,13 +436,14 @@ class PiquetState(State):
         seat = self._turn
         if seat is None:
             raise self.over()
-        index = _PLAY_MOVES.get(move)
-        if index is not None:
-            return self._play(seat, index)
-        if move.startswith("discard"):
-            mask = self._fast_discard(move)
-            if mask is not None:
-                return self._exchange(seat, mask)
+        if isinstance(move, str):  # fast paths for moves as ``legal_moves`` writes them
+            index = _PLAY_MOVES.get(move)
+            if index is not None:
+                return self._play(seat, index)
+            if move.startswith("discard"):
+                mask = _fast_discard(move)
+                if mask is not None:
+                    return self._exchange(seat, mask)
         canonical = self.canonical(move)
         verb, *cards = canonical.split(" ")
         foreign = [card for card in cards if card not in _BIT]
@@ -420,30 +453,7 @@ class PiquetState(State):
             )
         if verb == "play":
             return self._play(seat, _INDEX[cards[0]])
-        return self._exchange(seat, self._discard_mask(seat, cards))
-
-    def _fast_discard(self, move: str) -> int | None:
-        """The mask of a discard typed in codes, one space apart, in any order; None when
-        the general parser must read it (lower case, symbols, an error to explain)."""
-        mask = 0
-        bits = _BIT
-        for word in move.split(" ")[1:]:
-            bit = bits.get(word)
-            if bit is None or mask & bit:
-                return None
-            mask |= bit
-        if move[7:8] not in ("", " "):
-            return None
-        return mask
-
-    def _discard_mask(self, seat: Seat, cards: list[str]) -> int:
-        mask = 0
-        for card in cards:
-            bit = _BIT[card]
-            if mask & bit:
-                raise IllegalMove(f"{card} is named twice: name each card to discard once")
-            mask |= bit
-        return mask
+        return self._exchange(seat, _discard_mask(cards))
 
     # -- the exchange (piquet D3, D4) ----------------------------------------------------
     def _exchange(self, seat: Seat, mask: int) -> PiquetState:
@@ -468,6 +478,7 @@ class PiquetState(State):
         new._hands = self._with(self._hands, seat, (hand & ~mask) | taken)
         new._discards = self._with(self._discards, seat, mask)
         move = "discard " + " ".join(cards_of(mask)) if mask else "discard"
+        # piquet X9: the others learn how many cards, never which
         public = "discard" if not count else f"discard {count} card{'s' if count > 1 else ''}"
         new._last = (seat, move, public)
         if not younger:
@@ -520,7 +531,8 @@ class PiquetState(State):
         if index >> 3 != suit and hand & _SUIT_MASKS[suit]:
             must = ", ".join(_CARDS[suit][hand >> (8 * suit) & 0xFF])
             raise IllegalMove(
-                f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must})"
+                f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must}); "
+                "the follower must follow suit if able (piquet X3)"
             )
         leader = 1 - seat
         if index >> 3 == suit and index > lead:
@@ -543,22 +555,21 @@ class PiquetState(State):
 
     def _gain(self, seat: Seat, points: int) -> None:
         """Score play points; pique (piquet D10) the moment they bring 30 against nothing."""
-        scores = list(self._deal_scores)
-        scores[seat] += points
-        if not self._bonus and scores[seat] >= THRESHOLD and scores[1 - seat] == 0:
+        self._add(seat, points)
+        deal_scores = self._deal_scores
+        if not self._bonus and deal_scores[seat] >= THRESHOLD and deal_scores[1 - seat] == 0:
             self._bonus = True
-            scores[seat] += PIQUE
-            points += PIQUE
             self._decls = (*self._decls, (seat, "pique", "pique", PIQUE))
-        self._add(seat, points, scores)
+            self._add(seat, PIQUE)
 
-    def _add(self, seat: Seat, points: int, deal_scores: list[int] | None = None) -> None:
-        if deal_scores is None:
-            deal_scores = list(self._deal_scores)
-            deal_scores[seat] += points
-        self._deal_scores = (deal_scores[0], deal_scores[1])
-        total = self._scores
-        self._scores = (total[0] + points, total[1]) if seat == 0 else (total[0], total[1] + points)
+    def _add(self, seat: Seat, points: int) -> None:
+        deal, total = self._deal_scores, self._scores
+        if seat == 0:
+            self._deal_scores = (deal[0] + points, deal[1])
+            self._scores = (total[0] + points, total[1])
+        else:
+            self._deal_scores = (deal[0], deal[1] + points)
+            self._scores = (total[0], total[1] + points)
 
     def _end_deal(self) -> None:
         """The cards or capot (not counted toward pique), then the next deal or the end."""
@@ -643,7 +654,7 @@ class PiquetState(State):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, cards_of(self._hands[seat]) if seat is not None else ())
+        view = base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
         elder = self.elder
         talon_seen: list[str] = []
         discarded: list[str] = []
@@ -901,6 +912,8 @@ def _check(state: PiquetState) -> None:
         raise ValueError("the hands' sizes do not fit a deal of piquet")
     if not 0 <= state._deal < state._deals:
         raise ValueError("impossible deal number")
+    if bin(state._played).count("1") != 2 * sum(state._tricks):
+        raise ValueError("the played cards do not fit the tricks won")
 
 
 GAME: Final = Piquet()

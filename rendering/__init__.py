@@ -7,16 +7,20 @@ b'\\x89PNG'
 
 Pillow only, no I/O but reading the shipped fonts once. Card faces are cached; nothing that
 depends on a view is. A view of an unknown game, an unknown card or a malformed view raises
-ValueError before anything is drawn.
+ValueError, and no picture is made.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from PIL import Image
 
 from rendering.canvas import png
 from rendering.hand import draw_hand
 from rendering.registry import games, renderer_for
+from rendering.renderer import GameRenderer
 
 __all__ = ["games", "hand_png", "table_png"]
 
@@ -24,20 +28,34 @@ __all__ = ["games", "hand_png", "table_png"]
 def hand_png(view: dict[str, Any], *, four_colour: bool = False) -> bytes:
     """A player's hand as PNG bytes, from ``state.view(seat)``."""
     renderer = renderer_for(view)
-    return png(draw_hand(view, renderer, four_colour))
+    return _png(renderer, lambda: draw_hand(view, renderer, four_colour))
 
 
 def table_png(view: dict[str, Any], names: tuple[str, str], *, four_colour: bool = False) -> bytes:
-    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's."""
+    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's.
+
+    A player's view is refused: the table goes to everyone, and a player's view may hold words
+    only that player may read (their own face-down discards in ``last_move``)."""
     renderer = renderer_for(view)
+    if view.get("seat") is not None:
+        raise ValueError(
+            f"a table picture is drawn from the public view, state.view(None), "
+            f"not from seat {view.get('seat')!r}'s view"
+        )
     if (
         not isinstance(names, (tuple, list))
         or len(names) != 2
         or not all(isinstance(name, str) for name in names)
     ):
         raise ValueError("names must be two strings: seat 0's name and seat 1's")
+    pair = (names[0], names[1])
+    return _png(renderer, lambda: renderer.table(view, pair, four_colour))
+
+
+def _png(renderer: GameRenderer, draw: Callable[[], Image.Image]) -> bytes:
+    """Draw, then encode; a view missing a key or holding the wrong type is a ValueError."""
     try:
-        image = renderer.table(view, (names[0], names[1]), four_colour)
+        image = draw()
     except (KeyError, IndexError, TypeError, AttributeError) as error:
         raise ValueError(f"malformed {renderer.title} view: {error!r}") from None
     return png(image)

@@ -19,8 +19,9 @@ from rendering.canvas import (
     card,
     check_entries,
     fan,
+    footer,
+    footer_height,
     header,
-    last_move_line,
     lines,
     player_band,
     slot,
@@ -29,7 +30,7 @@ from rendering.canvas import (
     trick,
 )
 from rendering.faces import check_code
-from rendering.renderer import GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
 SMALL_H: Final = round(CARD_H * SMALL)
@@ -52,26 +53,30 @@ def _check(view: View) -> None:
 
 def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
-    melds_h = 44 + MELD_ROWS * LINE_H + 10
+    rows = min(MELD_ROWS, max(1, len(view["melds"])))
+    melds_h = 44 + rows * LINE_H + 20
     middle_h = CARD_H + 70
-    height = HEADER_H + 12 + 2 * (BAND_H + MELDED_H + 10) + middle_h + melds_h + 56
+    melded_h = [_melded_height(view, seat) for seat in (0, 1)]
+    history = view.get("deal_history") or []  # optional: VIEWS.md does not require it
+    height = HEADER_H + 12 + 2 * (BAND_H + 10) + sum(melded_h) + middle_h + melds_h
+    height += footer_height(history)
     image, draw = canvas(WIDTH, height)
     stage = "stock exhausted: last tricks" if view["stage"] == 2 else f"stock {view['stock']}"
     detail = f"deal {view['deal']} · to {view['target']} · {stage}"
     if view["phase"] == "over":
         detail = f"match over · to {view['target']}"
-    header(draw, WIDTH, "Bézigue", detail)
+    header(draw, WIDTH, "Bézigue", detail, view=view, names=names)
     y = HEADER_H + 12
     _band(draw, view, names, 0, y)
     _melded(image, draw, view, 0, y + BAND_H + 8, four_colour)
-    y += BAND_H + MELDED_H + 10
+    y += BAND_H + melded_h[0] + 10
     _middle(image, draw, view, names, y, four_colour)
     y += middle_h
     _band(draw, view, names, 1, y)
     _melded(image, draw, view, 1, y + BAND_H + 8, four_colour)
-    y += BAND_H + MELDED_H + 10
+    y += BAND_H + melded_h[1] + 10
     _melds(draw, view, names, y, melds_h - 10)
-    last_move_line(draw, view, names, height - 40, WIDTH)
+    footer(draw, view, names, height, history_label="deals so far", history=history)
     return image
 
 
@@ -99,6 +104,10 @@ def _band(draw: Draw, view: View, names: Names, seat: int, y: int) -> None:
     )
 
 
+def _melded_height(view: View, seat: int) -> int:
+    return MELDED_H if view["table"][seat] else 72
+
+
 def _melded(
     image: Image.Image, draw: Draw, view: View, seat: int, y: int, four_colour: bool
 ) -> None:
@@ -122,7 +131,7 @@ def _middle(
     image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
 ) -> None:
     stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
-    turn_x = MARGIN + CARD_W + 60
+    turn_x = MARGIN + CARD_W + 90
     caption(draw, (turn_x, y), "turn-up")
     if view["turn_up"]:
         card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)
@@ -160,4 +169,23 @@ def _melds(draw: Draw, view: View, names: Names, y: int, height: int) -> None:
     )
 
 
-RENDERER: Final = GameRenderer(game="bezique", title="Bézigue", table=draw_table)
+def _hand_extras(view: View) -> list[ExtraRow]:
+    """A player's melded cards lie on the table but are still theirs to play."""
+    seat = view["seat"]
+    if seat is None:
+        return []
+    return [ExtraRow("your cards on the table", view["table"][seat], playable=True)]
+
+
+def _hand_note(view: View) -> str:
+    trump = view.get("trump")
+    return f"trumps: {SUIT_NAMES[trump]}" if trump in SUIT_NAMES else ""
+
+
+RENDERER: Final = GameRenderer(
+    game="bezique",
+    title="Bézigue",
+    table=draw_table,
+    hand_extras=_hand_extras,
+    hand_note=_hand_note,
+)

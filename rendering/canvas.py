@@ -62,7 +62,11 @@ def text(
     anchor: str = "la",
     max_width: int | None = None,
 ) -> float:
-    """Draw ``words`` (shortened with … to ``max_width``); return the width drawn."""
+    """Draw ``words`` on one line (shortened with … to ``max_width``); return the width drawn.
+
+    Control characters become spaces: names come from players, and a line break would make
+    Pillow lay out several lines."""
+    words = "".join(ch if ch.isprintable() else " " for ch in words)
     face_font = font(size, bold)
     if max_width is not None:
         words = fit(words, face_font, max_width)
@@ -71,19 +75,67 @@ def text(
 
 
 def fit(words: str, face_font: Font, max_width: int) -> str:
+    """``words``, or the longest start of them that fits with "…" after it."""
     if face_font.getlength(words) <= max_width:
         return words
-    while words and face_font.getlength(words + "…") > max_width:
-        words = words[:-1]
-    return words + "…"
+    low, high = 0, len(words)
+    while low < high:  # the longest prefix that fits, by halving
+        middle = (low + high + 1) // 2
+        if face_font.getlength(words[:middle] + "…") <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return words[:low] + "…"
 
 
-def header(draw: Draw, width: int, title: str, detail: str) -> None:
-    """The band on top of every table: the game on the left, where the match stands right."""
+def header(
+    draw: Draw,
+    width: int,
+    title: str,
+    detail: str,
+    *,
+    view: Mapping[str, Any] | None = None,
+    names: Sequence[str] = (),
+    urgent: bool = False,
+    note: str = "",
+) -> None:
+    """The band on top of every table: the game on the left, where the match stands right;
+    once the match is over (``view["result"]`` set), who won, in gold. ``urgent`` details
+    (the player's turn) are gold too. A ``note`` follows the title in grey."""
     draw.rectangle((0, 0, width, HEADER_H), fill=FELT_DARK)
     draw.line((0, HEADER_H, width, HEADER_H), fill=FELT_LINE, width=2)
-    text(draw, (MARGIN, HEADER_H / 2), title, 30, bold=True, anchor="lm")
-    text(draw, (width - MARGIN, HEADER_H / 2), detail, 24, fill=MUTED, anchor="rm")
+    title_w = text(draw, (MARGIN, HEADER_H / 2), title, 30, bold=True, anchor="lm")
+    if note:
+        note = f" · {note}"
+        title_w += text(
+            draw, (MARGIN + title_w, HEADER_H / 2 + 2), note, 24, fill=MUTED, anchor="lm"
+        )
+    room = int(width - 2 * MARGIN - title_w - 24)
+    result = view.get("result") if view is not None else None
+    if result is not None and names:
+        winner = result.get("winner")
+        words = "match over: a draw" if winner is None else f"{names[winner]} wins the match"
+        text(
+            draw,
+            (width - MARGIN, HEADER_H / 2),
+            words,
+            26,
+            bold=True,
+            fill=GOLD,
+            anchor="rm",
+            max_width=room,
+        )
+        return
+    text(
+        draw,
+        (width - MARGIN, HEADER_H / 2),
+        detail,
+        24,
+        bold=urgent,
+        fill=GOLD if urgent else MUTED,
+        anchor="rm",
+        max_width=room,
+    )
 
 
 def player_band(
@@ -170,6 +222,8 @@ def stock(
     image: Image.Image, draw: Draw, count: int, xy: tuple[int, int], label: str, scale: float = 1.0
 ) -> None:
     """A face-down pile showing its size: up to three backs, offset, and "label: n" under it."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"{label} must be a whole number of cards, not {count!r}")
     x, y = xy
     w, h = size_of(scale)
     if count:
@@ -197,22 +251,35 @@ def score_chip(
     text(draw, (x1 - 10, middle), score, 24, bold=True, fill=BLACK, anchor="rm")
 
 
-def last_move_line(
-    draw: Draw, view: Mapping[str, Any], names: Sequence[str], y: int, width: int
+FOOTER_LINE: Final = 36
+
+
+def footer_height(history: Sequence[Sequence[int]]) -> int:
+    """Room for the foot of a table: the last move, and the history line when there is one."""
+    return 20 + FOOTER_LINE * (2 if history else 1)
+
+
+def footer(
+    draw: Draw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    height: int,
+    *,
+    history_label: str = "",
+    history: Sequence[Sequence[int]] = (),
 ) -> None:
-    """The foot of a table: who did what last, in the move's own words (public text only)."""
+    """The foot of a table: the points of each finished deal or round, then who did what last
+    (the move in its own public words)."""
+    y = height - footer_height(history) + 10
+    if history:
+        scores = " · ".join(f"{a}–{b}" for a, b in history)
+        words = f"{history_label} ({names[0]}–{names[1]}): {scores}"
+        text(draw, (MARGIN, y), words, 22, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
+        y += FOOTER_LINE
     last = view.get("last_move")
-    if not last:
-        return
-    who = names[last["seat"]]
-    text(
-        draw,
-        (MARGIN, y),
-        f"last move · {who}: {last['move']}",
-        22,
-        fill=MUTED,
-        max_width=width - 2 * MARGIN,
-    )
+    if last:
+        words = f"last move · {names[last['seat']]}: {last['move']}"
+        text(draw, (MARGIN, y), words, 22, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
 
 
 def trick(

@@ -15,8 +15,9 @@ from rendering.canvas import (
     Draw,
     canvas,
     card,
+    footer,
+    footer_height,
     header,
-    last_move_line,
     player_band,
     score_chip,
     slot,
@@ -68,12 +69,14 @@ def _check(view: View) -> None:
 def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     middle_h = CARD_H + 84
-    height = HEADER_H + 12 + _section_height(view, 0) + _section_height(view, 1) + middle_h + 64
+    history = view["round_scores"]
+    sections = _section_height(view, 0) + _section_height(view, 1)
+    height = HEADER_H + 12 + sections + middle_h + footer_height(history)
     image, draw = canvas(WIDTH, height)
     rounds = f"round {view['round']} of {view['rounds']}"
     if view["phase"] == "over":
         rounds = "match over"
-    header(draw, WIDTH, "Le 5 As", rounds)
+    header(draw, WIDTH, "Le 5 As", rounds, view=view, names=names)
     y = HEADER_H + 12
     for seat in (0, 1):
         if seat == 1:
@@ -81,7 +84,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
             y += middle_h
         _section(image, draw, view, names, seat, y, four_colour)
         y += _section_height(view, seat)
-    last_move_line(draw, view, names, height - 40, WIDTH)
+    footer(draw, view, names, height, history_label="rounds so far", history=history)
     return image
 
 
@@ -151,6 +154,18 @@ def _middle(image: Image.Image, draw: Draw, view: View, y: int, four_colour: boo
     stock(image, draw, view["stock"], (WIDTH - MARGIN - CARD_W - 6, top), "stock")
 
 
+def _hand_note(view: View) -> str:
+    return f"round {view.get('round')} of {view.get('rounds')}"
+
+
 RENDERER: Final = GameRenderer(
-    game="cinq-as", title="Le 5 As", table=draw_table, bonus_cards=BONUS_CARDS
+    game="cinq-as",
+    title="Le 5 As",
+    table=draw_table,
+    bonus_cards=BONUS_CARDS,
+    # Every card may be discarded, so "legal" tells nothing: light the cards that may go onto
+    # an expedition (cinq-as D5) and leave the others plain, not dimmed.
+    marking_verbs=frozenset({"play"}),
+    dim_unmarked=False,
+    hand_note=_hand_note,
 )

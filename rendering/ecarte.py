@@ -19,8 +19,9 @@ from rendering.canvas import (
     caption,
     card,
     check_entries,
+    footer,
+    footer_height,
     header,
-    last_move_line,
     lines,
     player_band,
     slot,
@@ -29,7 +30,7 @@ from rendering.canvas import (
     trick,
 )
 from rendering.faces import check_code, size_of
-from rendering.renderer import GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W
 
 TRICKS_SCALE: Final = 0.6
@@ -53,19 +54,19 @@ def _check(view: View) -> None:
 def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     middle_h = CARD_H + 70
-    height = HEADER_H + 12 + 2 * (BAND_H + TRICKS_H + 12) + middle_h + 56
+    height = HEADER_H + 12 + 2 * (BAND_H + TRICKS_H + 12) + middle_h + footer_height(())
     image, draw = canvas(WIDTH, height)
     detail = f"hand {view['deal']} · to {view['target']} points"
     if view["phase"] == "over":
         detail = f"match over · to {view['target']} points"
-    header(draw, WIDTH, "Écarté", detail)
+    header(draw, WIDTH, "Écarté", detail, view=view, names=names)
     y = HEADER_H + 12
     _player(image, draw, view, names, 0, y, four_colour)
     y += BAND_H + TRICKS_H + 12
     _middle(image, draw, view, names, y, four_colour)
     y += middle_h
     _player(image, draw, view, names, 1, y, four_colour)
-    last_move_line(draw, view, names, height - 40, WIDTH)
+    footer(draw, view, names, height)
     return image
 
 
@@ -134,7 +135,7 @@ def _middle(
     image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
 ) -> None:
     stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
-    turn_x = MARGIN + CARD_W + 60
+    turn_x = MARGIN + CARD_W + 90
     caption(draw, (turn_x, y), "turn-up")
     if view["turn_up"]:
         card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)
@@ -163,4 +164,16 @@ def _exchange_rows(view: View, names: Names) -> list[tuple[str, str]]:
     return rows[-5:]
 
 
-RENDERER: Final = GameRenderer(game="ecarte", title="Écarté", table=draw_table)
+def _hand_extras(view: View) -> list[ExtraRow]:
+    """What this player discarded this hand: their own knowledge, never the opponent's."""
+    return [ExtraRow("your discards this hand", view.get("discarded", []))]
+
+
+def _hand_note(view: View) -> str:
+    trump = view.get("trump")
+    return f"trumps: {SUIT_NAMES[trump]}" if trump in SUIT_NAMES else ""
+
+
+RENDERER: Final = GameRenderer(
+    game="ecarte", title="Écarté", table=draw_table, hand_extras=_hand_extras, hand_note=_hand_note
+)

@@ -118,9 +118,11 @@ def back(scale: float = 1.0) -> Image.Image:
 
 
 @cache
-def dimmed(code: str, four_colour: bool = False, bonus: bool = False) -> Image.Image:
+def dimmed(
+    code: str, four_colour: bool = False, bonus: bool = False, scale: float = 1.0
+) -> Image.Image:
     """A face washed into the felt: a card that cannot be played now."""
-    card = face(code, four_colour, bonus)
+    card = face(code, four_colour, bonus, scale)
     alpha = card.getchannel("A")
     felt = Image.new("RGBA", card.size, (*FELT, 255))
     washed = Image.blend(card, felt, 0.55)

@@ -1,6 +1,11 @@
 """The hand picture, the same for every game: a player's cards in canonical order, each with
 the code a player types under it; on their turn the cards named by a legal move are raised and
-outlined in gold, the others washed into the felt."""
+outlined in gold, the others washed into the felt.
+
+A game may add smaller rows under the hand with other cards only this player sees or may
+play (Bézigue's melded cards on the table, Écarté's and Piquet's own discards): see
+:attr:`GameRenderer.hand_extras`.
+"""
 
 from __future__ import annotations
 
@@ -11,16 +16,28 @@ from PIL import Image
 
 from games.cards import sort_key
 from games.core import move_cards
-from rendering.canvas import HEADER_H, MARGIN, WIDTH, canvas, fan_step, header, text
-from rendering.faces import check_code, dimmed, face
+from rendering.canvas import (
+    HEADER_H,
+    MARGIN,
+    WIDTH,
+    Draw,
+    canvas,
+    caption,
+    fan_step,
+    header,
+    text,
+)
+from rendering.faces import check_code, dimmed, face, size_of
 from rendering.renderer import GameRenderer, View
-from rendering.style import CARD_H, CARD_W, FELT_DARK, GOLD, INK, MUTED
+from rendering.style import CARD_H, CARD_W, FELT_DARK, GOLD, INK, MUTED, SMALL
 
-MIN_WIDTH: Final = 640
+MIN_WIDTH: Final = 760
+"""Room in the header for the title, a note and the turn."""
 GAP: Final = 10
 RAISE: Final = 16
 """How far a playable card stands out of the row."""
 LABEL_H: Final = 44
+EXTRA_H: Final = 28 + round(CARD_H * SMALL) + RAISE + LABEL_H + 4
 
 
 def checked_hand(view: View) -> tuple[list[str], list[str]]:
@@ -36,12 +53,13 @@ def checked_hand(view: View) -> tuple[list[str], list[str]]:
     return sorted(hand, key=sort_key), moves
 
 
-def playable(hand: Sequence[str], moves: Sequence[str]) -> set[str] | None:
-    """The cards of ``hand`` named by a legal move, or None when there is nothing to tell apart
-    (not this player's turn, no move names a card, or every card may be played)."""
+def playable(candidates: Sequence[str], moves: Sequence[str]) -> set[str] | None:
+    """The cards among ``candidates`` (the hand, and cards playable from elsewhere) named by a
+    legal move; None when there is nothing to tell apart: not this player's turn, no move names
+    a card, or every candidate may be played."""
     named = {code for move in moves for code in move_cards(move)}
-    marked = named & set(hand)
-    if not marked or marked == set(hand):
+    marked = named & set(candidates)
+    if not marked or marked == set(candidates):
         return None
     return marked
 
@@ -60,57 +78,86 @@ def status(view: View, moves: Sequence[str]) -> tuple[str, bool]:
 
 def draw_hand(view: View, renderer: GameRenderer, four_colour: bool) -> Image.Image:
     hand, moves = checked_hand(view)
-    marked = playable(hand, moves)
+    extras = renderer.extras(view)
+    for row in extras:
+        for code in row.cards:
+            check_code(code)
+    candidates = hand + [code for row in extras if row.playable for code in row.cards]
+    marking = moves
+    if renderer.marking_verbs is not None:
+        marking = [move for move in moves if move.split()[0] in renderer.marking_verbs]
+    marked = playable(candidates, marking)
     count = len(hand)
     natural = 2 * MARGIN + count * CARD_W + max(0, count - 1) * GAP
     width = max(MIN_WIDTH, min(WIDTH, natural))
-    step = fan_step(count, CARD_W, width - 2 * MARGIN, GAP)
-    height = HEADER_H + RAISE + 20 + CARD_H + LABEL_H + 8
+    height = HEADER_H + RAISE + 14 + CARD_H + LABEL_H + 8 + len(extras) * EXTRA_H
     image, draw = canvas(width, height)
-    noun = "card" if count == 1 else "cards"
-    header(draw, width, f"{renderer.title} · your hand", "")
     words, urgent = status(view, moves)
-    text(
+    noun = "card" if count == 1 else "cards"
+    header(
         draw,
-        (width - MARGIN, HEADER_H / 2),
-        words or f"{count} {noun}",
-        24,
-        bold=urgent,
-        fill=GOLD if urgent else MUTED,
-        anchor="rm",
-        max_width=width // 2,
+        width,
+        renderer.title,
+        words or f"{count} {noun} in hand",
+        urgent=urgent,
+        note=renderer.hand_note(view),
     )
-    row_w = step * (count - 1) + CARD_W if count else 0
-    left = (width - row_w) // 2
     top = HEADER_H + RAISE + 14
     if not count:
         text(draw, (width / 2, top + CARD_H / 2), "no cards in hand", 28, fill=MUTED, anchor="mm")
-    for i, code in enumerate(hand):
+    _row(image, draw, hand, top, width, marked, renderer, four_colour, 1.0)
+    y = top + CARD_H + LABEL_H + 12
+    for row in extras:
+        caption(draw, (MARGIN, y), row.title)
+        cards = sorted(row.cards, key=sort_key)
+        row_marked = marked if row.playable else None
+        _row(image, draw, cards, y + 28 + RAISE, width, row_marked, renderer, four_colour, SMALL)
+        y += EXTRA_H
+    return image
+
+
+def _row(
+    image: Image.Image,
+    draw: Draw,
+    cards: Sequence[str],
+    top: int,
+    width: int,
+    marked: set[str] | None,
+    renderer: GameRenderer,
+    four_colour: bool,
+    scale: float,
+) -> None:
+    """Cards centred in a row (overlapping if they must), raised and outlined when playable,
+    washed out when another card is; each with its code under the part in view."""
+    count = len(cards)
+    card_w, card_h = size_of(scale)
+    step = fan_step(count, card_w, width - 2 * MARGIN, GAP)
+    row_w = step * (count - 1) + card_w if count else 0
+    left = (width - row_w) // 2
+    for i, code in enumerate(cards):
         x = left + i * step
         bonus = code in renderer.bonus_cards
         lit = marked is not None and code in marked
-        if marked is None or lit:
-            picture = face(code, four_colour, bonus)
+        if marked is None or lit or not renderer.dim_unmarked:
+            picture = face(code, four_colour, bonus, scale)
         else:
-            picture = dimmed(code, four_colour, bonus)
+            picture = dimmed(code, four_colour, bonus, scale)
         y = top - RAISE if lit else top
         if lit:
             draw.rounded_rectangle(
-                (x - 4, y - 4, x + CARD_W + 3, y + CARD_H + 3), 12, outline=GOLD, width=4
+                (x - 4, y - 4, x + card_w + 3, y + card_h + 3), 12, outline=GOLD, width=4
             )
         image.paste(picture, (x, y), picture)
-    label_y = top + CARD_H + 10
-    for i, code in enumerate(hand):
+    label_y = top + card_h + 10
+    size = 26 if scale >= 1 else 22
+    for i, code in enumerate(cards):
         x = left + i * step
-        visible = CARD_W if i == count - 1 else min(step, CARD_W)
+        visible = card_w if i == count - 1 else min(step, card_w)
         lit = marked is not None and code in marked
         colour = GOLD if lit else (MUTED if marked is not None else INK)
         centre = x + visible / 2
         if lit:
             draw.rounded_rectangle(
-                (centre - visible / 2 + 3, label_y - 2, centre + visible / 2 - 3, label_y + 32),
-                8,
-                fill=FELT_DARK,
+                (x + 3, label_y - 2, x + visible - 3, label_y + size + 6), 8, fill=FELT_DARK
             )
-        text(draw, (centre, label_y), code, 26, bold=True, fill=colour, anchor="ma")
-    return image
+        text(draw, (centre, label_y), code, size, bold=True, fill=colour, anchor="ma")

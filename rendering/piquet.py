@@ -16,15 +16,16 @@ from rendering.canvas import (
     canvas,
     caption,
     check_entries,
+    footer,
+    footer_height,
     header,
-    last_move_line,
     lines,
     player_band,
     stock,
     text,
     trick,
 )
-from rendering.renderer import GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
 LINE_H: Final = 32
@@ -42,12 +43,13 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     declared = view["declarations"]
     declarations_h = 44 + max(1, len(declared)) * LINE_H + 16
     middle_h = CARD_H + 70
-    height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + 96
+    history = view["deal_history"]
+    height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + footer_height(history)
     image, draw = canvas(WIDTH, height)
     detail = f"deal {view['deal']} of {view['deals']}"
     if view["phase"] == "over":
         detail = "match over"
-    header(draw, WIDTH, "Piquet", detail)
+    header(draw, WIDTH, "Piquet", detail, view=view, names=names)
     y = HEADER_H + 12
     _band(draw, view, names, 0, y)
     y += BAND_H + 14
@@ -56,9 +58,8 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     _middle(image, draw, view, names, y, four_colour)
     y += middle_h
     _band(draw, view, names, 1, y)
-    y += BAND_H + 14
-    _history(draw, view, names, y)
-    last_move_line(draw, view, names, height - 40, WIDTH)
+    # piquet D1, D2: the deals so far show how the partie stands.
+    footer(draw, view, names, height, history_label="deals so far", history=history)
     return image
 
 
@@ -128,20 +129,20 @@ def _middle(
         )
 
 
-def _history(draw: Draw, view: View, names: Names, y: int) -> None:
-    """Points of each finished deal, so players see how the partie stands (piquet D1, D2)."""
-    history = view["deal_history"]
-    if not history:
-        return
-    deals = " · ".join(f"{a}–{b}" for a, b in history)
-    text(
-        draw,
-        (MARGIN, y),
-        f"deals so far ({names[0]}–{names[1]}): {deals}",
-        22,
-        fill=MUTED,
-        max_width=WIDTH - 2 * MARGIN,
-    )
+def _hand_extras(view: View) -> list[ExtraRow]:
+    """The player's own discards, and the talon cards left that they may look at (piquet D3,
+    D4): both count in their reckoning of what the opponent may hold."""
+    return [
+        ExtraRow("your discards", view.get("discarded", [])),
+        ExtraRow("talon cards you may see", view.get("talon_seen", [])),
+    ]
 
 
-RENDERER: Final = GameRenderer(game="piquet", title="Piquet", table=draw_table)
+def _hand_note(view: View) -> str:
+    role = "elder" if view.get("elder") == view.get("seat") else "younger"
+    return f"deal {view.get('deal')} of {view.get('deals')} · {role}"
+
+
+RENDERER: Final = GameRenderer(
+    game="piquet", title="Piquet", table=draw_table, hand_extras=_hand_extras, hand_note=_hand_note
+)

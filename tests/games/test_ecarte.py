@@ -14,7 +14,7 @@ import pytest
 import games
 from games import IllegalMove
 from games.cards import PIQUET_PACK
-from games.ecarte import EcarteState, hand_points, must_play, trick_winner
+from games.ecarte import EcarteState, hand_points, must_play, second_takes
 
 GAME = games.get("ecarte")
 ELDER, DEALER = 0, 1
@@ -129,6 +129,12 @@ def play_hand(state: EcarteState, name: str) -> EcarteState:
     return state
 
 
+def test_the_game_is_registered_under_its_names() -> None:
+    for name in ("ecarte", "Écarté", "ECARTE", "écarté"):
+        assert games.get(name) is GAME
+    assert (GAME.name, GAME.title) == ("ecarte", "Écarté")
+
+
 # -- cards and tricks ----------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("lead", "second", "takes"),
@@ -145,7 +151,7 @@ def play_hand(state: EcarteState, name: str) -> EcarteState:
     ],
 )
 def test_rank_k_q_j_a_10_9_8_7_and_trumps(lead: str, second: str, takes: bool) -> None:
-    assert trick_winner(lead, second, "H") is takes
+    assert second_takes(lead, second, "H") is takes
 
 
 def test_the_deal_follows_the_deck() -> None:
@@ -156,6 +162,7 @@ def test_the_deal_follows_the_deck() -> None:
     assert view["trump"] == "D" and view["turn_up"] == "7D" and view["stock"] == 21
     assert view["dealer"] == DEALER and view["elder"] == ELDER and state.to_move == ELDER
     assert view["phase"] == "propose" and view["deal"] == 1
+    assert view["previous_hand"] is None and view["hand_scores"] == []
 
 
 # -- D1: the first dealer by lot, then the loser deals ---------------------------------------
@@ -423,29 +430,23 @@ def test_d6_d7_after_an_exchange_nobody_is_committed() -> None:
         ("elder 5", "dealer", (3, 0)),
     ],
 )
-def test_scoring_table(name: str, contract: str, points: tuple[int, int]) -> None:
+def test_d6_d7_d10_scoring_table(name: str, contract: str, points: tuple[int, int]) -> None:
     state = deal_for(name, contract)
-    before_last = play_hand(state, name)  # the hand ends and the next is dealt
+    after = play_hand(state, name)  # the hand ends and the next is dealt
     tricks = HANDS[name][3]
-    assert before_last.scores == points
-    assert before_last.view(None)["hand_scores"] == [list(points)]
-    assert before_last.view(None)["deal"] == 2
+    assert after.scores == points
+    assert after.view(None)["hand_scores"] == [list(points)]
+    assert after.view(None)["deal"] == 2
+    previous = after.view(DEALER)["previous_hand"]
+    assert previous["tricks_won"] == [tricks, 5 - tricks]
+    assert previous["committed"] == _committed(contract) and previous["points"] == list(points)
+    assert previous["dealer"] == DEALER and len(previous["tricks"]) == 5
     scorer = ELDER if points[ELDER] else DEALER
     assert hand_points((tricks, 5 - tricks), _committed(contract)) == (scorer, max(points))
 
 
 def _committed(contract: str) -> int | None:
     return {"elder": ELDER, "dealer": DEALER, "nobody": None}[contract]
-
-
-@pytest.mark.parametrize("name", list(HANDS))
-def test_the_constructed_hands_give_elder_the_tricks_named(name: str) -> None:
-    state = deal_for(name, "elder")
-    for card in HANDS[name][2][:-1]:
-        state = state.apply(f"play {card}")
-    tricks = HANDS[name][3]
-    won = state.view(None)["tricks_won"]
-    assert won[ELDER] in (tricks, tricks - 1) and sum(won) == 4
 
 
 def test_d10_scores_never_go_negative() -> None:
@@ -667,3 +668,13 @@ def test_zones_hold_every_card_once_all_along() -> None:
     cards = [card for zone in state.zones().values() for card in zone]
     assert sorted(cards) == sorted(PIQUET_PACK)
     assert state.zones()["discards0"] == ["10H"] and state.zones()["trick"] == ["KH"]
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_deal_secrets_name_the_opponents_cards_and_the_stock(dealer: int) -> None:
+    deck = deck_with(E_TRUMPS, D_LOW, "7H")
+    state = GAME.new_match(seed=1, options={"first_dealer": dealer}, deck=deck)
+    for seat in (0, 1):
+        opponent, hidden = GAME.deal_secrets(seat, {"first_dealer": dealer})
+        assert games.sort_cards(deck[i] for i in opponent) == state.view(1 - seat)["hand"]
+        assert sorted(deck[i] for i in hidden) == sorted(state.zones()["stock"])

@@ -59,7 +59,7 @@ def ecarte(seat: int | None = None) -> View:
 
 
 def piquet(seat: int | None = None) -> View:
-    view = _base("piquet", seat, [], 0)
+    view = _base("piquet", seat, [], 1)
     view.update(
         {
             "scores": [87, 54],
@@ -78,21 +78,22 @@ def piquet(seat: int | None = None) -> View:
                 {"seat": 0, "kind": "set", "text": "quatorze of aces", "points": 14},
                 {"seat": 0, "kind": "cards", "text": "leading a card", "points": 1},
             ],
-            "trick": [{"seat": 0, "card": "AH"}],
+            "trick": [{"seat": 0, "card": "AC"}],
             "last_trick": {
-                "cards": [{"seat": 1, "card": "KS"}, {"seat": 0, "card": "7S"}],
-                "winner": 1,
+                "cards": [{"seat": 1, "card": "KD"}, {"seat": 0, "card": "AD"}],
+                "winner": 0,
             },
             "tricks_won": [3, 2],
             "deal_scores": [24, 6],
             "deal_history": [[31, 12], [8, 27], [24, 9]],
             "hand_sizes": [7, 7],
-            "last_move": {"seat": 1, "move": "play KS"},
+            "last_move": {"seat": 0, "move": "play AC"},
         }
     )
-    if seat == 0:
-        view["hand"] = ["AS", "10H", "KH", "QH", "JD", "AD", "AC"]
-        view["legal_moves"] = [f"play {code}" for code in view["hand"]]
+    if seat == 1:
+        view["hand"] = ["9S", "10S", "QH", "JC", "KC", "8D", "9D"]
+        view["legal_moves"] = ["play JC", "play KC"]  # piquet: follow suit
+        view["discarded"] = ["7S", "7H", "8H"]
     return view
 
 
@@ -168,16 +169,18 @@ def cinq_as(seat: int | None = None) -> View:
             "stock": 19,
             "hand_sizes": [8, 8],
             "round_scores": [[34, 12]],
-            "last_move": {"seat": 1, "move": "draw"},
+            "last_move": {"seat": 1, "move": "draw D"},
         }
     )
     if seat == 0:
         view["hand"] = ["2S", "10S", "8H", "KD", "3C", "4C", "8T", "19T"]
-        view["phase"] = "draw"
-        view["legal_moves"] = ["draw", "draw S", "draw D", "draw C", "draw T"]
+        view["legal_moves"] = [
+            *(f"play {code}" for code in ("10S", "8H", "3C", "4C")),
+            *(f"discard {code}" for code in view["hand"]),
+        ]
     return view
 
 
 SAMPLES = {"bezique": bezique, "cinq-as": cinq_as, "ecarte": ecarte, "piquet": piquet}
 """Each game's sample: called with None for the public view, with the seat for a hand."""
-HAND_SEATS = {"bezique": 1, "cinq-as": 0, "ecarte": 1, "piquet": 0}
+HAND_SEATS = {"bezique": 1, "cinq-as": 0, "ecarte": 1, "piquet": 1}

@@ -1,0 +1,78 @@
+"""Picture speed and size: ms per hand (8 and 12 cards) and per table, and PNG bytes.
+
+Targets on this machine: at most 20 ms per hand, 40 ms per table, 200 KB per picture. Card
+faces are cached, so the first picture of a process (which draws them) is timed apart.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import games
+import rendering
+from games.core import State
+
+NAMES = ("Alice", "Bob")
+View = dict[str, Any]
+
+
+def timed(make: Callable[[], bytes], seconds: float) -> tuple[float, int]:
+    """(mean ms per call, bytes of the picture) over about ``seconds``."""
+    data = make()
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        make()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return 1000 * elapsed / calls, len(data)
+
+
+def states(name: str, seed: int = 1) -> list[State]:
+    rng = random.Random(seed)
+    found = [games.get(name).new_match(seed=seed)]
+    while found[-1].to_move is not None:
+        found.append(found[-1].apply(rng.choice(found[-1].legal_moves())))
+    return found
+
+
+def hand_views() -> list[tuple[str, View]]:
+    """An 8-card hand (Le 5 As, legal cards marked) and a 12-card one (Piquet's elder before
+    the discard: 1,586 legal discards to read), or Le 5 As with 12 cards without Piquet."""
+    start = games.get("cinq-as").new_match(seed=1)
+    eight = start.view(start.to_move)
+    out = [("hand, 8 cards (cinq-as)", eight)]
+    if "piquet" in games.names():
+        deal = games.get("piquet").new_match(seed=1)
+        view = deal.view(deal.to_move)
+        out.append((f"hand, {len(view['hand'])} cards (piquet)", view))
+    else:
+        twelve = dict(eight, hand=[*eight["hand"], "2T", "3T", "4T", "5T"])
+        out.append(("hand, 12 cards (cinq-as)", twelve))
+    return out
+
+
+def run(seconds: float) -> None:
+    share = seconds / 8
+    first = hand_views()[0][1]
+    start = time.perf_counter()
+    rendering.hand_png(first)
+    print(f"first picture, faces drawn: {1000 * (time.perf_counter() - start):.0f} ms")
+    print(f"{'picture':<34} {'ms':>7} {'bytes':>9} {'largest':>9}")
+    for label, view in hand_views():
+        ms, size = timed(lambda view=view: rendering.hand_png(view), share)
+        print(f"{label:<34} {ms:>7.1f} {size:>9,}")
+    for name in games.names():
+        if name not in rendering.games():
+            continue
+        match = states(name)
+        middle = match[len(match) // 2].view(None)
+        ms, size = timed(lambda middle=middle: rendering.table_png(middle, NAMES), share)
+        # The largest table over moments spread through the match: tall expeditions, many melds.
+        moments = match[:: max(1, len(match) // 12)]
+        largest = max(len(rendering.table_png(s.view(None), NAMES)) for s in moments)
+        print(f"{'table, ' + name + ' (mid-match)':<34} {ms:>7.1f} {size:>9,} {largest:>9,}")

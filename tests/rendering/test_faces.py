@@ -1,0 +1,70 @@
+"""Card faces: every card any game shows is drawn, legibly sized, and bad codes are refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.cards import ACE_MARKERS, DOUBLE_PACK, PIQUET_PACK, TAROT_SET
+from rendering.faces import FACE_CODES, back, check_code, describe, dimmed, face, size_of
+from rendering.style import CARD_H, CARD_W, SMALL
+from tests.rendering.helpers import colours, mean_difference
+
+
+def test_every_card_of_every_pack_has_a_face() -> None:
+    assert set(PIQUET_PACK) | set(DOUBLE_PACK) | set(TAROT_SET) | set(ACE_MARKERS) <= FACE_CODES
+
+
+@pytest.mark.parametrize("code", sorted(FACE_CODES))
+def test_face_is_a_full_size_drawn_card(code: str) -> None:
+    picture = face(code)
+    assert picture.size == (CARD_W, CARD_H)
+    assert picture.mode == "RGBA"
+    assert colours(picture.convert("RGB")) > 20  # ink, paper and anti-aliasing, not blank
+    # Rounded corners: the very corner is transparent, the middle is opaque.
+    assert picture.getpixel((0, 0))[3] == 0
+    assert picture.getpixel((CARD_W // 2, CARD_H // 2))[3] == 255
+
+
+def test_faces_differ_from_each_other() -> None:
+    seen = {face(code).tobytes() for code in FACE_CODES}
+    assert len(seen) == len(FACE_CODES)
+
+
+def test_faces_are_cached_and_sized() -> None:
+    assert face("QS") is face("QS")
+    assert face("QS", scale=SMALL).size == size_of(SMALL)
+    assert back().size == (CARD_W, CARD_H)
+    assert colours(back().convert("RGB")) > 10
+
+
+def test_four_colour_deck_changes_diamonds_and_clubs_only() -> None:
+    for code in ("7D", "KC"):
+        assert mean_difference(face(code), face(code, four_colour=True)) > 1
+    for code in ("7S", "KH", "21T"):
+        assert face(code).tobytes() == face(code, four_colour=True).tobytes()
+    # Diamonds blue, clubs green: the ink of the big symbol tells.
+    r, g, b, _ = face("AD", four_colour=True).getpixel((70, 100))
+    assert b > r and b > g
+    r, g, b, _ = face("AC", four_colour=True).getpixel((70, 100))
+    assert g > r and g > b
+
+
+def test_bonus_cards_are_marked() -> None:
+    """cinq-as D5: bonus cards carry a ribbon, so they differ from the same card without."""
+    assert mean_difference(face("JS", bonus=True), face("JS")) > 1
+
+
+def test_dimmed_faces_are_darker() -> None:
+    assert mean_difference(dimmed("AH"), face("AH")) > 20
+
+
+@pytest.mark.parametrize("code", ["", "1S", "11H", "ZZ", "qs", "7X", "22T", "AT", None, 7, "Q♠"])
+def test_unknown_card_is_a_clear_value_error(code: object) -> None:
+    with pytest.raises(ValueError, match="cannot draw card"):
+        check_code(code)
+    with pytest.raises(ValueError, match="cannot draw card"):
+        face(code)  # type: ignore[arg-type]
+
+
+def test_describe() -> None:
+    assert describe("10H") == "10 of hearts"
