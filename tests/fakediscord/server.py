@@ -123,8 +123,10 @@ class Sent:
 class FakeDiscord:
     """One application, one bot user, one guild with text channels, users who act."""
 
-    def __init__(self, *, token: str = "fake-token") -> None:
+    def __init__(self, *, token: str = "fake-token", heartbeat_ms: int = 41250) -> None:
         self.token = token
+        self.heartbeat_ms = heartbeat_ms
+        self.heartbeats = 0
         self.app_id = snowflake()
         self.bot_user = FakeUser(self.app_id, "Tapis", bot=True)
         self.guild_id = snowflake()
@@ -250,13 +252,14 @@ class FakeDiscord:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         seq = itertools.count(1)
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": self.heartbeat_ms}}))
         async for frame in ws:
             if frame.type != WSMsgType.TEXT:
                 continue
             message = json.loads(frame.data)
             op = message.get("op")
             if op == 1:
+                self.heartbeats += 1
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
                 if message["d"].get("token") != self.token:
