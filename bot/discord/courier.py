@@ -206,12 +206,12 @@ class Courier:
         """Send a DM; False (and remembered) when the user's DMs are closed."""
         if not retry and await self.dms_closed(user_id):
             return False
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            data = await self.bot.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
-        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                data = await self.bot.http.start_private_message(user_id)
+                channel_id = self._dm_channels[user_id] = int(data["id"])
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(
                 text[:2000], file=_png(picture, "hand"), view=view or discord.utils.MISSING
             )
