@@ -8,6 +8,7 @@ environment (or ``.env``), points discord.py at Discord or at whatever ``DISCORD
 from __future__ import annotations
 
 import logging
+import signal
 import sys
 
 import aiohttp
@@ -29,6 +30,7 @@ def run() -> int:
     from bot.discord.client import TapisBot  # imports the service, rendering and games
 
     bot = TapisBot(settings)
+    _stop_on_sigterm()
     try:
         bot.run(settings.token, log_level=logging.INFO, root_logger=True)
     except discord.LoginFailure:
@@ -50,3 +52,13 @@ def run() -> int:
         print("Tapis cannot start: Discord refused the gateway intents requested.", file=sys.stderr)
         return 1
     return 0
+
+
+def _stop_on_sigterm() -> None:
+    """``docker stop`` sends SIGTERM: treat it like Ctrl-C, so discord.py closes the bot (and
+    the bot its database) instead of the process dying mid-write."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)

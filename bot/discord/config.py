@@ -30,7 +30,8 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
-        token = env.get("DISCORD_TOKEN", "").strip()
+        # Quotes too: `docker run --env-file` passes them on literally; no token holds one.
+        token = env.get("DISCORD_TOKEN", "").strip().strip("'\"")
         if not token:
             raise ConfigError(
                 "DISCORD_TOKEN is not set. Copy the bot token from the Discord Developer Portal "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 from pathlib import Path
 
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_settings_read_the_environment_and_check_it() -> None:
     settings = Settings.from_env(
         {
-            "DISCORD_TOKEN": " abc ",
+            "DISCORD_TOKEN": ' "abc" ',
             "DISCORD_API_BASE": "http://proxy:8080/api/v10/",
             "DISCORD_GATEWAY_URL": "wss://gw.example/",
             "TAPIS_DEV_GUILD": "123",
@@ -94,3 +95,29 @@ async def test_without_a_dev_guild_commands_are_synced_globally(
     await start_bot(dev_guild=False)
     assert fake.command_syncs == [None]
     assert "play" in {c["name"] for c in fake.commands[None]}
+
+
+async def test_python_m_bot_runs_against_the_fake_and_stops_cleanly_on_sigterm(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The whole entry point: settings from .env, the gateway, the sync, then `docker stop`."""
+    (tmp_path / ".env").write_text(
+        f"DISCORD_TOKEN={fake.token}\nDISCORD_API_BASE={fake.api_base}\n"
+        f"DISCORD_GATEWAY_URL={fake.gateway_url}\nTAPIS_DEV_GUILD={fake.guild_id}\n"
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot",
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT)},
+        stderr=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await asyncio.wait_for(fake.identified.wait(), 30)
+        assert fake.command_syncs == [fake.guild_id]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0, err.decode()
+    assert "Traceback" not in err.decode()
+    assert (tmp_path / "data" / "tapis.db").exists()
