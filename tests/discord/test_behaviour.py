@@ -299,3 +299,18 @@ async def test_four_colour_hands_on_request(
     view = await bot.service.view_for(table.match_id, alice.id)
     assert dm.files[0][1] == rendering.hand_png(view, four_colour=True)
     assert dm.files[0][1] != rendering.hand_png(view)
+
+
+async def test_accept_by_command_with_the_challenge_listed(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    bot = await start_bot()
+    await (await fake.slash(alice, "challenge", game="cinq-as", opponent=bob)).finished()
+    post = await fake.wait_for(lambda s: "tapis:accept" in " ".join(s.custom_ids()))
+    assert f"<@{bob.id}>" in post.content  # the challenged member is notified
+    match_id = int(post.custom_ids()[0].split(":")[-1])
+    choices = await fake.autocomplete(bob, "accept", "match", match="")
+    assert [c["value"] for c in choices] == [match_id]
+    done = await (await fake.slash(bob, "accept", match=match_id)).finished()
+    assert done.ephemeral and "accepted" in done.content
+    assert (await bot.service.get(match_id)).status == "active"
