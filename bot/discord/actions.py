@@ -139,27 +139,69 @@ class Actions:
         except ServiceError as error:
             await tell(interaction, str(error))
             return
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        where = await self._announce(interaction, interaction.channel, info, deliveries)
+        await interaction.followup.send(
+            f"Challenge #{info.id} posted in <#{where}>.", ephemeral=True
+        )
+
+    async def _announce(
+        self,
+        interaction: discord.Interaction,
+        channel: discord.abc.Messageable,
+        info: MatchInfo,
+        deliveries: list[Delivery],
+    ) -> int:
+        """Post a new challenge (its first notice, with Accept/Decline) and send the rest."""
         announce = next((d for d in deliveries if d.kind == "notice"), None)
         text = announce.text if announce else f"New {games.get(info.game).title} challenge."
         if announce is not None and announce.mention is not None:
             text = f"<@{announce.mention}> {text}"  # the challenged member is notified
         rest = [d for d in deliveries if d is not announce]
-        where = await self._post_challenge(interaction, info, text)
+        where = await self._post_challenge(channel, info, text)
         await self.bot.courier.send(rest, interaction)
-        await interaction.followup.send(
-            f"Challenge #{info.id} posted in <#{where}>.", ephemeral=True
-        )
+        return where
+
+    async def rematch(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Ask the last opponent for another match on the same terms — or, if they asked
+        first, accept theirs."""
+        await defer(interaction)
+        try:
+            info, deliveries = await self.service.rematch(
+                match_id, player_ref(interaction.user, interaction)
+            )
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        if info.status != "challenge":
+            await self._answered(interaction, info, deliveries, "accepted")
+            return
+        channel = await self._channel(info.channel_id)
+        if channel is None:
+            await tell(interaction, "I can no longer post in that match's channel.")
+            return
+        where = await self._announce(interaction, channel, info, deliveries)
+        await interaction.followup.send(f"Rematch #{info.id} asked in <#{where}>.", ephemeral=True)
+
+    async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
+        if channel_id is None:
+            return None
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _post_challenge(
-        self, interaction: discord.Interaction, info: MatchInfo, text: str
+        self, channel: discord.abc.Messageable, info: MatchInfo, text: str
     ) -> int:
         """Post the challenge with its buttons and open the match's thread on it.
 
         Where threads cannot be made (no permission, already in a thread) the match lives in
         the channel itself.
         """
-        channel = interaction.channel
-        assert isinstance(channel, discord.abc.Messageable)
         message = await channel.send(
             text[:2000],
             view=challenge_view(info.id),

@@ -133,7 +133,39 @@ class AnswerButton(
             await actions.decline(interaction, self.match_id)
 
 
-DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton)
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:rematch:(?P<match>[0-9]+)",
+):
+    """Another match against the same opponent, on the same terms."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"tapis:rematch:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).actions.rematch(interaction, self.match_id)
+
+
+DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton)
+
+
+def rematch_view(match_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(match_id))
+    return view
 
 
 def challenge_view(match_id: int) -> discord.ui.View:

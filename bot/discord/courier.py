@@ -21,7 +21,7 @@ import discord
 
 import games
 import rendering
-from bot.discord.components import moves_view
+from bot.discord.components import moves_view, rematch_view
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRecord
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ class Courier:
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
         self._records: dict[int, tuple[float, PlayerRecord | None]] = {}
+        self._rematch_offered: set[int] = set()
         # Pictures are CPU work: more at once than there are cores only slows the event loop
         # (and so every acknowledgement) without finishing any picture sooner.
         self._renderers = asyncio.Semaphore(max(1, os.cpu_count() or 1))
@@ -78,6 +79,24 @@ class Courier:
         await asyncio.gather(
             *(self._send_lane(lane, infos, interaction) for lane in lanes.values())
         )
+        for info in infos.values():
+            if info.status == "finished" and any(
+                d.kind == "notice" and d.match_id == info.id for d in deliveries
+            ):
+                await self.offer_rematch(info)
+
+    async def offer_rematch(self, info: MatchInfo) -> None:
+        """Under a finished match, a button for another one on the same terms."""
+        if info.id in self._rematch_offered or info.seats is None:
+            return
+        self._rematch_offered.add(info.id)
+        names = " and ".join(p.name for p in info.seats)
+        try:
+            await self.public(
+                info, f"{names}: another match?", None, None, view=rematch_view(info.id)
+            )
+        except discord.HTTPException:
+            log.exception("could not offer a rematch of match %s", info.id)
 
     async def _send_lane(
         self,
@@ -248,6 +267,8 @@ class Courier:
         picture: bytes | None,
         mention: int | None,
         kind: str = "notice",
+        *,
+        view: discord.ui.View | None = None,
     ) -> None:
         place = info.thread_id or info.channel_id
         if place is None:
@@ -258,7 +279,10 @@ class Courier:
             )
         channel = self.bot.get_partial_messageable(place, guild_id=info.guild_id)
         await channel.send(
-            text[:2000], file=_png(picture, "table"), allowed_mentions=PUBLIC_MENTIONS
+            text[:2000],
+            file=_png(picture, "table"),
+            view=view or discord.utils.MISSING,
+            allowed_mentions=PUBLIC_MENTIONS,
         )
 
 

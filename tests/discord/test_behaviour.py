@@ -314,3 +314,30 @@ async def test_accept_by_command_with_the_challenge_listed(
     done = await (await fake.slash(bob, "accept", match=match_id)).finished()
     assert done.ephemeral and "accepted" in done.content
     assert (await bot.service.get(match_id)).status == "active"
+
+
+async def test_a_finished_match_offers_a_rematch_on_the_same_terms(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    bot = await start_bot()
+    table = await Table.open(fake, bot, "ecarte", "target=17", alice, bob)
+    await (await fake.slash(alice, "resign", table.thread_id)).finished()
+    offer = await fake.wait_for(
+        lambda s: s.channel_id == table.thread_id and "tapis:rematch" in " ".join(s.custom_ids())
+    )
+    button = f"tapis:rematch:{table.match_id}"
+    since = len(fake.log)
+    asked = await (await fake.press(bob, offer, button)).finished()
+    assert asked.ephemeral and "Rematch" in asked.content
+    post = await fake.wait_for(lambda s: "tapis:accept" in " ".join(s.custom_ids()), since=since)
+    new_id = int(post.custom_ids()[0].split(":")[-1])
+    assert new_id != table.match_id and f"<@{alice.id}>" in post.content
+    # Alice answers with the same Rematch button: that accepts Bob's.
+    await (await fake.press(alice, offer, button)).finished()
+    info = await bot.service.get(new_id)
+    assert info.status == "active" and info.options.get("target") == 17
+    assert info.thread_id not in (None, table.thread_id)
+    # A stranger's press is refused privately.
+    carol = fake.add_user("Carol")
+    refused = await (await fake.press(carol, offer, button)).finished()
+    assert refused.ephemeral
