@@ -86,11 +86,20 @@ class Actions:
 
     # -- moves -------------------------------------------------------------------------------
 
-    async def play(self, interaction: discord.Interaction, match_id: int | None, move: str) -> None:
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        match_id: int | None,
+        move: str,
+        *,
+        expected_version: int | None = None,
+    ) -> None:
         await defer(interaction)
         try:
             match_id = await self.resolve(interaction, match_id)
-            info, deliveries = await self.service.move(match_id, interaction.user.id, move)
+            info, deliveries = await self.service.move(
+                match_id, interaction.user.id, move, expected_version=expected_version
+            )
         except ServiceError as error:
             await tell(interaction, str(error))
             return
@@ -292,7 +301,8 @@ class Actions:
             await tell(interaction, str(error))
             return
         picture = await courier.picture(delivery)
-        view = moves_view(match_id, list((delivery.view or {}).get("legal_moves") or []))
+        legal = list((delivery.view or {}).get("legal_moves") or [])
+        view = moves_view(match_id, info.version, legal)
         text = courier.heading(info) + delivery.text
         closed = await courier.dms_closed(interaction.user.id)
         if where == "dm" or (where is None and not closed):

@@ -36,33 +36,38 @@ def _bot(interaction: discord.Interaction) -> TapisBot:
 
 class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:move:(?P<match>[0-9]+):(?P<move>.+)",
+    template=r"tapis:move:(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<move>.+)",
 ):
-    """One legal move, played when pressed."""
+    """One legal move, played when pressed — if the match is still where it was drawn
+    (``version``): an old hand's button must not play into a position never seen."""
 
-    def __init__(self, match_id: int, move: str) -> None:
+    def __init__(self, match_id: int, version: int, move: str) -> None:
         style = discord.ButtonStyle.primary if move_cards(move) else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
-                label=pretty(move)[:80], style=style, custom_id=f"tapis:move:{match_id}:{move}"
+                label=pretty(move)[:80],
+                style=style,
+                custom_id=f"tapis:move:{match_id}:{version}:{move}",
             )
         )
         self.match_id = match_id
+        self.version = version
         self.move = move
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveButton:
-        return cls(int(match["match"]), match["move"])
+        return cls(int(match["match"]), int(match["version"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).actions.play(interaction, self.match_id, self.move)
+        actions = _bot(interaction).actions
+        await actions.play(interaction, self.match_id, self.move, expected_version=self.version)
 
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"tapis:pick:(?P<match>[0-9]+):(?P<verb>[a-z]*)",
+    template=r"tapis:pick:(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z]*)",
 ):
     """A select menu: cards for one verb (several at once: discards, melds), or whole moves
     when ``verb`` is empty (too many moves for buttons)."""
@@ -70,6 +75,7 @@ class PickSelect(
     def __init__(
         self,
         match_id: int,
+        version: int,
         verb: str,
         options: list[discord.SelectOption] | None = None,
         low: int = 1,
@@ -78,7 +84,7 @@ class PickSelect(
         placeholder = f"{verb}: choose cards" if verb else "Choose your move"
         super().__init__(
             discord.ui.Select(
-                custom_id=f"tapis:pick:{match_id}:{verb}",
+                custom_id=f"tapis:pick:{match_id}:{version}:{verb}",
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-")],
                 min_values=low,
@@ -86,19 +92,21 @@ class PickSelect(
             )
         )
         self.match_id = match_id
+        self.version = version
         self.verb = verb
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PickSelect:
-        return cls(int(match["match"]), match["verb"])
+        return cls(int(match["match"]), int(match["version"]), match["verb"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(value) for value in data.get("values", [])]
         move = " ".join([self.verb, *values]) if self.verb else (values[0] if values else "")
-        await _bot(interaction).actions.play(interaction, self.match_id, move)
+        actions = _bot(interaction).actions
+        await actions.play(interaction, self.match_id, move, expected_version=self.version)
 
 
 class AnswerButton(
@@ -175,7 +183,7 @@ def challenge_view(match_id: int) -> discord.ui.View:
     return view
 
 
-def moves_view(match_id: int, legal: list[str]) -> discord.ui.View | None:
+def moves_view(match_id: int, version: int, legal: list[str]) -> discord.ui.View | None:
     """Components for a player's legal moves, laid out within Discord's 5×5 limit.
 
     A verb whose moves name several cards (discards, melds) becomes one multi-select of the
@@ -194,16 +202,16 @@ def moves_view(match_id: int, legal: list[str]) -> discord.ui.View | None:
             continue
         sizes = [len(move_cards(m)) for m in moves]
         options = [discord.SelectOption(label=pretty(c), value=c) for c in cards]
-        view.add_item(PickSelect(match_id, verb, options, min(sizes), max(sizes)))
+        view.add_item(PickSelect(match_id, version, verb, options, min(sizes), max(sizes)))
         rows_left -= 1
     handled = {m for m in legal if m.split()[0] in multi_verbs and move_cards(m)}
     simple = [m for m in legal if m not in handled]
     if len(simple) <= rows_left * PER_ROW and all(len(m) <= 80 for m in simple):
         for move in simple:
-            view.add_item(MoveButton(match_id, move))
+            view.add_item(MoveButton(match_id, version, move))
     elif simple and rows_left:
         options = [discord.SelectOption(label=pretty(m)[:100], value=m) for m in simple]
-        view.add_item(PickSelect(match_id, "", options[:MAX_OPTIONS]))
+        view.add_item(PickSelect(match_id, version, "", options[:MAX_OPTIONS]))
     return view if view.children else None
 
 

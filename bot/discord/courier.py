@@ -187,7 +187,8 @@ class Courier:
         """The hand by DM, else privately to the interaction's user; False if neither."""
         assert delivery.to is not None and delivery.view is not None
         text = self.heading(info) + delivery.text
-        view = moves_view(delivery.match_id, list(delivery.view.get("legal_moves") or []))
+        legal = list(delivery.view.get("legal_moves") or [])
+        view = moves_view(delivery.match_id, info.version, legal)
         if await self.dm(delivery.to, text, picture, view):
             return True
         await self.tell_dms_closed(info, delivery.to)

@@ -26,6 +26,14 @@ def cards_named(text: str) -> set[str]:
     return {rank + SYMBOL.get(suit, suit) for rank, suit in CARD.findall(text.upper())}
 
 
+def _component(custom_id: str, kind: str, match_id: int) -> str | None:
+    """What a component of this match carries (a move, a verb): ``tapis:kind:match:version:…``."""
+    parts = custom_id.split(":", 4)
+    if len(parts) == 5 and parts[1] == kind and parts[2] == str(match_id):
+        return parts[4]
+    return None
+
+
 def verb_hides(move: str) -> bool:
     """Discards are made face down: their cards stay secret after the move."""
     return move.split()[0] == "discard"
@@ -114,8 +122,8 @@ class Table:
         hand = self.latest_hand(user)
         ids = hand.custom_ids() if hand is not None else []
         verb = move.split()[0]
-        button = f"tapis:move:{self.match_id}:{move}"
-        pick = f"tapis:pick:{self.match_id}:{verb}"
+        button = next((c for c in ids if _component(c, "move", self.match_id) == move), "")
+        pick = next((c for c in ids if _component(c, "pick", self.match_id) == verb), "")
         # A quarter of the one-card moves go through /play; card menus are always used when
         # the move needs one, so every game's menus get exercised.
         use_slash = rng.random() < 0.25 and len(move_cards(move)) < 2

@@ -341,3 +341,28 @@ async def test_a_finished_match_offers_a_rematch_on_the_same_terms(
     carol = fake.add_user("Carol")
     refused = await (await fake.press(carol, offer, button)).finished()
     assert refused.ephemeral
+
+
+async def test_a_button_from_an_older_hand_does_not_play(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The position moved on since that hand was drawn: the press is refused privately, even
+    when the same move happens to be legal again."""
+    bot = await start_bot()
+    table = await Table.open(fake, bot, "cinq-as", "rounds=1", alice, bob)
+    info = await bot.service.get(table.match_id)
+    mover = table.players[info.to_move]
+    old = table.latest_hand(mover)
+    assert old is not None
+    # Moves made with /play until the same player is to move again: the old hand keeps its
+    # buttons.
+    start = info.version
+    while info.version == start or info.to_move != mover.id:
+        legal = await bot.service.legal_moves(table.match_id, info.to_move)
+        player = table.players[info.to_move]
+        await (await fake.slash(player, "play", table.thread_id, move=legal[-1])).finished()
+        info = await bot.service.get(table.match_id)
+    stale = next(c for c in old.custom_ids() if c.startswith("tapis:move"))
+    refused = await (await fake.press(mover, old, stale)).finished()
+    assert refused.ephemeral and "moved on" in refused.content
+    assert (await bot.service.get(table.match_id)).version == info.version
