@@ -29,6 +29,7 @@ ACK_TARGET_MS = 50.0
 MOVE_TARGET_MS = 300.0
 READY_WAIT = 2.5
 PACED_THINK = 1.0
+THREAD = 11  # Discord's channel type of a public thread
 
 
 def run(seconds: float) -> None:
@@ -71,9 +72,10 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
             "TAPIS_DEV_GUILD": str(fake.guild_id),
             "TAPIS_DB": str(Path(folder) / "bench.db"),
         }
+        log = open(os.environ.get("TAPIS_BENCH_BOT_LOG", os.devnull), "ab")  # noqa: SIM115
         bot = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=env, cwd=folder,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL, stderr=log,
         )  # fmt: skip
         try:
             await asyncio.wait_for(fake.identified.wait(), 30)
@@ -95,6 +97,7 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
                 await asyncio.wait_for(bot.wait(), 10)
             except TimeoutError:
                 bot.kill()
+            log.close()
             await fake.stop()
 
 
@@ -166,9 +169,14 @@ async def _start(fake: FakeDiscord, game: str, one: FakeUser, two: FakeUser) -> 
     )
     match_id = int(post.custom_ids()[0].split(":")[-1])
     await (await fake.press(two, post, f"tapis:accept:{match_id}")).finished()
-    thread = await fake.wait_for(
-        lambda s: s.kind == "message" and f"match #{match_id}" in s.content and bool(s.files),
+    board = await fake.wait_for(
+        lambda s: (
+            s.kind == "message"
+            and fake.channels.get(s.channel_id or 0, {}).get("type") == THREAD
+            and f"#{match_id} " in s.content
+            and bool(s.files)
+        ),
         since=handle.since,
     )
-    assert thread.channel_id is not None
-    return match_id, thread.channel_id
+    assert board.channel_id is not None
+    return match_id, board.channel_id

@@ -7,9 +7,12 @@ deliveries, answer the invoker privately. Errors from the service are polite sen
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import io
 import logging
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
     from bot.discord.client import TapisBot
 
 log = logging.getLogger(__name__)
+SORRY = "Something went wrong on my side; nothing more was changed. Please try again."
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
 
 
@@ -48,6 +52,27 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text[:2000], ephemeral=True)
     else:
         await interaction.response.send_message(text[:2000], ephemeral=True)
+
+
+Flow = TypeVar("Flow", bound=Callable[..., Awaitable[None]])
+
+
+def polite(flow: Flow) -> Flow:
+    """Whatever goes wrong unforeseen, the invoker hears so privately (a button has no other
+    error handler: without this its press would just spin) and the log gets the details."""
+
+    @functools.wraps(flow)
+    async def wrapper(
+        self: Actions, interaction: discord.Interaction, *args: Any, **kw: Any
+    ) -> None:
+        try:
+            await flow(self, interaction, *args, **kw)
+        except Exception:
+            log.exception("%s failed for %s", flow.__name__, interaction.user.id)
+            with contextlib.suppress(discord.HTTPException):
+                await tell(interaction, SORRY)
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Actions:
@@ -86,6 +111,7 @@ class Actions:
 
     # -- moves -------------------------------------------------------------------------------
 
+    @polite
     async def play(
         self,
         interaction: discord.Interaction,
@@ -110,6 +136,7 @@ class Actions:
         else:
             await interaction.followup.send(f"Played `{move}` in match #{info.id}.", ephemeral=True)
 
+    @polite
     async def resign(self, interaction: discord.Interaction, match_id: int | None) -> None:
         await defer(interaction)
         try:
@@ -123,6 +150,7 @@ class Actions:
 
     # -- challenges --------------------------------------------------------------------------
 
+    @polite
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -171,6 +199,7 @@ class Actions:
         await self.bot.courier.send(rest, interaction)
         return where
 
+    @polite
     async def rematch(self, interaction: discord.Interaction, match_id: int) -> None:
         """Ask the last opponent for another match on the same terms — or, if they asked
         first, accept theirs."""
@@ -231,6 +260,7 @@ class Actions:
         await self.service.set_thread(info.id, thread.id)
         return thread.id
 
+    @polite
     async def accept(self, interaction: discord.Interaction, match_id: int | None) -> None:
         await defer(interaction)
         try:
@@ -244,6 +274,7 @@ class Actions:
             return
         await self._answered(interaction, info, deliveries, "accepted")
 
+    @polite
     async def decline(self, interaction: discord.Interaction, match_id: int | None) -> None:
         """Decline a challenge; the challenger declining their own withdraws it."""
         await defer(interaction)
@@ -288,6 +319,7 @@ class Actions:
 
     # -- looking -----------------------------------------------------------------------------
 
+    @polite
     async def hand(
         self, interaction: discord.Interaction, match_id: int | None, where: str | None
     ) -> None:
@@ -317,6 +349,7 @@ class Actions:
             ephemeral=True,
         )
 
+    @polite
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:
         try:
             match_id = await self.resolve(interaction, match_id)
