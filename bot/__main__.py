@@ -120,17 +120,21 @@ def main(argv: list[str] | None = None) -> int:
     durable = durable_from_env()
     if args.command == "backup":
         return backup(db, args.path)
-    if args.command == "verify":
-        return asyncio.run(_verify(db, durable))
     if args.command is None and os.environ.get("DISCORD_TOKEN"):
         return run_discord()
-    from bot.sandbox import run_sandbox
-
     try:
+        if args.command == "verify":
+            return asyncio.run(_verify(db, durable))
+        from bot.sandbox import run_sandbox
+
         return asyncio.run(run_sandbox(db, durable=durable, folder=SANDBOX_FOLDER))
     except KeyboardInterrupt:
         print("\nGoodbye. Your unfinished matches are kept for next time.")
         return 0
+    except (sqlite3.DatabaseError, RuntimeError) as error:
+        print(f"Tapis: cannot use the database {db}: {error}", file=sys.stderr)
+        print("Point TAPIS_DB (or --db) at another file, or restore a backup.", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

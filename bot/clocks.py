@@ -15,6 +15,8 @@ DAY: Final = 86_400.0
 MAX_DAYS_PER_MOVE: Final = 30
 REMINDER_BEFORE: Final = 12 * 3600.0  # or half the time, whichever is less
 MAX_SLEEP: Final = 3600.0  # the clock task looks again at least hourly (clock jumps, drift)
+MIN_SLEEP: Final = 0.05  # between two passes of the clock task, at least
+RETRY_AFTER: Final = 60.0  # after a failed pass (the database busy or gone)
 
 
 def check_days(days: object) -> int | None:

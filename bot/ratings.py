@@ -8,6 +8,7 @@ and everywhere (scope 0), each separately, in the transaction that ends the matc
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from typing import Final
 
@@ -28,6 +29,15 @@ class Skill:
     def shown(self) -> float:
         """The rating players see: mu - 3 sigma, rounded for display."""
         return round(self.mu - 3 * self.sigma, 2)
+
+
+@dataclass(frozen=True)
+class Change:
+    """Both players' skills in one scope, before and after a match."""
+
+    scope: int
+    before: tuple[Skill, Skill]
+    after: tuple[Skill, Skill]
 
 
 def scopes(guild_id: int | None) -> tuple[int, ...]:
@@ -51,3 +61,90 @@ def next_streak(streak: int, outcome: int) -> int:
     if outcome < 0:
         return streak - 1 if streak < 0 else -1
     return 0
+
+
+def record(
+    conn: sqlite3.Connection,
+    game: str,
+    guild_id: int | None,
+    seat_ids: tuple[int, int],
+    winner: int | None,
+    how: str,
+    now: float,
+) -> list[Change]:
+    """Update both players' ratings and records in every scope of a finished match, in the
+    transaction that ends it (``conn``, the writer's, in its thread)."""
+    changes = []
+    for scope in scopes(guild_id):
+        before = (skill(conn, seat_ids[0], game, scope), skill(conn, seat_ids[1], game, scope))
+        after = rate(before[0], before[1], winner)
+        for seat in (0, 1):
+            outcome = 0 if winner is None else (1 if seat == winner else -1)
+            _update(conn, seat_ids[seat], game, scope, after[seat], outcome, how, now)
+        changes.append(Change(scope, before, after))
+    return changes
+
+
+def skill(conn: sqlite3.Connection, user_id: int, game: str, scope: int) -> Skill:
+    """A player's skill in a game and scope; a newcomer's if they have no rating there."""
+    records = conn.execute(
+        "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?",
+        (user_id, game, scope),
+    )
+    for record in records:
+        return Skill(record[0], record[1])
+    return Skill()
+
+
+def _update(
+    conn: sqlite3.Connection,
+    user_id: int,
+    game: str,
+    scope: int,
+    new: Skill,
+    outcome: int,
+    how: str,
+    now: float,
+) -> None:
+    """Store a player's new skill and count the match: outcome 1 won, -1 lost, 0 drawn.
+
+    The streak is continued in SQL from the stored one (the sign of the value passed says
+    which way), as ``next_streak`` does."""
+    win, loss, draw = int(outcome > 0), int(outcome < 0), int(outcome == 0)
+    timed = int(how == "time")
+    resigned = int(how == "resignation")
+    conn.execute(
+        "INSERT INTO ratings (user_id, game, scope, mu, sigma, rating, games, wins, losses,"
+        " draws, streak, losses_on_time, resignations, wins_on_time, wins_by_resignation,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (user_id, game, scope) DO UPDATE SET mu = excluded.mu,"
+        " sigma = excluded.sigma, rating = excluded.rating, games = games + 1,"
+        " wins = wins + excluded.wins, losses = losses + excluded.losses,"
+        " draws = draws + excluded.draws,"
+        " streak = CASE WHEN excluded.streak > 0 THEN"
+        "   (CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END)"
+        "   WHEN excluded.streak < 0 THEN (CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END)"
+        "   ELSE 0 END,"
+        " losses_on_time = losses_on_time + excluded.losses_on_time,"
+        " resignations = resignations + excluded.resignations,"
+        " wins_on_time = wins_on_time + excluded.wins_on_time,"
+        " wins_by_resignation = wins_by_resignation + excluded.wins_by_resignation,"
+        " updated_at = excluded.updated_at",
+        (
+            user_id,
+            game,
+            scope,
+            new.mu,
+            new.sigma,
+            new.shown,
+            win,
+            loss,
+            draw,
+            next_streak(0, outcome),
+            timed * loss,
+            resigned * loss,
+            timed * win,
+            resigned * win,
+            now,
+        ),
+    )

@@ -9,8 +9,10 @@ text and, when the renderer provides it, written as PNG files to a folder named 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import random
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -34,15 +36,33 @@ Commands:
   moves         list the moves open to you now
   hand          show your hand again          table   show the table again
   resign        give up this match            quit    leave (the match is kept: resume it later)
+  colours       switch the four-colour deck on or off (in the pictures)
   help          this text"""
 
 
 async def read_stdin(prompt: str) -> str | None:
-    """One line from the terminal, read off the event loop; None at end of input."""
-    try:
-        return await asyncio.to_thread(input, prompt)
-    except EOFError:
-        return None
+    """One line from the terminal, read off the event loop; None at end of input.
+
+    The read runs in a daemon thread of its own (not the loop's executor), so Ctrl-C leaves
+    at once instead of waiting for a line that will never come.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str | None] = loop.create_future()
+
+    def settle(line: str | None) -> None:
+        if not future.done():
+            future.set_result(line)
+
+    def read() -> None:
+        try:
+            line: str | None = input(prompt)
+        except (EOFError, OSError, ValueError):
+            line = None
+        with contextlib.suppress(RuntimeError):  # the loop may be gone: nobody waits
+            loop.call_soon_threadsafe(settle, line)
+
+    threading.Thread(target=read, name="sandbox-input", daemon=True).start()
+    return await future
 
 
 def _pictures() -> tuple[Callable[..., bytes], Callable[..., bytes]] | None:
@@ -102,9 +122,12 @@ class Sandbox:
         self.rng = random.Random(seed)
         self.human = PlayerRef(HUMAN_ID, human_name or _user_name())
         self.pictures = _pictures()
+        self.four_colour = False
 
     async def run(self) -> int:
         self.write(self._intro())
+        record = await self.service.player(self.human.user_id)
+        self.four_colour = bool(record and record.four_colour)
         while True:
             match = await self._choose()
             if match is None:
@@ -219,6 +242,10 @@ class Sandbox:
             return info
         if lowered in ("help", "?"):
             self.write(HELP)
+        elif lowered in ("colours", "colors"):
+            self.four_colour = not self.four_colour
+            await self.service.set_preferences(self.human.user_id, four_colour=self.four_colour)
+            self.write(f"Four-colour deck {'on' if self.four_colour else 'off'}.")
         elif lowered == "moves":
             self._list_moves(await self.service.legal_moves(info.id, self.human.user_id))
         elif lowered == "hand":
@@ -294,10 +321,12 @@ class Sandbox:
             return
         hand_png, table_png = self.pictures
         if name == "hand.png":
-            data = await asyncio.to_thread(hand_png, delivery.view)
+            data = await asyncio.to_thread(hand_png, delivery.view, four_colour=self.four_colour)
         else:
             names = delivery.names or ("seat 0", "seat 1")
-            data = await asyncio.to_thread(table_png, delivery.view, names)
+            data = await asyncio.to_thread(
+                table_png, delivery.view, names, four_colour=self.four_colour
+            )
         path = self.folder / f"match-{delivery.match_id}" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)

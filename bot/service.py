@@ -9,16 +9,18 @@ so nothing here knows one game from another.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
+import sqlite3
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
@@ -28,6 +30,7 @@ from bot.storage import Database
 from games import State
 
 Json = dict[str, Any]
+T = TypeVar("T")
 log = logging.getLogger("tapis.service")
 
 ACTIVE = ("challenge", "active")
@@ -211,6 +214,16 @@ class _Row:
         return None
 
 
+class _Stale(Exception):
+    """In a plan: the match is not as read (another process changed it); nothing written."""
+
+
+def _expect_one(cursor: sqlite3.Cursor) -> None:
+    """The optimistic check: the UPDATE found the match at the version it was read at."""
+    if cursor.rowcount != 1:
+        raise _Stale
+
+
 class _Unreadable(Exception):
     """A stored match that cannot be read back; it will be set aside."""
 
@@ -295,15 +308,13 @@ class _KeyedLocks:
                 self._locks[key] = (lock, users - 1)
 
 
-@dataclass(frozen=True)
-class _RatingChange:
-    scope: int
-    before: tuple[ratings.Skill, ratings.Skill]
-    after: tuple[ratings.Skill, ratings.Skill]
-
-
 def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+@functools.cache
+def _game_title(name: str) -> str:
+    return games.get(name).title
 
 
 def _sentence(text: str) -> str:
@@ -336,14 +347,15 @@ def _status_reason(row: _Row) -> str:
 class MatchService:
     """The match service over one SQLite database (see ``open``).
 
-    Concurrency: every change to a match runs under that match's lock, reads the match, asks
-    the engine, then writes the change in one transaction whose ``UPDATE`` also checks the
-    version it read (optimistic), so a move is applied exactly once even if another process
-    shares the file. Matches are kept in a small cache of read-back states, filled only under
-    their lock and only with committed rows.
+    Concurrency: every change to a match runs under that match's lock: it reads the match,
+    asks the engine, then writes the move, the new state (and, at the end, the result and
+    ratings) atomically — one savepoint of a group-committed transaction — with an ``UPDATE``
+    that also checks the version it read (optimistic), so a move is applied exactly once even
+    if another process shares the file. It returns once that is committed. Matches are kept
+    in a cache of read-back states, filled only under their lock and only with committed rows.
     """
 
-    CACHE_SIZE = 4096
+    CACHE_SIZE = 20_000  # matches whose state is kept read back (a few kB each)
 
     def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
         self._db = db
@@ -381,12 +393,13 @@ class MatchService:
         return self._now().timestamp()
 
     # -- players --------------------------------------------------------------------------
-    async def _remember(self, conn: aiosqlite.Connection, *players: PlayerRef) -> None:
+    def _remember(self, conn: sqlite3.Connection, *players: PlayerRef) -> None:
+        """In a plan: store the players' names as last seen (unless already known)."""
         now = self._ts()
         for player in players:
             if self._players.get(player.user_id) == player:
                 continue
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO players (user_id, name, locale, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
                 " SET name = excluded.name, locale = excluded.locale,"
@@ -420,13 +433,16 @@ class MatchService:
 
     async def _set_flag(self, user_id: int, column: str, value: bool) -> None:
         now = self._ts()
-        async with self._db.write() as conn:
-            await conn.execute(
+
+        def plan(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 f"INSERT INTO players (user_id, name, {column}, created_at, updated_at)"
                 f" VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
                 f" SET {column} = excluded.{column}, updated_at = excluded.updated_at",
                 (user_id, f"player {user_id}", int(value), now, now),
             )
+
+        await self._db.transact(plan)
 
     async def set_preferences(self, user_id: int, *, four_colour: bool | None = None) -> None:
         if four_colour is not None:
@@ -453,10 +469,13 @@ class MatchService:
         return record
 
     async def _peek(self, match_id: int) -> _Row:
-        """The match for reading: from the cache if there, else the database (not cached,
-        since only the holder of the match's lock may fill the cache)."""
+        """The match for reading: from the cache, else read under its lock (only the lock's
+        holder may fill the cache, so it never takes an older row than a writer left)."""
         row = self._cache.get(match_id)
-        return row if row is not None else await self._fetch(match_id)
+        if row is not None:
+            return row
+        async with self._locks.hold(match_id):
+            return await self._load(match_id)
 
     async def _load(self, match_id: int) -> _Row:
         """The match for changing it; the caller holds its lock."""
@@ -478,12 +497,16 @@ class MatchService:
         """Flag a damaged match so no one plays it and nothing else is held up by it."""
         log.error("match #%s set aside: %s", match_id, problem)
         self._cache.pop(match_id, None)
-        async with self._db.write() as conn:
-            await conn.execute(
+        now = self._ts()
+
+        def plan(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
                 " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?",
-                (problem[:500], self._ts(), match_id),
+                (problem[:500], now, match_id),
             )
+
+        await self._db.transact(plan)
 
     async def _info(self, row: _Row) -> MatchInfo:
         challenger = await self._ref(row.challenger_id)
@@ -574,7 +597,7 @@ class MatchService:
         return (await self._ref(row.seat_ids[0])).name, (await self._ref(row.seat_ids[1])).name
 
     def _title(self, row: _Row) -> str:
-        return f"{games.get(row.game).title} #{row.id}"
+        return f"{_game_title(row.game)} #{row.id}"
 
     async def _board(self, row: _Row, state: State) -> Delivery:
         """The public table: only ``view(None)``, and text made only from it."""
@@ -642,7 +665,7 @@ class MatchService:
             await self._hand(row, row.state, 1),
         ]
 
-    async def _ending(self, row: _Row, changes: list[_RatingChange]) -> list[Delivery]:
+    async def _ending(self, row: _Row, changes: list[ratings.Change]) -> list[Delivery]:
         assert row.state is not None
         names = await self._names(row)
         text = f"{self._title(row)} is over: {self._result_text(row, names)}."
@@ -655,7 +678,7 @@ class MatchService:
                 f"({change.after[seat].shown - change.before[seat].shown:+.2f})"
                 for seat in (0, 1)
             )
-            text += f" {games.get(row.game).title} ratings {where}: {moved}."
+            text += f" {_game_title(row.game)} ratings {where}: {moved}."
         return [
             Delivery("notice", row.id, None, text, names=names),
             await self._board(row, row.state),
@@ -693,9 +716,10 @@ class MatchService:
         if opponent is not None and opponent.user_id == challenger.user_id:
             raise Refused("you cannot challenge yourself: name another player, or anyone")
         now = self._ts()
-        async with self._db.write() as conn:
-            await self._remember(conn, challenger, *([opponent] if opponent else []))
-            cursor = await conn.execute(
+
+        def plan(conn: sqlite3.Connection) -> int | None:
+            self._remember(conn, challenger, *([opponent] if opponent else []))
+            cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
                 " options, status, days_per_move, rated, rematch_of, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?)",
@@ -713,7 +737,9 @@ class MatchService:
                     now,
                 ),
             )
-            match_id = cursor.lastrowid
+            return cursor.lastrowid
+
+        match_id = await self._db.transact(plan)
         self._note_players(challenger, opponent)
         assert match_id is not None
         info = await self.get(match_id)
@@ -767,9 +793,11 @@ class MatchService:
             now = self._ts()
             deadline, reminder = clocks.deadline_after(now, row.days_per_move)
             to_move = None if state.to_move is None else seats[state.to_move]
-            async with self._db.write() as conn:
-                await self._remember(conn, user)
-                cursor = await conn.execute(
+            state_json = state.to_json()
+
+            def plan(conn: sqlite3.Connection) -> None:
+                self._remember(conn, user)
+                cursor = conn.execute(
                     "UPDATE matches SET status = 'active', opponent_id = ?, seat0_id = ?,"
                     " seat1_id = ?, seed = ?, state = ?, version = 0, to_move_id = ?,"
                     " deadline = ?, reminder_at = ?, updated_at = ?"
@@ -778,7 +806,7 @@ class MatchService:
                         user.user_id,
                         *seats,
                         seed,
-                        state.to_json(),
+                        state_json,
                         to_move,
                         deadline,
                         reminder,
@@ -786,7 +814,9 @@ class MatchService:
                         match_id,
                     ),
                 )
-                self._check_one(cursor, match_id)
+                _expect_one(cursor)
+
+            await self._write(match_id, plan)
             self._note_players(user)
             row = replace(
                 row,
@@ -805,17 +835,21 @@ class MatchService:
         names = await self._names(row)
         starter = "" if state.to_move is None else f" {names[state.to_move]} plays first."
         text = (
-            f"{user.name} accepts: {games.get(row.game).title}, {names[0]} against {names[1]} "
+            f"{user.name} accepts: {_game_title(row.game)}, {names[0]} against {names[1]} "
             f"(match #{row.id}).{starter}"
         )
         notice = Delivery("notice", row.id, None, text, mention=row.challenger_id, names=names)
         return await self._info(row), [notice, *await self._progress(row)]
 
-    def _check_one(self, cursor: aiosqlite.Cursor, match_id: int) -> None:
-        """The optimistic check: the row changed under us (another process) if no row matched."""
-        if cursor.rowcount != 1:
+    async def _write(self, match_id: int, plan: Callable[[sqlite3.Connection], T]) -> T:
+        """Commit ``plan``, a change to one match; Conflict if the match changed under us."""
+        try:
+            return await self._db.transact(plan)
+        except _Stale:
             self._cache.pop(match_id, None)
-            raise Conflict(f"match #{match_id} changed meanwhile: look at it again and retry")
+            raise Conflict(
+                f"match #{match_id} changed meanwhile: look at it again and retry"
+            ) from None
 
     async def _close_challenge(
         self, match_id: int, user_id: int, status: str
@@ -829,18 +863,22 @@ class MatchService:
                     raise NotAPlayer("only the player challenged can decline this challenge")
             elif user_id != row.challenger_id:
                 raise NotAPlayer("only the player who made this challenge can cancel it")
-            async with self._db.write() as conn:
-                cursor = await conn.execute(
+            now = self._ts()
+
+            def plan(conn: sqlite3.Connection) -> None:
+                cursor = conn.execute(
                     "UPDATE matches SET status = ?, updated_at = ?"
                     " WHERE id = ? AND status = 'challenge'",
-                    (status, self._ts(), match_id),
+                    (status, now, match_id),
                 )
-                self._check_one(cursor, match_id)
+                _expect_one(cursor)
+
+            await self._write(match_id, plan)
             row = replace(row, status=status)
             self._keep(row)
         who = (await self._ref(user_id)).name
         verb = "declines" if status == "declined" else "cancels"
-        text = f"{who} {verb} the challenge #{match_id} ({games.get(row.game).title})."
+        text = f"{who} {verb} the challenge #{match_id} ({_game_title(row.game)})."
         return await self._info(row), [Delivery("notice", match_id, None, text)]
 
     async def decline(self, match_id: int, user_id: int) -> tuple[MatchInfo, list[Delivery]]:
@@ -852,11 +890,15 @@ class MatchService:
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         async with self._locks.hold(match_id):
             row = await self._load(match_id)
-            async with self._db.write() as conn:
-                await conn.execute(
+            now = self._ts()
+
+            def plan(conn: sqlite3.Connection) -> None:
+                conn.execute(
                     "UPDATE matches SET thread_id = ?, updated_at = ? WHERE id = ?",
-                    (thread_id, self._ts(), match_id),
+                    (thread_id, now, match_id),
                 )
+
+            await self._write(match_id, plan)
             self._keep(replace(row, thread_id=thread_id))
 
     async def rematch(self, match_id: int, user: PlayerRef) -> tuple[MatchInfo, list[Delivery]]:
@@ -945,7 +987,7 @@ class MatchService:
 
     async def _store_move(
         self, row: _Row, seat: int, user_id: int, move: str, after: State
-    ) -> tuple[_Row, list[_RatingChange]]:
+    ) -> tuple[_Row, list[ratings.Change]]:
         assert row.seat_ids is not None
         now = self._ts()
         result = after.result
@@ -957,70 +999,74 @@ class MatchService:
             deadline, reminder = clocks.deadline_after(now, row.days_per_move)
             to_move = row.seat_ids[after.to_move] if after.to_move is not None else None
         version = row.version + 1
-        changes: list[_RatingChange] = []
-        async with self._db.write() as conn:
-            cursor = await conn.execute(
+        before = row
+        row = replace(
+            row,
+            version=version,
+            state=after,
+            status="finished" if finished else "active",
+            to_move_id=to_move,
+            deadline=deadline,
+            reminder_at=reminder,
+            result=result,
+        )
+        state_json = after.to_json()
+        ended = row
+
+        def plan(conn: sqlite3.Connection) -> list[ratings.Change]:
+            cursor = conn.execute(
                 "UPDATE matches SET version = ?, state = ?, status = ?, to_move_id = ?,"
                 " deadline = ?, reminder_at = ?, result = ?, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (
                     version,
-                    after.to_json(),
-                    "finished" if finished else "active",
+                    state_json,
+                    ended.status,
                     to_move,
                     deadline,
                     reminder,
                     None if result is None else _dumps(result),
                     now,
-                    row.id,
-                    row.version,
+                    ended.id,
+                    before.version,
                 ),
             )
-            self._check_one(cursor, row.id)
-            await conn.execute(
+            _expect_one(cursor)
+            conn.execute(
                 "INSERT INTO moves (match_id, ply, seat, user_id, move, at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (row.id, version, seat, user_id, move, now),
+                (ended.id, version, seat, user_id, move, now),
             )
-            row = replace(
-                row,
-                version=version,
-                state=after,
-                status="finished" if finished else "active",
-                to_move_id=to_move,
-                deadline=deadline,
-                reminder_at=reminder,
-                result=result,
-            )
-            if finished:
-                changes = await self._record_result(conn, row, "play", now)
+            return _record_result(conn, ended, "play", now) if finished else []
+
+        changes = await self._write(row.id, plan)
         self._keep(row)
         return row, changes
 
     async def _end(
         self, row: _Row, winner: int, how: str, extra: Json
-    ) -> tuple[_Row, list[_RatingChange]]:
+    ) -> tuple[_Row, list[ratings.Change]]:
         """End an active match without a move (a resignation, a loss on time)."""
         assert row.state is not None
         now = self._ts()
         result = {"winner": winner, "scores": list(row.state.scores), "how": how, **extra}
-        async with self._db.write() as conn:
-            cursor = await conn.execute(
+        before = row
+        row = replace(
+            row, status="finished", result=result, to_move_id=None, deadline=None, reminder_at=None
+        )
+        ended = row
+
+        def plan(conn: sqlite3.Connection) -> list[ratings.Change]:
+            cursor = conn.execute(
                 "UPDATE matches SET status = 'finished', result = ?, to_move_id = NULL,"
                 " deadline = NULL, reminder_at = NULL, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (_dumps(result), now, row.id, row.version),
+                (_dumps(result), now, ended.id, before.version),
             )
-            self._check_one(cursor, row.id)
-            row = replace(
-                row,
-                status="finished",
-                result=result,
-                to_move_id=None,
-                deadline=None,
-                reminder_at=None,
-            )
-            changes = await self._record_result(conn, row, how, now)
+            _expect_one(cursor)
+            return _record_result(conn, ended, how, now)
+
+        changes = await self._write(row.id, plan)
         self._keep(row)
         return row, changes
 
@@ -1051,14 +1097,18 @@ class MatchService:
                     f"{'s' if row.version != 1 else ''} played): it can no longer be aborted, "
                     "but you may resign"
                 )
-            async with self._db.write() as conn:
-                cursor = await conn.execute(
+            now = self._ts()
+
+            def plan(conn: sqlite3.Connection) -> None:
+                cursor = conn.execute(
                     "UPDATE matches SET status = 'aborted', to_move_id = NULL, deadline = NULL,"
                     " reminder_at = NULL, updated_at = ?"
                     " WHERE id = ? AND version = 0 AND status = 'active'",
-                    (self._ts(), match_id),
+                    (now, match_id),
                 )
-                self._check_one(cursor, match_id)
+                _expect_one(cursor)
+
+            await self._write(match_id, plan)
             row = replace(row, status="aborted", to_move_id=None, deadline=None, reminder_at=None)
             self._keep(row)
         assert row.seat_ids is not None
@@ -1068,107 +1118,6 @@ class MatchService:
         return await self._info(row), [Delivery("notice", row.id, None, text, names=names), dm]
 
     # -- results and ratings --------------------------------------------------------------
-    async def _record_result(
-        self, conn: aiosqlite.Connection, row: _Row, how: str, now: float
-    ) -> list[_RatingChange]:
-        """Write how the match ended, and update both players' ratings, in ``conn``'s
-        transaction (the one that ends the match)."""
-        assert row.seat_ids is not None and row.result is not None
-        winner = row.result.get("winner")
-        winner = winner if winner in (0, 1) else None
-        await conn.execute(
-            "INSERT INTO results (match_id, game, guild_id, seat0_id, seat1_id, winner_seat,"
-            " how, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                row.id,
-                row.game,
-                row.guild_id,
-                *row.seat_ids,
-                winner,
-                how,
-                _dumps(row.result.get("scores")),
-                now,
-            ),
-        )
-        if not row.rated:
-            return []
-        changes = []
-        for scope in ratings.scopes(row.guild_id):
-            before = (
-                await self._skill(conn, row.seat_ids[0], row.game, scope),
-                await self._skill(conn, row.seat_ids[1], row.game, scope),
-            )
-            after = ratings.rate(before[0], before[1], winner)
-            for seat in (0, 1):
-                outcome = 0 if winner is None else (1 if seat == winner else -1)
-                await self._update_rating(
-                    conn, row.seat_ids[seat], row.game, scope, after[seat], outcome, how, now
-                )
-            changes.append(_RatingChange(scope, before, after))
-        return changes
-
-    @staticmethod
-    async def _skill(
-        conn: aiosqlite.Connection, user_id: int, game: str, scope: int
-    ) -> ratings.Skill:
-        records = await conn.execute_fetchall(
-            "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?",
-            (user_id, game, scope),
-        )
-        for record in records:
-            return ratings.Skill(record[0], record[1])
-        return ratings.Skill()
-
-    @staticmethod
-    async def _update_rating(
-        conn: aiosqlite.Connection,
-        user_id: int,
-        game: str,
-        scope: int,
-        skill: ratings.Skill,
-        outcome: int,
-        how: str,
-        now: float,
-    ) -> None:
-        win, loss, draw = int(outcome > 0), int(outcome < 0), int(outcome == 0)
-        timed = int(how == "time")
-        resigned = int(how == "resignation")
-        await conn.execute(
-            "INSERT INTO ratings (user_id, game, scope, mu, sigma, rating, games, wins, losses,"
-            " draws, streak, losses_on_time, resignations, wins_on_time, wins_by_resignation,"
-            " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (user_id, game, scope) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, rating = excluded.rating, games = games + 1,"
-            " wins = wins + excluded.wins, losses = losses + excluded.losses,"
-            " draws = draws + excluded.draws,"
-            " streak = CASE WHEN excluded.streak > 0 THEN"
-            "   (CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END)"
-            "   WHEN excluded.streak < 0 THEN (CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END)"
-            "   ELSE 0 END,"
-            " losses_on_time = losses_on_time + excluded.losses_on_time,"
-            " resignations = resignations + excluded.resignations,"
-            " wins_on_time = wins_on_time + excluded.wins_on_time,"
-            " wins_by_resignation = wins_by_resignation + excluded.wins_by_resignation,"
-            " updated_at = excluded.updated_at",
-            (
-                user_id,
-                game,
-                scope,
-                skill.mu,
-                skill.sigma,
-                skill.shown,
-                win,
-                loss,
-                draw,
-                ratings.next_streak(0, outcome),
-                timed * loss,
-                resigned * loss,
-                timed * win,
-                resigned * win,
-                now,
-            ),
-        )
-
     async def leaderboard(self, game: str, guild_id: int | None, limit: int = 10) -> list[Standing]:
         """The best ``limit`` players of ``game`` on a server (``guild_id``) or everywhere."""
         name = self._game_name(game)
@@ -1299,7 +1248,8 @@ class MatchService:
     async def check_clocks(self) -> list[Delivery]:
         """Send due reminders and end the matches whose deadline has passed; what to deliver.
 
-        A damaged match is set aside and the others go on.
+        A match whose clock cannot be handled (a damaged record, an engine error) is set
+        aside and the others go on; a database error is left for the next pass.
         """
         now = self._ts()
         records = await self._db.fetchall(
@@ -1313,6 +1263,11 @@ class MatchService:
                 deliveries += await self._check_clock(record["id"], now)
             except ServiceError as error:
                 log.warning("clock of match #%s: %s", record["id"], error)
+            except sqlite3.Error:
+                raise
+            except Exception as error:
+                log.exception("clock of match #%s failed", record["id"])
+                await self._set_aside(record["id"], f"its clock failed: {error!r}")
         return deliveries
 
     async def _check_clock(self, match_id: int, now: float) -> list[Delivery]:
@@ -1327,13 +1282,17 @@ class MatchService:
                 row, changes = await self._end(row, 1 - to_move, "time", {"timed_out": to_move})
                 ended = True
             elif row.reminder_at is not None and row.reminder_at <= now:
-                async with self._db.write() as conn:
-                    cursor = await conn.execute(
+                version = row.version
+
+                def plan(conn: sqlite3.Connection) -> None:
+                    cursor = conn.execute(
                         "UPDATE matches SET reminder_at = NULL"
                         " WHERE id = ? AND version = ? AND status = 'active'",
-                        (row.id, row.version),
+                        (match_id, version),
                     )
-                    self._check_one(cursor, row.id)
+                    _expect_one(cursor)
+
+                await self._write(match_id, plan)
                 row = replace(row, reminder_at=None)
                 self._keep(row)
                 ended = False
@@ -1370,17 +1329,19 @@ class MatchService:
             self._clock_wakeup.clear()
             try:
                 deliveries = await self.check_clocks()
-                if deliveries:
-                    await deliver(deliveries)
                 due = await self.next_clock_event()
-            except asyncio.CancelledError:
-                raise
             except Exception:
                 log.exception("the clock task failed; it tries again in a minute")
-                due = self._ts() + 60
+                deliveries, due = [], self._ts() + clocks.RETRY_AFTER
+            if deliveries:
+                try:
+                    await deliver(deliveries)
+                except Exception:  # the adapter's trouble must not stop the clocks
+                    log.exception("delivering %d clock message(s) failed", len(deliveries))
             self._clock_next = due
             delay = clocks.MAX_SLEEP if due is None else due - self._ts()
-            delay = min(max(delay, 0.0), clocks.MAX_SLEEP)
+            # Something still due right after a pass could not be handled: do not spin.
+            delay = min(max(delay, clocks.MIN_SLEEP), clocks.MAX_SLEEP)
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._clock_wakeup.wait(), timeout=delay)
 
@@ -1436,3 +1397,30 @@ class MatchService:
             if not await self.verify(record["id"]):
                 bad.append(record["id"])
         return bad
+
+
+def _record_result(
+    conn: sqlite3.Connection, row: _Row, how: str, now: float
+) -> list[ratings.Change]:
+    """Write how the match ended, and update both players' ratings, in ``conn``'s
+    transaction (the one that ends the match)."""
+    assert row.seat_ids is not None and row.result is not None
+    winner = row.result.get("winner")
+    winner = winner if winner in (0, 1) else None
+    conn.execute(
+        "INSERT INTO results (match_id, game, guild_id, seat0_id, seat1_id, winner_seat,"
+        " how, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            row.id,
+            row.game,
+            row.guild_id,
+            *row.seat_ids,
+            winner,
+            how,
+            _dumps(row.result.get("scores")),
+            now,
+        ),
+    )
+    if not row.rated:
+        return []
+    return ratings.record(conn, row.game, row.guild_id, row.seat_ids, winner, how, now)

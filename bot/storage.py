@@ -1,11 +1,14 @@
 """SQLite storage on aiosqlite: one writer connection, one reader, WAL, numbered migrations.
 
-Every write runs inside ``async with db.write() as conn:`` — one ``BEGIN IMMEDIATE``
-transaction on the single writer connection, committed on exit, rolled back on any error —
-so a write never waits on SQLITE_BUSY halfway through and nothing is ever half-written.
+Every write is a *plan*: a plain function given the writer's ``sqlite3.Connection``, run by
+``await db.transact(plan)`` in the writer connection's own thread (aiosqlite's), so no
+SQLite call blocks the event loop and a whole write costs one hop to that thread. Plans that
+arrive together are committed together (group commit): one ``BEGIN IMMEDIATE`` transaction,
+each plan inside its own savepoint, so a plan that fails is rolled back alone and the others
+commit; nothing is ever half-written, and one fsync serves many moves. ``transact`` returns
+only once the transaction holding the plan has committed.
 Reads go through a second connection: in WAL mode it sees every committed write and never
-sees a transaction in progress. aiosqlite runs each connection in its own thread, so no
-SQLite call blocks the event loop.
+sees a transaction in progress.
 
 Durability: with WAL, a committed transaction survives the process being killed whatever
 ``synchronous`` says; ``durable=True`` (``synchronous=FULL``) also makes it survive a power
@@ -15,12 +18,12 @@ loss, at the price of one more fsync per commit.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -28,6 +31,13 @@ from bot.migrations import MIGRATIONS
 
 DEFAULT_PATH = Path("data") / "tapis.db"
 BUSY_TIMEOUT_MS = 5000
+# Checkpoints (copying the WAL back into the database, with an fsync) run on a connection
+# of their own every so many commits, so no move waits for one in its COMMIT.
+CHECKPOINT_EVERY = 500
+MAX_BATCH = 256  # plans committed together at most
+
+T = TypeVar("T")
+Plan = Callable[[sqlite3.Connection], T]
 
 
 def default_path() -> Path:
@@ -46,12 +56,23 @@ class Database:
     """The database file, its writer and its reader."""
 
     def __init__(
-        self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        *,
+        durable: bool = False,
     ) -> None:
         self.path = path
+        self.durable = durable
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        self._pending: list[tuple[Plan[Any], asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self._commits = 0
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpoint: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path, *, durable: bool = False) -> Database:
@@ -62,28 +83,84 @@ class Database:
         writer = await _connect(path, durable=durable)
         try:
             await migrate(writer)
+            await writer.execute("PRAGMA wal_autocheckpoint = 0")
             reader = await _connect(path, durable=durable)
         except BaseException:
             await writer.close()
             raise
-        return cls(path, writer, reader)
+        return cls(path, writer, reader, durable=durable)
 
     async def close(self) -> None:
+        while self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
         async with self._write_lock:
+            if self._checkpoint is not None:
+                await asyncio.gather(self._checkpoint, return_exceptions=True)
+            if self._checkpointer is not None:
+                await self._checkpointer.close()
             await self._reader.close()
+            # Fold the WAL back into the file, so a closed database is one file.
+            await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._writer.close()
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (``BEGIN IMMEDIATE``), committed on success."""
-        async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._writer
-            except BaseException:
-                await self._writer.rollback()
-                raise
-            await self._writer.commit()
+    async def transact(self, plan: Plan[T]) -> T:
+        """Run ``plan(conn)`` in a write transaction; its result once committed.
+
+        If the plan raises, what it wrote is rolled back and its exception raised here.
+        """
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending.append((plan, future))
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        """Commit the waiting plans, a batch at a time, until none is left."""
+        try:
+            while self._pending:
+                batch = self._pending[:MAX_BATCH]
+                del self._pending[:MAX_BATCH]
+                try:
+                    async with self._write_lock:
+                        # aiosqlite runs every call of a connection in that connection's
+                        # thread through Connection._execute (the primitive all its methods
+                        # use); giving it the whole batch makes one hop instead of one per
+                        # statement.
+                        outcomes = await self._writer._execute(  # type: ignore[no-untyped-call]
+                            _run_batch, self._writer._conn, [plan for plan, _ in batch]
+                        )
+                except Exception as error:  # the transaction failed: no plan committed
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if ok:
+                        future.set_result(value)
+                    else:
+                        future.set_exception(value)
+                self._committed()
+        finally:
+            self._flusher = None
+
+    def _committed(self) -> None:
+        self._commits += 1
+        if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None:
+            self._commits = 0
+            self._checkpoint = asyncio.create_task(self._run_checkpoint())
+
+    async def _run_checkpoint(self) -> None:
+        """A PASSIVE checkpoint: it never blocks the writer, nor readers."""
+        try:
+            if self._checkpointer is None:
+                self._checkpointer = await _connect(self.path, durable=self.durable)
+            await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # the next one will try again; the WAL only grows meanwhile
+            logging.getLogger("tapis.storage").exception("checkpoint failed")
+        finally:
+            self._checkpoint = None
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         async with self._reader.execute(sql, tuple(params)) as cursor:
@@ -103,14 +180,42 @@ class Database:
         await self._reader.execute("VACUUM INTO ?", (str(target),))
 
 
+def _run_batch(conn: sqlite3.Connection, plans: list[Plan[Any]]) -> list[tuple[bool, Any]]:
+    """In the writer's thread: one transaction, each plan in a savepoint of its own."""
+    outcomes: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for plan in plans:
+            conn.execute("SAVEPOINT plan")
+            try:
+                value = plan(conn)
+            except Exception as error:
+                conn.execute("ROLLBACK TO plan")
+                conn.execute("RELEASE plan")
+                outcomes.append((False, error))
+            else:
+                conn.execute("RELEASE plan")
+                outcomes.append((True, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
 async def _connect(path: Path, *, durable: bool) -> aiosqlite.Connection:
     # isolation_level=None: the sqlite3 module opens no transaction by itself; write() does.
     conn = await aiosqlite.connect(path, isolation_level=None)
-    conn.row_factory = aiosqlite.Row
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await conn.execute("PRAGMA journal_mode = WAL")
-    await conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-    await conn.execute("PRAGMA foreign_keys = ON")
+    try:
+        conn.row_factory = aiosqlite.Row
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        await conn.close()  # its thread would keep the process alive
+        raise
     return conn
 
 

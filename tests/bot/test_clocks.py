@@ -165,3 +165,52 @@ def test_clock_arithmetic() -> None:
     assert clocks.describe_left(2 * 86_400 + 3 * 3600) == "2 days 3 hours"
     assert clocks.describe_left(40 * 60) == "40 minutes"
     assert clocks.describe_left(-5) == "less than a minute"
+
+
+async def test_a_failing_delivery_does_not_stop_the_clock_task(
+    service: MatchService, clock: FakeClock
+) -> None:
+    calls: list[list[Delivery]] = []
+    second = asyncio.Event()
+
+    async def deliver(deliveries: list[Delivery]) -> None:
+        calls.append(deliveries)
+        if len(calls) == 1:
+            raise ConnectionError("Discord is down")
+        second.set()
+
+    first = await start_match(service, days=1)
+    await start_match(service, days=3)
+    clock.advance(hours=13)
+    task = asyncio.create_task(service.run_clocks(deliver))
+    try:
+        while not calls:
+            await asyncio.sleep(0.01)
+        assert calls[0][0].match_id == first.id
+        clock.advance(days=3)
+        service.wake_clocks()
+        await asyncio.wait_for(second.wait(), 5)
+        assert task.done() is False
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_match_whose_clock_fails_is_set_aside(
+    service: MatchService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = await start_match(service, days=1)
+    fine = await start_match(service, days=1)
+    original = service._end
+
+    async def failing_end(row, *args):  # type: ignore[no-untyped-def]
+        if row.id == broken.id:
+            raise RuntimeError("engine trouble")
+        return await original(row, *args)
+
+    monkeypatch.setattr(service, "_end", failing_end)
+    clock.advance(days=2)
+    deliveries = await service.check_clocks()
+    assert {d.match_id for d in deliveries} == {fine.id}
+    assert (await service.get(broken.id)).status == "corrupt"
+    assert await service.next_clock_event() is None  # nothing left to spin on

@@ -86,7 +86,8 @@ async def test_the_computers_hand_is_never_shown(service: MatchService, tmp_path
     text = "\n".join(out)
     for delivery in shown:  # … and none of it was written
         assert delivery.text not in text
-        assert "Your hand: " + " ".join(delivery.view["hand"]) not in text
+        if delivery.view["hand"]:
+            assert "Your hand: " + " ".join(delivery.view["hand"]) not in text
 
 
 async def test_quit_keeps_the_match_and_resume_finds_it(
@@ -108,7 +109,7 @@ async def test_pictures_are_written_when_the_renderer_has_them(
 
     def hand_png(view: dict[str, Any], *, four_colour: bool = False) -> bytes:
         assert view["seat"] is not None
-        calls.append("hand")
+        calls.append("hand four" if four_colour else "hand")
         return b"\x89PNG hand"
 
     def table_png(view: dict[str, Any], names: tuple[str, str], **_: Any) -> bytes:
@@ -121,12 +122,14 @@ async def test_pictures_are_written_when_the_renderer_has_them(
     fake.table_png = table_png  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "rendering", fake)
     folder = tmp_path / "pictures"
-    _, out = await session(service, folder, Script([games.names()[0], "quit"]))
-    assert str(folder) in out
+    _, out = await session(service, folder, Script([games.names()[0], "colours", "hand", "quit"]))
+    assert str(folder) in out and "Four-colour deck on" in out
     (match_folder,) = folder.iterdir()
     assert (match_folder / "hand.png").read_bytes() == b"\x89PNG hand"
     assert (match_folder / "table.png").read_bytes() == b"\x89PNG table"
-    assert "hand" in calls and "table" in calls
+    assert "hand" in calls and "table" in calls and calls[-1] == "hand four"
+    record = await service.player(HUMAN_ID)
+    assert record is not None and record.four_colour  # remembered for next time
 
 
 def test_without_pictures_the_sandbox_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,3 +203,13 @@ def test_the_command_line_backup_and_verify(
     assert entry.main(["--db", str(db), "verify"]) == 0
     assert entry.main(["--db", str(db), "backup", str(tmp_path / "copy.db")]) == 0
     assert (tmp_path / "copy.db").exists()
+
+
+def test_a_damaged_database_gets_a_clear_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database, just words " * 100)
+    assert entry.main(["--db", str(bad), "verify"]) == 1
+    assert "cannot use the database" in capsys.readouterr().err

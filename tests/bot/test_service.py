@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sqlite3
@@ -35,28 +36,33 @@ from tests.bot.conftest import (
 CARD = re.compile(r"\b(?:10|[2-9]|1[9]|2[01]|[JQKA])[SHDCT]\b")
 
 
+def cards_in(data: object) -> set[str]:
+    return set(CARD.findall(json.dumps(data)))
+
+
 def check_deliveries(path: Path, match_id: int, deliveries: list[Delivery]) -> None:
-    """Hidden information: a hand carries only its seat's view; public messages only the
-    public view, and no card that is still in someone's hand."""
+    """Hidden information: a hand carries only its seat's view, a public message only the
+    public view, and every card a text names is one its reader's view shows."""
     state = stored_state(path, match_id)
-    hands = {seat: set(state.view(seat)["hand"]) for seat in (0, 1)}
     conn = sqlite3.connect(path)
     seats = conn.execute("SELECT seat0_id, seat1_id FROM matches WHERE id = ?", (match_id,))
     seat_ids = seats.fetchone()
     conn.close()
+    public = cards_in(state.view(None))
     for delivery in deliveries:
-        cards = set(CARD.findall(delivery.text))
+        named = set(CARD.findall(delivery.text))
         if delivery.kind in ("board", "notice"):
             assert delivery.to is None
             assert delivery.view is None or delivery.view == state.view(None)
-            assert not cards & (hands[0] | hands[1]), delivery.text
+            assert named <= public, delivery.text
         elif delivery.kind == "hand":
             seat = seat_ids.index(delivery.to)
             assert delivery.view == state.view(seat)
-            assert not cards & hands[1 - seat], delivery.text
+            assert named <= cards_in(state.view(seat)), delivery.text
         else:
+            seat = seat_ids.index(delivery.to)
             assert delivery.view is None
-            assert not cards & (hands[0] | hands[1]), delivery.text
+            assert named <= cards_in(state.view(seat)), delivery.text
 
 
 @pytest.mark.parametrize("game", games.names())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from pathlib import Path
@@ -36,10 +37,11 @@ async def test_connections_are_set_up(db_path: Path, durable: bool, level: int) 
 
 async def test_migrations_run_once_and_a_newer_schema_is_refused(db_path: Path) -> None:
     db = await storage.Database.open(db_path)
-    async with db.write() as conn:
-        await conn.execute(
+    await db.transact(
+        lambda conn: conn.execute(
             "INSERT INTO players (user_id, name, created_at, updated_at) VALUES (1, 'x', 0, 0)"
         )
+    )
     await db.close()
     db = await storage.Database.open(db_path)  # a second open migrates nothing
     assert await db.fetchone("SELECT name FROM players") is not None
@@ -52,21 +54,39 @@ async def test_migrations_run_once_and_a_newer_schema_is_refused(db_path: Path) 
         await storage.Database.open(db_path)
 
 
-async def test_a_failed_write_leaves_nothing(db_path: Path) -> None:
+async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path) -> None:
+    """Plans committed together: each in its own savepoint, so one failing is rolled back
+    alone (here a foreign key refuses it) and the others are written."""
+
+    def player(user_id: int) -> storage.Plan[None]:
+        def plan(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO players (user_id, name, created_at, updated_at) VALUES (?, 'x', 0, 0)",
+                (user_id,),
+            )
+
+        return plan
+
+    def bad(conn: sqlite3.Connection) -> None:
+        player(2)(conn)
+        # a match whose challenger does not exist
+        conn.execute(
+            "INSERT INTO matches (game, challenger_id, status, created_at, updated_at)"
+            " VALUES ('cinq-as', 99, 'challenge', 0, 0)"
+        )
+
     db = await storage.Database.open(db_path)
     try:
-        with pytest.raises(sqlite3.IntegrityError):
-            async with db.write() as conn:
-                await conn.execute(
-                    "INSERT INTO players (user_id, name, created_at, updated_at)"
-                    " VALUES (1, 'x', 0, 0)"
-                )
-                # a match whose challenger does not exist: the foreign key refuses it
-                await conn.execute(
-                    "INSERT INTO matches (game, challenger_id, status, created_at, updated_at)"
-                    " VALUES ('cinq-as', 99, 'challenge', 0, 0)"
-                )
-        assert await db.fetchone("SELECT * FROM players") is None
+        outcomes = await asyncio.gather(
+            db.transact(player(1)),
+            db.transact(bad),
+            db.transact(player(3)),
+            return_exceptions=True,
+        )
+        assert outcomes[0] is None and outcomes[2] is None
+        assert isinstance(outcomes[1], sqlite3.IntegrityError)
+        ids = [row[0] for row in await db.fetchall("SELECT user_id FROM players ORDER BY 1")]
+        assert ids == [1, 3]
     finally:
         await db.close()
 
@@ -140,3 +160,18 @@ async def test_backups_are_consistent_copies(
                 assert await other.verify(info.id)
         finally:
             await other.close()
+
+
+async def test_a_file_that_is_not_a_database_is_refused_cleanly(tmp_path: Path) -> None:
+    import threading
+
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database, just words " * 100)
+    before = threading.active_count()
+    with pytest.raises(sqlite3.DatabaseError):
+        await storage.Database.open(bad)
+    for _ in range(100):  # its connection's thread has stopped (it would keep the process up)
+        if threading.active_count() <= before:
+            break
+        await asyncio.sleep(0.01)
+    assert threading.active_count() <= before
