@@ -38,8 +38,10 @@ def run(seconds: float) -> None:
         ("no pause: every player answers the instant their hand arrives", 0.0),
         (f"paced: each player takes about {PACED_THINK:.0f} s per move", PACED_THINK),
     ):
-        acks, moves, played = asyncio.run(_measure(span, think))
-        print(f"{MATCHES} matches at once, {label} — {played} moves")
+        acks, moves, failures = asyncio.run(_measure(span, think))
+        print(f"{MATCHES} matches at once, {label} — {len(acks)} moves")
+        for failure in sorted(set(failures)):
+            print(f"  FAILED {failures.count(failure)}×: {failure}")
         for name, values, target in (
             ("acknowledgement", acks, ACK_TARGET_MS),
             ("whole move", moves, MOVE_TARGET_MS),
@@ -58,7 +60,7 @@ def _percentile(values: list[float], pct: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[pct - 1]
 
 
-async def _measure(duration: float, think: float) -> tuple[list[float], list[float], int]:
+async def _measure(duration: float, think: float) -> tuple[list[float], list[float], list[str]]:
     """Run ``python -m bot`` as its own process against the fake Discord, which lives here
     with the players: the bot's work is not mixed with the fake's, as with the real Discord."""
     fake = FakeDiscord()
@@ -82,15 +84,18 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
             await asyncio.sleep(READY_WAIT)  # discord.py waits this long for more guilds
             acks: list[float] = []
             moves: list[float] = []
+            failures: list[str] = []
             deadline = time.perf_counter() + duration
             names = games.names()
             await asyncio.gather(
                 *(
-                    _player_pair(fake, names[i % len(names)], i, deadline, think, acks, moves)
+                    _player_pair(
+                        fake, names[i % len(names)], i, deadline, think, acks, moves, failures
+                    )
                     for i in range(MATCHES)
                 )
             )
-            return acks, moves, len(acks)
+            return acks, moves, failures
         finally:
             bot.send_signal(signal.SIGINT)
             try:
@@ -116,6 +121,7 @@ async def _player_pair(
     think: float,
     acks: list[float],
     moves: list[float],
+    failures: list[str],
 ) -> None:
     """Two users playing one match after another of ``game`` until the deadline, as people
     do: a button of their hand DM, or ``/play`` from its move list when the hand offers only
@@ -123,7 +129,12 @@ async def _player_pair(
     rng = random.Random(index)
     one, two = fake.add_user(f"North{index}"), fake.add_user(f"South{index}")
     while time.perf_counter() < deadline:
-        match_id, thread_id = await _start(fake, game, one, two)
+        try:
+            match_id, thread_id = await _start(fake, game, one, two)
+        except (RuntimeError, TimeoutError) as error:
+            failures.append(f"no match started: {error}")
+            await asyncio.sleep(0.1)
+            continue
         while time.perf_counter() < deadline:
             hands = [(p, _latest_hand(fake, p, match_id)) for p in (one, two)]
             ready = [(p, h) for p, h in hands if h is not None and h.custom_ids()]
@@ -141,11 +152,15 @@ async def _player_pair(
                 )
                 move = rng.choice(choices)["value"]
                 handle = await fake.slash(mover, "play", thread_id, move=move, match=match_id)
-            ack = await handle.callback()
-            done = await fake.wait_for(
-                lambda s, t=handle.token: s.token == t and s.kind in ("followup", "edit"),
-                since=handle.since,
-            )
+            try:
+                ack = await handle.callback()
+                done = await fake.wait_for(
+                    lambda s, t=handle.token: s.token == t and s.kind in ("followup", "edit"),
+                    since=handle.since,
+                )
+            except TimeoutError:
+                failures.append(f"a move in match #{match_id} was never answered")
+                break
             caused = [
                 s.at
                 for s in fake.log[handle.since : fake.log.index(done)]
@@ -159,7 +174,9 @@ async def _player_pair(
 
 async def _start(fake: FakeDiscord, game: str, one: FakeUser, two: FakeUser) -> tuple[int, int]:
     handle = await fake.slash(one, "challenge", game=game, opponent=two)
-    await handle.finished()
+    done = await handle.finished()
+    if not done.content.startswith("Challenge #"):
+        raise RuntimeError(f"the challenge was refused: {done.content}")
     post = await fake.wait_for(
         lambda s: (
             any(c.startswith("tapis:accept") for c in s.custom_ids())
