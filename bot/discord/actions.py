@@ -48,6 +48,7 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
     """A private answer to the invoker, whatever was answered before."""
+    text = text[:1].upper() + text[1:]  # the service's sentences may start in lower case
     if interaction.response.is_done():
         await interaction.followup.send(text[:2000], ephemeral=True)
     else:
