@@ -17,6 +17,7 @@ from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings
 from bot.discord.courier import Courier
+from bot.discord.locales import Translator
 from bot.service import MatchService
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,7 @@ class TapisBot(commands.Bot):
         await self.add_cog(Play(self))
         await self.add_cog(Info(self))
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
 
@@ -78,7 +80,12 @@ class TapisBot(commands.Bot):
         guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        translator = self.tree.translator
+        assert translator is not None
+        payload = [
+            await c.get_translated_payload(self.tree, translator)
+            for c in self.tree.get_commands(guild=guild)
+        ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         scope = f"guild:{guild.id}" if guild else "global"
         record = self._sync_record()

@@ -121,3 +121,30 @@ async def test_python_m_bot_runs_against_the_fake_and_stops_cleanly_on_sigterm(
     assert process.returncode == 0, err.decode()
     assert "Traceback" not in err.decode()
     assert (tmp_path / "data" / "tapis.db").exists()
+
+
+async def test_descriptions_are_in_french_and_swedish_too(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    await start_bot()
+    play = next(c for c in fake.commands[fake.guild_id] if c["name"] == "play")
+    assert play["description_localizations"]["fr"].startswith("Jouer votre coup")
+    assert play["description_localizations"]["sv-SE"].startswith("Gör ditt drag")
+    assert "name_localizations" not in play or not play["name_localizations"]
+
+
+async def test_every_description_has_its_translations(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    await start_bot()
+
+    def walk(items: list[dict[str, object]]) -> list[dict[str, object]]:
+        found = []
+        for item in items:
+            found.append(item)
+            found.extend(walk(item.get("options", [])))  # type: ignore[arg-type]
+        return found
+
+    for item in walk(fake.commands[fake.guild_id]):
+        localized = item.get("description_localizations") or {}
+        assert {"fr", "sv-SE"} <= set(localized), item["description"]  # type: ignore[arg-type]
