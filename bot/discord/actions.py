@@ -164,21 +164,26 @@ class Actions:
         if opponent is not None and opponent.bot:
             await tell(interaction, "Bots cannot play: challenge a person, or leave it open.")
             return
+        # From inside a thread (another match's, say) the challenge goes to the channel the
+        # thread belongs to, so that the new match gets a thread of its own.
+        home = interaction.channel
+        if isinstance(home, discord.Thread) and home.parent is not None:
+            home = home.parent
+        assert isinstance(home, discord.abc.Messageable) and home.id is not None
         try:
             info, deliveries = await self.service.challenge(
                 player_ref(interaction.user, interaction),
                 player_ref(opponent) if opponent is not None else None,
                 game,
                 guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+                channel_id=home.id,
                 options=options or None,
                 days_per_move=days,
             )
         except ServiceError as error:
             await tell(interaction, str(error))
             return
-        assert isinstance(interaction.channel, discord.abc.Messageable)
-        where = await self._announce(interaction, interaction.channel, info, deliveries)
+        where = await self._announce(interaction, home, info, deliveries)
         await interaction.followup.send(
             f"Challenge #{info.id} posted in <#{where}>.", ephemeral=True
         )

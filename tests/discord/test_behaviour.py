@@ -366,3 +366,19 @@ async def test_a_button_from_an_older_hand_does_not_play(
     refused = await (await fake.press(mover, old, stale)).finished()
     assert refused.ephemeral and "moved on" in refused.content
     assert (await bot.service.get(table.match_id)).version == info.version
+
+
+async def test_a_challenge_from_a_match_thread_gets_its_own_thread(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    bot = await start_bot()
+    first = await Table.open(fake, bot, "piquet", "deals=1", alice, bob)
+    since = len(fake.log)
+    await (
+        await fake.slash(alice, "challenge", first.thread_id, game="ecarte", opponent=bob)
+    ).finished()
+    post = await fake.wait_for(lambda s: "tapis:accept" in " ".join(s.custom_ids()), since=since)
+    assert post.channel_id == fake.channel_id
+    info = await bot.service.get(int(post.custom_ids()[0].split(":")[-1]))
+    assert info.channel_id == fake.channel_id
+    assert info.thread_id not in (None, first.thread_id)
