@@ -1,0 +1,199 @@
+"""The Discord bot under load: 20 matches played at once through the fake Discord.
+
+Each move is a ``/play`` (or a button of the hand DM) dispatched on the gateway, as Discord
+would. Two latencies are measured from that gateway event:
+- acknowledgement: until the interaction callback (the defer) reaches the fake Discord —
+  Discord's hard limit is 3 s;
+- whole move: until every message the move caused (both hand DMs and the board in the
+  thread) has reached it.
+Targets on a small machine: acknowledgement p99 ≤ 50 ms, whole move p99 ≤ 300 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import games
+from tests.fakediscord import FakeDiscord, FakeUser, Sent
+
+MATCHES = int(os.environ.get("TAPIS_BENCH_MATCHES", "20"))
+ACK_TARGET_MS = 50.0
+MOVE_TARGET_MS = 300.0
+READY_WAIT = 2.5
+PACED_THINK = 1.0
+THREAD = 11  # Discord's channel type of a public thread
+
+
+def run(seconds: float) -> None:
+    span = max(seconds, 3.0) * 2
+    for label, think in (
+        ("no pause: every player answers the instant their hand arrives", 0.0),
+        (f"paced: each player takes about {PACED_THINK:.0f} s per move", PACED_THINK),
+    ):
+        acks, moves, failures = asyncio.run(_measure(span, think))
+        print(f"{MATCHES} matches at once, {label} — {len(acks)} moves")
+        for failure in sorted(set(failures)):
+            print(f"  FAILED {failures.count(failure)}×: {failure}")
+        for name, values, target in (
+            ("acknowledgement", acks, ACK_TARGET_MS),
+            ("whole move", moves, MOVE_TARGET_MS),
+        ):
+            p50, p99 = _percentile(values, 50), _percentile(values, 99)
+            verdict = "ok" if p99 <= target else "over target"
+            print(
+                f"  {name:16} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   "
+                f"(target p99 ≤ {target:.0f} ms: {verdict})"
+            )
+
+
+def _percentile(values: list[float], pct: int) -> float:
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[pct - 1]
+
+
+async def _measure(duration: float, think: float) -> tuple[list[float], list[float], list[str]]:
+    """Run ``python -m bot`` as its own process against the fake Discord, which lives here
+    with the players: the bot's work is not mixed with the fake's, as with the real Discord."""
+    fake = FakeDiscord()
+    await fake.start()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": fake.token,
+            "DISCORD_API_BASE": fake.api_base,
+            "DISCORD_GATEWAY_URL": fake.gateway_url,
+            "TAPIS_DEV_GUILD": str(fake.guild_id),
+            "TAPIS_DB": str(Path(folder) / "bench.db"),
+        }
+        log = open(os.environ.get("TAPIS_BENCH_BOT_LOG", os.devnull), "ab")  # noqa: SIM115
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", env=env, cwd=folder,
+            stdout=asyncio.subprocess.DEVNULL, stderr=log,
+        )  # fmt: skip
+        try:
+            await asyncio.wait_for(fake.identified.wait(), 30)
+            await asyncio.sleep(READY_WAIT)  # discord.py waits this long for more guilds
+            acks: list[float] = []
+            moves: list[float] = []
+            failures: list[str] = []
+            deadline = time.perf_counter() + duration
+            names = games.names()
+            await asyncio.gather(
+                *(
+                    _player_pair(
+                        fake, names[i % len(names)], i, deadline, think, acks, moves, failures
+                    )
+                    for i in range(MATCHES)
+                )
+            )
+            return acks, moves, failures
+        finally:
+            bot.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(bot.wait(), 10)
+            except TimeoutError:
+                bot.kill()
+            log.close()
+            await fake.stop()
+
+
+def _latest_hand(fake: FakeDiscord, user: FakeUser, match_id: int) -> Sent | None:
+    for sent in reversed(fake.log):
+        if sent.dm_to == user.id and sent.files and f"match #{match_id}" in sent.content:
+            return sent
+    return None
+
+
+async def _player_pair(
+    fake: FakeDiscord,
+    game: str,
+    index: int,
+    deadline: float,
+    think: float,
+    acks: list[float],
+    moves: list[float],
+    failures: list[str],
+) -> None:
+    """Two users playing one match after another of ``game`` until the deadline, as people
+    do: a button of their hand DM, or ``/play`` from its move list when the hand offers only
+    a card menu."""
+    rng = random.Random(index)
+    one, two = fake.add_user(f"North{index}"), fake.add_user(f"South{index}")
+    while time.perf_counter() < deadline:
+        try:
+            match_id, thread_id = await _start(fake, game, one, two)
+        except (RuntimeError, TimeoutError) as error:
+            failures.append(f"no match started: {error}")
+            await asyncio.sleep(0.1)
+            continue
+        while time.perf_counter() < deadline:
+            hands = [(p, _latest_hand(fake, p, match_id)) for p in (one, two)]
+            ready = [(p, h) for p, h in hands if h is not None and h.custom_ids()]
+            if not ready:
+                break  # no one has moves: the match is over
+            mover, hand = ready[0]
+            if think:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            buttons = [c for c in hand.custom_ids() if c.startswith("tapis:move:")]
+            if buttons:
+                handle = await fake.press(mover, hand, rng.choice(buttons))
+            else:
+                choices = await fake.autocomplete(
+                    mover, "play", "move", thread_id, move="", match=match_id
+                )
+                move = rng.choice(choices)["value"]
+                handle = await fake.slash(mover, "play", thread_id, move=move, match=match_id)
+            try:
+                ack = await handle.callback()
+                done = await fake.wait_for(
+                    lambda s, t=handle.token: s.token == t and s.kind in ("followup", "edit"),
+                    since=handle.since,
+                )
+            except TimeoutError:
+                failures.append(f"a move in match #{match_id} was never answered")
+                break
+            caused = [
+                s.at
+                for s in fake.log[handle.since : fake.log.index(done)]
+                if (s.dm_to in (one.id, two.id) and f"match #{match_id}" in s.content)
+                or s.channel_id == thread_id
+            ]
+            acks.append((ack.at - handle.sent_at) * 1000)
+            if caused and (done.kind == "edit" or done.content.startswith("Played")):
+                moves.append((max(caused) - handle.sent_at) * 1000)
+
+
+async def _start(fake: FakeDiscord, game: str, one: FakeUser, two: FakeUser) -> tuple[int, int]:
+    handle = await fake.slash(one, "challenge", game=game, opponent=two)
+    done = await handle.finished()
+    if not done.content.startswith("Challenge #"):
+        raise RuntimeError(f"the challenge was refused: {done.content}")
+    post = await fake.wait_for(
+        lambda s: (
+            any(c.startswith("tapis:accept") for c in s.custom_ids())
+            and f"<@{two.id}>" in s.content
+        ),
+        since=handle.since,
+    )
+    match_id = int(post.custom_ids()[0].split(":")[-1])
+    await (await fake.press(two, post, f"tapis:accept:{match_id}")).finished()
+    board = await fake.wait_for(
+        lambda s: (
+            s.kind == "message"
+            and fake.channels.get(s.channel_id or 0, {}).get("type") == THREAD
+            and f"#{match_id} " in s.content
+            and bool(s.files)
+        ),
+        since=handle.since,
+    )
+    assert board.channel_id is not None
+    return match_id, board.channel_id

@@ -1,0 +1,224 @@
+"""Buttons and select menus that outlive the process.
+
+Every component carries what it needs in its ``custom_id`` (the match id, the move or the verb),
+and discord.py's ``DynamicItem`` rebuilds it from a pattern after a restart, so a hand sent
+yesterday still plays today. The callbacks only hand over to the bot's :class:`Actions`; the
+rules stay in the service and the engines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from games.cards import SUIT_SYMBOLS
+from games.core import move_cards
+
+if TYPE_CHECKING:
+    from bot.discord.client import TapisBot
+
+MAX_ROWS = 5
+PER_ROW = 5
+MAX_OPTIONS = 25
+_CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
+
+
+def pretty(text: str) -> str:
+    """Card codes with their suit symbols, for labels people read (``play Q♠``)."""
+    return _CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
+
+
+def _bot(interaction: discord.Interaction) -> TapisBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:move:(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<move>.+)",
+):
+    """One legal move, played when pressed — if the match is still where it was drawn
+    (``version``): an old hand's button must not play into a position never seen."""
+
+    def __init__(self, match_id: int, version: int, move: str) -> None:
+        style = discord.ButtonStyle.primary if move_cards(move) else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=pretty(move)[:80],
+                style=style,
+                custom_id=f"tapis:move:{match_id}:{version}:{move}",
+            )
+        )
+        self.match_id = match_id
+        self.version = version
+        self.move = move
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MoveButton:
+        return cls(int(match["match"]), int(match["version"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        actions = _bot(interaction).actions
+        await actions.play(interaction, self.match_id, self.move, expected_version=self.version)
+
+
+class PickSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"tapis:pick:(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z]*)",
+):
+    """A select menu: cards for one verb (several at once: discards, melds), or whole moves
+    when ``verb`` is empty (too many moves for buttons)."""
+
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        verb: str,
+        options: list[discord.SelectOption] | None = None,
+        low: int = 1,
+        high: int = 1,
+    ) -> None:
+        placeholder = f"{verb}: choose cards" if verb else "Choose your move"
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"tapis:pick:{match_id}:{version}:{verb}",
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-")],
+                min_values=low,
+                max_values=high,
+            )
+        )
+        self.match_id = match_id
+        self.version = version
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PickSelect:
+        return cls(int(match["match"]), int(match["version"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(value) for value in data.get("values", [])]
+        move = " ".join([self.verb, *values]) if self.verb else (values[0] if values else "")
+        actions = _bot(interaction).actions
+        await actions.play(interaction, self.match_id, move, expected_version=self.version)
+
+
+class AnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:(?P<answer>accept|decline):(?P<match>[0-9]+)",
+):
+    """Accept or decline a challenge, from the challenge message itself."""
+
+    def __init__(self, match_id: int, answer: str) -> None:
+        accept = answer == "accept"
+        super().__init__(
+            discord.ui.Button(
+                label="Accept" if accept else "Decline",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+                custom_id=f"tapis:{answer}:{match_id}",
+            )
+        )
+        self.match_id = match_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AnswerButton:
+        return cls(int(match["match"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        actions = _bot(interaction).actions
+        if self.answer == "accept":
+            await actions.accept(interaction, self.match_id)
+        else:
+            await actions.decline(interaction, self.match_id)
+
+
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:rematch:(?P<match>[0-9]+)",
+):
+    """Another match against the same opponent, on the same terms."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"tapis:rematch:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).actions.rematch(interaction, self.match_id)
+
+
+DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton)
+
+
+def rematch_view(match_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(match_id))
+    return view
+
+
+def challenge_view(match_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AnswerButton(match_id, "accept"))
+    view.add_item(AnswerButton(match_id, "decline"))
+    return view
+
+
+def moves_view(match_id: int, version: int, legal: list[str]) -> discord.ui.View | None:
+    """Components for a player's legal moves, laid out within Discord's 5×5 limit.
+
+    A verb whose moves name several cards (discards, melds) becomes one multi-select of the
+    cards those moves use; the other moves become buttons, or one select menu when there are
+    more than the remaining rows hold. The service validates whatever comes back.
+    """
+    if not legal:
+        return None
+    view = discord.ui.View(timeout=None)
+    multi_verbs = sorted({m.split()[0] for m in legal if len(move_cards(m)) > 1})
+    rows_left = MAX_ROWS
+    for verb in multi_verbs[: MAX_ROWS - 1]:
+        moves = [m for m in legal if m.split()[0] == verb and move_cards(m)]
+        cards = sorted({c for m in moves for c in move_cards(m)}, key=legal_order(moves))
+        if len(cards) > MAX_OPTIONS:
+            continue
+        sizes = [len(move_cards(m)) for m in moves]
+        options = [discord.SelectOption(label=pretty(c), value=c) for c in cards]
+        view.add_item(PickSelect(match_id, version, verb, options, min(sizes), max(sizes)))
+        rows_left -= 1
+    handled = {m for m in legal if m.split()[0] in multi_verbs and move_cards(m)}
+    simple = [m for m in legal if m not in handled]
+    if len(simple) <= rows_left * PER_ROW and all(len(m) <= 80 for m in simple):
+        for move in simple:
+            view.add_item(MoveButton(match_id, version, move))
+    elif simple and rows_left:
+        options = [discord.SelectOption(label=pretty(m)[:100], value=m) for m in simple]
+        view.add_item(PickSelect(match_id, version, "", options[:MAX_OPTIONS]))
+    return view if view.children else None
+
+
+def legal_order(moves: list[str]) -> Any:
+    """Sort key keeping cards in the order the engine lists them (its canonical order)."""
+    seen: dict[str, int] = {}
+    for move in moves:
+        for card in move_cards(move):
+            seen.setdefault(card, len(seen))
+    return lambda card: seen[card]

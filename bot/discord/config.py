@@ -1,0 +1,94 @@
+"""Settings of the Discord bot, from the environment or a ``.env`` file, checked at start."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import yarl
+
+from bot.storage import DEFAULT_PATH
+
+DEFAULT_API_BASE = "https://discord.com/api/v10"
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    api_base: str = DEFAULT_API_BASE
+    gateway_url: str | None = None
+    dev_guild: int | None = None
+    database: Path = Path(DEFAULT_PATH)
+    durable: bool = False
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        # Quotes too: `docker run --env-file` passes them on literally; no token holds one.
+        token = env.get("DISCORD_TOKEN", "").strip().strip("'\"")
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set. Copy the bot token from the Discord Developer Portal "
+                "(your application → Bot → Reset Token) into the environment or into a .env "
+                "file as DISCORD_TOKEN=…"
+            )
+        api_base = env.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE
+        if yarl.URL(api_base).scheme not in ("http", "https"):
+            raise ConfigError(
+                f"DISCORD_API_BASE must be an http(s) URL including the API version, such as "
+                f"{DEFAULT_API_BASE}, not {api_base!r}"
+            )
+        gateway = env.get("DISCORD_GATEWAY_URL", "").strip() or None
+        if gateway is not None and yarl.URL(gateway).scheme not in ("ws", "wss"):
+            raise ConfigError(f"DISCORD_GATEWAY_URL must be a ws:// or wss:// URL, not {gateway!r}")
+        guild_text = env.get("TAPIS_DEV_GUILD", "").strip()
+        if guild_text and not guild_text.isdigit():
+            raise ConfigError(f"TAPIS_DEV_GUILD must be a server id (digits), not {guild_text!r}")
+        database = Path(env.get("TAPIS_DB", "").strip() or DEFAULT_PATH)
+        durable = env.get("TAPIS_DURABLE", "").strip().lower() in ("1", "true", "yes", "on")
+        return cls(
+            token=token,
+            api_base=api_base.rstrip("/"),
+            gateway_url=gateway,
+            dev_guild=int(guild_text) if guild_text else None,
+            database=database,
+            durable=durable,
+        )
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines of a ``.env`` file (comments, blank lines and quotes allowed)."""
+    if not path.is_file():
+        return {}
+    values: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def environment(dotenv: Path = Path(".env")) -> dict[str, str]:
+    """The ``.env`` file's values, overridden by the real environment's."""
+    return {**read_dotenv(dotenv), **os.environ}
+
+
+def point_at(settings: Settings) -> None:
+    """Send discord.py's REST calls (webhooks included) and its gateway where settings say.
+
+    discord.py reads both from class attributes, so this affects every client in the process.
+    """
+    discord.http.Route.BASE = settings.api_base
+    if settings.gateway_url is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)

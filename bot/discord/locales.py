@@ -1,0 +1,139 @@
+"""Command descriptions in French and Swedish, the homes of these games.
+
+Discord shows a command's descriptions in the reader's client language when the command
+carries them. Command and option names stay English on purpose: they are what the help, the
+README and other players write. Replies are English for now.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+# English text → (French, Swedish)
+TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "Challenge a member (or anyone) to a card game": (
+        "Défier un membre (ou n'importe qui) à un jeu de cartes",
+        "Utmana en medlem (eller vem som helst) i ett kortspel",
+    ),
+    "Which game to play": ("Le jeu", "Vilket spel"),
+    "Who you challenge; leave empty to let anyone accept": (
+        "Qui vous défiez ; vide pour laisser n'importe qui accepter",
+        "Vem du utmanar; lämna tomt så kan vem som helst anta",
+    ),
+    "Game options, e.g. target=17 for Écarté (the list suggests them)": (
+        "Options du jeu, p. ex. target=17 à l'écarté (la liste les propose)",
+        "Spelets val, t.ex. target=17 i écarté (listan föreslår dem)",
+    ),
+    "Days each player has per move before losing on time (default: no clock)": (
+        "Jours par coup avant de perdre au temps (par défaut : sans pendule)",
+        "Dagar per drag innan man förlorar på tid (standard: ingen klocka)",
+    ),
+    "Accept a challenge (or press Accept on it)": (
+        "Accepter un défi (ou appuyer sur Accepter)",
+        "Anta en utmaning (eller tryck på Anta)",
+    ),
+    "The challenge to accept": ("Le défi à accepter", "Utmaningen att anta"),
+    "Decline a challenge, or withdraw your own": (
+        "Refuser un défi, ou retirer le vôtre",
+        "Avböj en utmaning, eller dra tillbaka din egen",
+    ),
+    "The challenge to decline": ("Le défi à refuser", "Utmaningen att avböja"),
+    "Make your move: the list shows your legal moves": (
+        "Jouer votre coup : la liste montre vos coups permis",
+        "Gör ditt drag: listan visar dina tillåtna drag",
+    ),
+    "Your move, e.g. play QS or discard 7H 9C (pick from the list)": (
+        "Votre coup, p. ex. play QS ou discard 7H 9C (choisir dans la liste)",
+        "Ditt drag, t.ex. play QS eller discard 7H 9C (välj i listan)",
+    ),
+    "Which match, when you are not in its thread": (
+        "Quelle partie, hors de son fil",
+        "Vilket parti, när du inte är i dess tråd",
+    ),
+    "See your cards again, privately": (
+        "Revoir vos cartes, en privé",
+        "Se dina kort igen, privat",
+    ),
+    "Send it by DM, or show it here to you alone": (
+        "En message privé, ou ici pour vous seul",
+        "Som direktmeddelande, eller här bara för dig",
+    ),
+    "Show the table of a match to everyone here": (
+        "Montrer la table d'une partie à tous ici",
+        "Visa ett partis bord för alla här",
+    ),
+    "Give up a match: your opponent wins it": (
+        "Abandonner une partie : votre adversaire la gagne",
+        "Ge upp ett parti: motståndaren vinner",
+    ),
+    "List your matches and challenges": (
+        "Vos parties et vos défis",
+        "Dina partier och utmaningar",
+    ),
+    "Rules, rankings and help": ("Règles, classements et aide", "Regler, rankning och hjälp"),
+    "How to play with Tapis: the commands, in short": (
+        "Jouer avec Tapis : les commandes, en bref",
+        "Så spelar du med Tapis: kommandona i korthet",
+    ),
+    "Card colours in your hand pictures: two or four suits' colours": (
+        "Couleurs des cartes de votre main : deux ou quatre",
+        "Färger på korten i din hand: två eller fyra",
+    ),
+    "Four colours tell ♦ from ♥ and ♣ from ♠ at a glance": (
+        "Quatre couleurs distinguent ♦ de ♥ et ♣ de ♠ d'un coup d'œil",
+        "Fyra färger skiljer ♦ från ♥ och ♣ från ♠ med en blick",
+    ),
+    "The rules of a game, in short, and how to write its moves": (
+        "Les règles d'un jeu, en bref, et comment écrire ses coups",
+        "Ett spels regler i korthet, och hur dragen skrivs",
+    ),
+    "Which game": ("Quel jeu", "Vilket spel"),
+    "The best players of a game, here or everywhere": (
+        "Les meilleurs joueurs d'un jeu, ici ou partout",
+        "De bästa spelarna i ett spel, här eller överallt",
+    ),
+    "This server only, or every server": (
+        "Ce serveur seulement, ou tous",
+        "Bara den här servern, eller alla",
+    ),
+    "A member's record: rating, wins, losses, streak": (
+        "Le bilan d'un membre : cote, victoires, défaites, série",
+        "En medlems resultat: rating, vinster, förluster, svit",
+    ),
+    "Whose record (default: yours)": (
+        "Le bilan de qui (par défaut : le vôtre)",
+        "Vems (standard: ditt)",
+    ),
+    "One game, or all": ("Un jeu, ou tous", "Ett spel, eller alla"),
+    "here": ("ici", "här"),
+    "this server": ("ce serveur", "den här servern"),
+    "global": ("partout", "alla servrar"),
+    "two colours": ("deux couleurs", "två färger"),
+    "four colours": ("quatre couleurs", "fyra färger"),
+}
+
+_LOCALES = {discord.Locale.french: 0, discord.Locale.swedish: 1}
+
+
+class Translator(app_commands.Translator):
+    """Descriptions and choice names from :data:`TRANSLATIONS`; names stay as written."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        index = _LOCALES.get(locale)
+        if index is None or context.location in NAMES:
+            return None
+        found = TRANSLATIONS.get(string.message)
+        return found[index] if found else None
+
+
+NAMES = (
+    app_commands.TranslationContextLocation.command_name,
+    app_commands.TranslationContextLocation.group_name,
+    app_commands.TranslationContextLocation.parameter_name,
+)

@@ -1,0 +1,175 @@
+"""Play whole matches through the fake Discord as two people would, checking secrecy as we go.
+
+Moves are chosen among the engine's legal moves (read from the mover's own view) and made the
+ways a player can: a button of the hand DM, a select menu of cards, or ``/play``. After every
+move, everything public that the bot sent is checked against the hands still hidden.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+import rendering
+from bot.discord.client import TapisBot
+from games.core import move_cards
+from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
+
+CARD = re.compile(r"(?<![0-9A-Z])(10|1[0-9]|2[01]|[2-9]|[JQKA])([SHDCT♠♥♦♣])(?![0-9A-Za-z])")
+SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def cards_named(text: str) -> set[str]:
+    """Card codes a text shows, written as codes (``QS``) or with symbols (``Q♠``)."""
+    return {rank + SYMBOL.get(suit, suit) for rank, suit in CARD.findall(text.upper())}
+
+
+def _component(custom_id: str, kind: str, match_id: int) -> str | None:
+    """What a component of this match carries (a move, a verb): ``tapis:kind:match:version:…``."""
+    parts = custom_id.split(":", 4)
+    if len(parts) == 5 and parts[1] == kind and parts[2] == str(match_id):
+        return parts[4]
+    return None
+
+
+def verb_hides(move: str) -> bool:
+    """Discards are made face down: their cards stay secret after the move."""
+    return move.split()[0] == "discard"
+
+
+@dataclass
+class Table:
+    fake: FakeDiscord
+    bot: TapisBot
+    players: dict[int, FakeUser]
+    match_id: int
+    thread_id: int
+    moves: int = 0
+    multi_card_moves: int = 0
+    ways: dict[str, int] = field(default_factory=lambda: {"button": 0, "select": 0, "slash": 0})
+
+    @classmethod
+    async def open(
+        cls,
+        fake: FakeDiscord,
+        bot: TapisBot,
+        game: str,
+        options: str,
+        challenger: FakeUser,
+        opponent: FakeUser,
+        days: int | None = None,
+    ) -> Table:
+        """``challenger`` challenges ``opponent`` by slash command; they press Accept."""
+        extra = {"days": days} if days else {}
+        handle = await fake.slash(
+            challenger, "challenge", game=game, opponent=opponent, options=options, **extra
+        )
+        await handle.finished()
+        post = await fake.wait_for(
+            lambda s: any(c.startswith("tapis:accept") for c in s.custom_ids()),
+            since=handle.since,
+        )
+        match_id = int(post.custom_ids()[0].split(":")[-1])
+        press = await fake.press(opponent, post, f"tapis:accept:{match_id}")
+        await press.finished()
+        info = await bot.service.get(match_id)
+        assert info.status == "active" and info.thread_id is not None
+        players = {challenger.id: challenger, opponent.id: opponent}
+        return cls(fake, bot, players, match_id, info.thread_id)
+
+    def latest_hand(self, user: FakeUser) -> Sent | None:
+        """The last hand DM this user got for this match."""
+        for sent in reversed(self.fake.log):
+            if (
+                self.fake.is_dm(sent)
+                and sent.dm_to == user.id
+                and f"match #{self.match_id}" in sent.content
+                and sent.files
+            ):
+                return sent
+        return None
+
+    async def step(self, rng: random.Random, *, check_images: bool) -> bool:
+        """One move by whoever is to move; False once the match is over."""
+        info = await self.bot.service.get(self.match_id)
+        if info.status != "active":
+            return False
+        user = self.players[info.to_move]
+        view = await self.bot.service.view_for(self.match_id, user.id)
+        legal = list(view["legal_moves"])
+        assert legal, "the player to move has no legal move"
+        move = rng.choice(legal)
+        handle, way = await self._make(user, move, rng)
+        done = await self.fake.wait_for(
+            lambda s: s.token == handle.token and s.kind in ("followup", "edit"),
+            since=handle.since,
+        )
+        assert done.kind == "edit" or done.content.startswith("Played"), done.content
+        after = await self.bot.service.get(self.match_id)
+        assert after.version == info.version + 1, (move, done.content)
+        self.moves += 1
+        self.ways[way] += 1
+        self.multi_card_moves += len(move_cards(move)) > 1
+        shown = set() if verb_hides(move) else set(move_cards(move))
+        await self.check_secrecy(handle.since, check_images, shown)
+        return True
+
+    async def _make(
+        self, user: FakeUser, move: str, rng: random.Random
+    ) -> tuple[FakeInteraction, str]:
+        hand = self.latest_hand(user)
+        ids = hand.custom_ids() if hand is not None else []
+        verb = move.split()[0]
+        button = next((c for c in ids if _component(c, "move", self.match_id) == move), "")
+        pick = next((c for c in ids if _component(c, "pick", self.match_id) == verb), "")
+        # A quarter of the one-card moves go through /play; card menus are always used when
+        # the move needs one, so every game's menus get exercised.
+        use_slash = rng.random() < 0.25 and len(move_cards(move)) < 2
+        if hand is not None and not use_slash:
+            if button in ids:
+                return await self.fake.press(user, hand, button), "button"
+            if pick in ids and len(move_cards(move)) >= 1:
+                return await self.fake.choose(user, hand, pick, move_cards(move)), "select"
+        handle = await self.fake.slash(user, "play", self.thread_id, move=move)
+        return handle, "slash"
+
+    async def check_secrecy(self, since: int, check_images: bool, shown: set[str]) -> None:
+        """Nothing public shows a card still hidden in a hand; public pictures are the public
+        view's table; hand DMs carry the PNG of their reader's own view."""
+        hidden: set[str] = set()
+        views = {}
+        for user_id in self.players:
+            views[user_id] = await self.bot.service.view_for(self.match_id, user_id)
+            hidden |= set(views[user_id]["hand"]) | set(views[user_id].get("discarded") or [])
+        hidden -= shown  # the move just made shows its cards (a card played, a meld laid)
+        public = await self.bot.service.view_for(self.match_id, None)
+        info = await self.bot.service.get(self.match_id)
+        assert info.seats is not None
+        names = (info.seats[0].name, info.seats[1].name)
+        table = rendering.table_png(public, names) if check_images else None
+        for sent in self.fake.log[since:]:
+            if self.fake.is_public(sent):
+                leaked = cards_named(sent.text()) & hidden
+                assert not leaked, f"public message shows hidden cards {leaked}: {sent.text()}"
+                for name, data in sent.files:
+                    assert data.startswith(PNG), name
+                    if table is not None and sent.channel_id == self.thread_id:
+                        assert data == table, "a public picture is not the public table"
+            elif self.fake.is_dm(sent) and sent.files and check_images:
+                assert sent.dm_to is not None
+                for _, data in sent.files:
+                    assert data.startswith(PNG)
+        if check_images:
+            for user_id, user in self.players.items():
+                hand = self.latest_hand(user)
+                if hand is not None and hand.at > 0 and self.fake.log.index(hand) >= since:
+                    assert hand.files[0][1] == rendering.hand_png(views[user_id])
+
+    async def play_out(self, seed: int = 1, limit: int = 2000) -> None:
+        rng = random.Random(seed)
+        for index in range(limit):
+            if not await self.step(rng, check_images=index < 4 or index % 15 == 0):
+                return
+        raise AssertionError(f"match #{self.match_id} not over after {limit} moves")

@@ -1,0 +1,58 @@
+"""Turn clocks on Discord: a reminder by DM, then the loss on time in the thread — both
+delivered by a bot started after they fell due, as after a restart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.service import MatchService
+from tests.discord.conftest import StartBot
+from tests.discord.driver import Table
+from tests.fakediscord import FakeDiscord, FakeUser
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_reminder_then_loss_on_time_survive_restarts(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, tmp_path: Path
+) -> None:
+    clock = Clock()
+    database = tmp_path / "tapis.db"
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service)
+    table = await Table.open(fake, bot, "piquet", "deals=1", alice, bob, days=1)
+    info = await service.get(table.match_id)
+    late = table.players[info.to_move]
+    await bot.close()
+    await service.close()
+
+    # Down for 13 hours: the reminder (12 hours before the deadline) fell due meanwhile.
+    clock.now += timedelta(hours=13)
+    since = len(fake.log)
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service)
+    reminder = await fake.wait_for(lambda s: s.dm_to == late.id, since=since)
+    assert f"#{table.match_id}" in reminder.content
+    await bot.close()
+    await service.close()
+
+    # Down past the deadline: the next start declares the loss on time, in the thread.
+    clock.now += timedelta(hours=12)
+    since = len(fake.log)
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service)
+    lost = await fake.wait_for(
+        lambda s: s.channel_id == table.thread_id and "time" in s.content.lower(), since=since
+    )
+    assert late.name in lost.content
+    info = await service.get(table.match_id)
+    assert info.status == "finished" and info.result is not None
+    await bot.close()
+    await service.close()

@@ -1,0 +1,77 @@
+"""The fake Discord is faithful enough for the real discord.py client: it connects, syncs
+commands, and answers a slash command through a deferred interaction and a follow-up."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+import yarl
+from discord import app_commands
+
+from tests.fakediscord import FakeDiscord
+
+
+async def test_real_client_connects_and_answers_a_slash_command() -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    alice = fake.add_user("Alice")
+    client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(description="Say hello to someone")
+    async def hello(interaction: discord.Interaction, member: discord.User) -> None:
+        await interaction.response.defer(ephemeral=True)
+        await interaction.followup.send(f"hello {member.name}", ephemeral=True)
+
+    await client.login(fake.token)
+    await tree.sync()
+    task = asyncio.create_task(client.connect(reconnect=False))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 10)
+        handle = await fake.slash(alice, "hello", member=alice)
+        first = await handle.callback()
+        assert first.callback_type == 5 and first.ephemeral
+        reply = await handle.reply()
+        assert reply.content == "hello Alice" and reply.ephemeral
+        assert not fake.is_public(reply)
+        assert fake.unexpected == []
+    finally:
+        await client.close()
+        task.cancel()
+        await fake.stop()
+
+
+async def test_heartbeats_are_acknowledged_and_the_session_stays_up() -> None:
+    fake = FakeDiscord(heartbeat_ms=50)
+    await fake.start()
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    await client.login(fake.token)
+    task = asyncio.create_task(client.connect(reconnect=False))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 10)
+        await asyncio.sleep(0.4)
+        assert fake.heartbeats >= 3
+        assert not task.done() and client.latency < 1.0  # every beat was acknowledged
+    finally:
+        await client.close()
+        task.cancel()
+        await fake.stop()
+
+
+async def test_a_wrong_token_is_refused_like_discord_does() -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    discord.http.Route.BASE = fake.api_base
+    client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    try:
+        with pytest.raises(discord.LoginFailure):
+            await client.login("not-the-token")
+    finally:
+        await client.close()
+        await fake.stop()
