@@ -162,13 +162,24 @@ class Database:
         finally:
             self._checkpoint = None
 
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self._reader.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = await self._read(_fetchone, sql, tuple(params))
+        return row
 
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._reader.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        rows: list[sqlite3.Row] = await self._read(_fetchall, sql, tuple(params))
+        return rows
+
+    async def _read(self, fetch: Callable[..., Any], sql: str, params: tuple[Any, ...]) -> Any:
+        """Run a query and fetch its rows in one hop to the reader's thread.
+
+        An open statement holds its connection's read snapshot: were a query executed in one
+        hop and fetched in another, a concurrent query on the shared reader would run inside
+        that older snapshot and miss what was committed since (a match just created).
+        """
+        return await self._reader._execute(  # type: ignore[no-untyped-call]
+            fetch, self._reader._conn, sql, params
+        )
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the whole database at ``target`` (which must not exist)."""
@@ -178,6 +189,22 @@ class Database:
         target.parent.mkdir(parents=True, exist_ok=True)
         # VACUUM INTO reads one snapshot, so the copy is consistent while writes go on.
         await self._reader.execute("VACUUM INTO ?", (str(target),))
+
+
+def _fetchone(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> Any:
+    cursor = conn.execute(sql, params)
+    try:
+        return cursor.fetchone()
+    finally:
+        cursor.close()
+
+
+def _fetchall(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    cursor = conn.execute(sql, params)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
 
 
 def _run_batch(conn: sqlite3.Connection, plans: list[Plan[Any]]) -> list[tuple[bool, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -19,6 +20,7 @@ from bot.service import (
     NotAPlayer,
     NotFound,
     NotYourTurn,
+    PlayerRef,
     Refused,
 )
 from tests.bot.conftest import (
@@ -26,6 +28,7 @@ from tests.bot.conftest import (
     BOB,
     CAROL,
     CHANNEL,
+    GAME,
     GUILD,
     play_random,
     snapshot,
@@ -359,3 +362,31 @@ async def test_close_and_reopen_gives_the_same_matches(db_path: Path, clock: obj
         await play_random(service, infos[0], random.Random(9), moves=3)
     finally:
         await service.close()
+
+
+async def test_what_was_just_written_is_read_back_under_concurrent_reads(
+    service: MatchService,
+) -> None:
+    """Reads share one connection: a read must never run inside another read's older
+    snapshot, or a challenge just created is reported as missing."""
+    stop = asyncio.Event()
+
+    async def keep_reading() -> None:
+        while not stop.is_set():
+            await service.matches_of(ALICE.user_id)
+            await service.leaderboard(GAME, None)
+
+    async def challenge(i: int) -> None:
+        challenger = PlayerRef(200_000 + i, f"P{i}")
+        info, _ = await service.challenge(
+            challenger, ALICE, GAME, guild_id=GUILD, channel_id=CHANNEL
+        )
+        assert (await service.get(info.id)).challenger == challenger
+
+    readers = [asyncio.create_task(keep_reading()) for _ in range(5)]
+    try:
+        for batch in range(8):
+            await asyncio.gather(*(challenge(batch * 20 + i) for i in range(20)))
+    finally:
+        stop.set()
+        await asyncio.gather(*readers)
