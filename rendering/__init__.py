@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image
 
-from rendering.canvas import png
+from rendering.encode import png
 from rendering.hand import draw_hand
 from rendering.registry import games, renderer_for
 from rendering.renderer import GameRenderer

@@ -6,7 +6,6 @@ same band per player (name, score, who is to move), the same card sizes and labe
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -40,15 +39,6 @@ Draw = ImageDraw.ImageDraw
 def canvas(width: int, height: int) -> tuple[Image.Image, Draw]:
     image = Image.new("RGB", (width, height), FELT)
     return image, ImageDraw.Draw(image)
-
-
-def png(image: Image.Image) -> bytes:
-    """PNG bytes, as a 256-colour image: felt, paper and a few inks need no more, and the
-    file is a quarter the size of full colour and quicker to write (fast octree is exact
-    enough here and deterministic, so equal views give equal bytes)."""
-    out = io.BytesIO()
-    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=6)
-    return out.getvalue()
 
 
 def text(

@@ -26,9 +26,11 @@ from rendering.style import (
     CARD_H,
     CARD_PAPER,
     CARD_W,
+    DIM,
     FELT,
     GOLD,
     RGB,
+    RIBBON_INK,
     TRUMP_PAPER,
     palette,
     tint,
@@ -41,7 +43,6 @@ _H: Final = CARD_H * _SS
 _RADIUS: Final = 9 * _SS
 
 COURTS: Final = ("J", "Q", "K")
-_RIBBON_INK: Final = (70, 46, 0)
 FACE_CODES: Final = frozenset(
     [rank + suit for suit in "SHDC" for rank in COLOUR_RANKS]
     + [rank + "T" for rank in (*TRUMP_RANKS, "1")]
@@ -125,7 +126,7 @@ def dimmed(
     card = face(code, four_colour, bonus, scale)
     alpha = card.getchannel("A")
     felt = Image.new("RGBA", card.size, (*FELT, 255))
-    washed = Image.blend(card, felt, 0.55)
+    washed = Image.blend(card, felt, DIM)
     washed.putalpha(alpha)
     return washed
 
@@ -248,7 +249,7 @@ def _ribbon(draw: ImageDraw.ImageDraw) -> None:
     """Le 5 As' bonus cards (cinq-as D5): they multiply an expedition instead of adding to it."""
     x0, y0, x1, y1 = 6 * _SS, _H - 30 * _SS, _W - 6 * _SS, _H - 10 * _SS
     draw.rectangle((x0, y0, x1, y1), fill=GOLD, outline=CARD_EDGE, width=_SS)
-    _centred(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "BONUS", font(14 * _SS, bold=True), _RIBBON_INK)
+    _centred(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "BONUS", font(14 * _SS, bold=True), RIBBON_INK)
 
 
 def _reduce(big: Image.Image, scale: float) -> Image.Image:

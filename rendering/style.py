@@ -26,6 +26,10 @@ TRUMP_PAPER: Final[RGB] = (250, 243, 226)
 CARD_EDGE: Final[RGB] = (88, 88, 88)
 BACK_RED: Final[RGB] = (150, 30, 44)
 BACK_LINE: Final[RGB] = (198, 84, 96)
+RIBBON_INK: Final[RGB] = (70, 46, 0)
+"""The word on Le 5 As' gold bonus ribbon."""
+DIM: Final = 0.55
+"""How far a card that cannot be played now is washed into the felt."""
 
 CARD_W: Final = 120
 CARD_H: Final = 168
