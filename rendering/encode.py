@@ -65,6 +65,7 @@ def _palette_image() -> Image.Image:
     holder = Image.new("P", (1, 1))
     flat = [channel for colour in fixed_palette() for channel in colour]
     holder.putpalette(flat)
+    holder.load()  # settle the palette now: later pictures only read it, from any thread
     return holder
 
 

@@ -56,12 +56,17 @@ def checked_hand(view: View) -> tuple[list[str], list[str]]:
 def playable(candidates: Sequence[str], moves: Sequence[str]) -> set[str] | None:
     """The cards among ``candidates`` (the hand, and cards playable from elsewhere) named by a
     legal move; None when there is nothing to tell apart: not this player's turn, no move names
-    a card, or every candidate may be played."""
-    named = {code for move in moves for code in move_cards(move)}
-    marked = named & set(candidates)
-    if not marked or marked == set(candidates):
-        return None
-    return marked
+    a card, or every candidate may be played.
+
+    Reading stops as soon as every candidate is named: Piquet's elder may hold 1,586 legal
+    discards, and the first few name every card."""
+    wanted = set(candidates)
+    marked: set[str] = set()
+    for move in moves:
+        marked.update(code for code in move_cards(move) if code in wanted)
+        if marked == wanted:
+            return None
+    return marked or None
 
 
 def status(view: View, moves: Sequence[str]) -> tuple[str, bool]:
@@ -69,7 +74,7 @@ def status(view: View, moves: Sequence[str]) -> tuple[str, bool]:
     if view.get("result") is not None:
         return "match over", False
     if moves:
-        verbs = list(dict.fromkeys(move.split()[0] for move in moves if move.split()))
+        verbs = list(dict.fromkeys(words[0] for move in moves if (words := move.split(None, 1))))
         return "your turn: " + " / ".join(verbs), True
     if view.get("to_move") is None:
         return "", False

@@ -46,6 +46,15 @@ def test_playable_cards_are_those_named_by_legal_moves() -> None:
     assert playable(hand, ["discard 7S 10H"]) == {"7S", "10H"}
 
 
+def test_every_move_is_read_until_all_cards_are_named() -> None:
+    """A card named only by the last of many moves is still marked; cards that are not in
+    the hand never are."""
+    hand = ["7S", "8S", "10H"]
+    many = ["discard 7S 9C"] * 2000 + ["discard 8S"]
+    assert playable(hand, many) == {"7S", "8S"}
+    assert playable(hand, [*many, "discard 10H"]) is None  # every card may be played
+
+
 def test_nothing_marked_when_nothing_tells_cards_apart() -> None:
     hand = ["7S", "8S"]
     assert playable(hand, []) is None  # not this player's turn
