@@ -62,9 +62,12 @@ def png(image: Image.Image) -> bytes:
 
 @cache
 def _palette_image() -> Image.Image:
+    return _holder(fixed_palette())
+
+
+def _holder(colours: Sequence[RGB]) -> Image.Image:
     holder = Image.new("P", (1, 1))
-    flat = [channel for colour in fixed_palette() for channel in colour]
-    holder.putpalette(flat)
+    holder.putpalette([channel for colour in colours for channel in colour])
     holder.load()  # settle the palette now: later pictures only read it, from any thread
     return holder
 
@@ -82,9 +85,27 @@ def fixed_palette() -> tuple[RGB, ...]:
         if len(ramps) <= room:
             break
         spacing *= 1.02
+    ramps = _clear_of_keys(keys, ramps)
     colours = keys + ramps
     colours += [colours[-1]] * (COLOURS - len(colours))  # pad: PNG palettes take any count
     return tuple(colours)
+
+
+def _clear_of_keys(keys: list[RGB], ramps: list[RGB]) -> list[RGB]:
+    """``ramps`` without the shades Pillow would put in place of a project colour.
+
+    Pillow maps a colour through a cache of 4×4×4 cells, each taking the palette colour
+    nearest a corner of the cell, so a shade a step away from a flat colour (a court card's
+    panel, say) may win its cell and tint the whole area. Such shades are dropped, until every
+    project colour maps onto itself."""
+    sample = Image.new("RGB", (len(keys), 1))
+    sample.putdata(keys)
+    while True:
+        indexed = sample.quantize(palette=_holder(keys + ramps), dither=Image.Dither.NONE)
+        thieves = {index - len(keys) for index in indexed.tobytes() if index >= len(keys)}
+        if not thieves:
+            return ramps
+        ramps = [colour for i, colour in enumerate(ramps) if i not in thieves]
 
 
 def _ramps(pairs: Iterable[Pair], spacing: float) -> list[RGB]:
