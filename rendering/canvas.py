@@ -12,7 +12,7 @@ from typing import Any, Final
 from PIL import Image, ImageDraw
 
 from games.cards import SUIT_SYMBOLS
-from rendering.faces import back, check_code, face, size_of
+from rendering.faces import back_cutout, check_code, face_cutout, size_of
 from rendering.fonts import Font, font
 from rendering.style import (
     BLACK,
@@ -171,13 +171,11 @@ def card(
     scale: float = 1.0,
     bonus: bool = False,
 ) -> None:
-    picture = face(check_code(code), four_colour, bonus, scale)
-    image.paste(picture, xy, picture)
+    face_cutout(check_code(code), four_colour, bonus, scale).lay(image, xy)
 
 
 def card_back(image: Image.Image, xy: tuple[int, int], scale: float = 1.0) -> None:
-    picture = back(scale)
-    image.paste(picture, xy, picture)
+    back_cutout(scale).lay(image, xy)
 
 
 def fan(

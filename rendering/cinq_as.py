@@ -24,7 +24,7 @@ from rendering.canvas import (
     stock,
     text,
 )
-from rendering.faces import check_code, dimmed, face
+from rendering.faces import check_code, dimmed_cutout, face_cutout
 from rendering.renderer import GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W, GOLD, MUTED
 
@@ -137,18 +137,17 @@ def _middle(image: Image.Image, draw: Draw, view: View, y: int, four_colour: boo
         pile = view["discards"][suit]
         marker = MARKERS[suit]
         if not pile:
-            picture = dimmed(marker, four_colour)
-            image.paste(picture, (x, top), picture)
+            dimmed_cutout(marker, four_colour).lay(image, (x, top))
             text(draw, (x + CARD_W / 2, top + CARD_H + 6), "empty", 20, fill=MUTED, anchor="ma")
             continue
         top_card = pile[-1]
-        picture = face(top_card, four_colour, top_card in BONUS_CARDS)
+        picture = face_cutout(top_card, four_colour, top_card in BONUS_CARDS)
         if top_card == view.get("just_discarded"):
             # cinq-as D3: the card just discarded cannot be drawn back this turn.
             draw.rounded_rectangle(
                 (x - 4, top - 4, x + CARD_W + 3, top + CARD_H + 3), 12, outline=GOLD, width=4
             )
-        image.paste(picture, (x, top), picture)
+        picture.lay(image, (x, top))
         count = f"{len(pile)} card" + ("s" if len(pile) > 1 else "")
         text(draw, (x + CARD_W / 2, top + CARD_H + 6), count, 20, bold=True, anchor="ma")
     stock(image, draw, view["stock"], (WIDTH - MARGIN - CARD_W - 6, top), "stock")

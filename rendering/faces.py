@@ -12,6 +12,7 @@ Le 5 As' bonus cards carry a gold "bonus" ribbon.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
@@ -129,6 +130,88 @@ def dimmed(
     washed = Image.blend(card, felt, DIM)
     washed.putalpha(alpha)
     return washed
+
+
+@dataclass(frozen=True)
+class Cutout:
+    """A card ready to lay on a picture, in pieces: the opaque ones are copied as they are, the
+    four corners (rounded, partly transparent) blended. Blending a whole card costs some
+    50 µs, copying it a tenth of that; the pixels laid are the same, since blending an opaque
+    pixel gives that pixel."""
+
+    pieces: tuple[tuple[tuple[int, int], Image.Image, bool], ...]
+    """(offset, piece, blended) in the order laid."""
+
+    @classmethod
+    def of(cls, picture: Image.Image) -> Cutout:
+        w, h = picture.size
+        clear = picture.getchannel("A").point(lambda value: 255 if value < 255 else 0)
+        left, top, right, bottom = _corner_extents(clear)
+        opaque = [
+            (left, 0, w - right, top),
+            (0, top, w, h - bottom),
+            (left, h - bottom, w - right, h),
+        ]
+        corners = [
+            (0, 0, left, top),
+            (w - right, 0, w, top),
+            (0, h - bottom, left, h),
+            (w - right, h - bottom, w, h),
+        ]
+        body = picture.convert("RGB")
+        pieces = [((x0, y0), body.crop((x0, y0, x1, y1)), False) for x0, y0, x1, y1 in opaque]
+        pieces += [((x0, y0), picture.crop((x0, y0, x1, y1)), True) for x0, y0, x1, y1 in corners]
+        return cls(
+            tuple((xy, piece, blend) for xy, piece, blend in pieces if piece.width * piece.height)
+        )
+
+    def lay(self, image: Image.Image, xy: tuple[int, int]) -> None:
+        """Lay the card on ``image`` with its top left corner at ``xy``."""
+        x, y = xy
+        for (dx, dy), piece, blended in self.pieces:
+            image.paste(piece, (x + dx, y + dy), piece if blended else None)
+
+
+def _corner_extents(clear: Image.Image) -> tuple[int, int, int, int]:
+    """How far the transparent pixels (white in ``clear``) reach in from each side, each
+    quarter measured from its own corner: (left, top, right, bottom). The four corner boxes
+    these make hold every transparent pixel, whatever the shape; for a card they are small."""
+    w, h = clear.size
+    left = top = right = bottom = 0
+    for qx, qy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        x0, y0 = qx * (w // 2), qy * (h // 2)
+        box = clear.crop((x0, y0, x0 + w // 2 + qx * (w % 2), y0 + h // 2 + qy * (h % 2)))
+        found = box.getbbox()
+        if found is None:
+            continue
+        if qx == 0:
+            left = max(left, found[2])
+        else:
+            right = max(right, box.width - found[0])
+        if qy == 0:
+            top = max(top, found[3])
+        else:
+            bottom = max(bottom, box.height - found[1])
+    return left, top, right, bottom
+
+
+@cache
+def face_cutout(
+    code: str, four_colour: bool = False, bonus: bool = False, scale: float = 1.0
+) -> Cutout:
+    return Cutout.of(face(code, four_colour, bonus, scale))
+
+
+@cache
+def dimmed_cutout(
+    code: str, four_colour: bool = False, bonus: bool = False, scale: float = 1.0
+) -> Cutout:
+    return Cutout.of(dimmed(code, four_colour, bonus, scale))
+
+
+@cache
+def back_cutout(scale: float = 1.0) -> Cutout:
+    return Cutout.of(back(scale))
 
 
 def describe(code: str) -> str:

@@ -27,7 +27,7 @@ from rendering.canvas import (
     header,
     text,
 )
-from rendering.faces import check_code, dimmed, face, size_of
+from rendering.faces import check_code, dimmed_cutout, face_cutout, size_of
 from rendering.renderer import GameRenderer, View
 from rendering.style import CARD_H, CARD_W, FELT_DARK, GOLD, INK, MUTED, SMALL
 
@@ -144,15 +144,15 @@ def _row(
         bonus = code in renderer.bonus_cards
         lit = marked is not None and code in marked
         if marked is None or lit or not renderer.dim_unmarked:
-            picture = face(code, four_colour, bonus, scale)
+            picture = face_cutout(code, four_colour, bonus, scale)
         else:
-            picture = dimmed(code, four_colour, bonus, scale)
+            picture = dimmed_cutout(code, four_colour, bonus, scale)
         y = top - RAISE if lit else top
         if lit:
             draw.rounded_rectangle(
                 (x - 4, y - 4, x + card_w + 3, y + card_h + 3), 12, outline=GOLD, width=4
             )
-        image.paste(picture, (x, y), picture)
+        picture.lay(image, (x, y))
     label_y = top + card_h + 10
     size = 26 if scale >= 1 else 22
     for i, code in enumerate(cards):

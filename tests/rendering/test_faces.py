@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from games.cards import ACE_MARKERS, DOUBLE_PACK, PIQUET_PACK, TAROT_SET
-from rendering.faces import FACE_CODES, back, check_code, describe, dimmed, face, size_of
-from rendering.style import CARD_H, CARD_W, SMALL
+from rendering.faces import (
+    FACE_CODES,
+    Cutout,
+    back,
+    check_code,
+    describe,
+    dimmed,
+    dimmed_cutout,
+    face,
+    face_cutout,
+    size_of,
+)
+from rendering.style import CARD_H, CARD_W, FELT, SMALL
 from tests.rendering.helpers import colours, mean_difference
 
 
@@ -68,3 +80,47 @@ def test_unknown_card_is_a_clear_value_error(code: object) -> None:
 
 def test_describe() -> None:
     assert describe("10H") == "10 of hearts"
+
+
+@pytest.mark.parametrize("scale", [1.0, SMALL])
+def test_a_cutout_lays_exactly_the_pixels_of_the_card(scale: float) -> None:
+    """Laid in pieces (opaque ones copied, corners blended), every card, washed out or not,
+    gives the pixels of the card blended whole, over other cards and across the edge."""
+    for code in sorted(FACE_CODES):
+        for four_colour in (False, True):
+            pairs = [
+                (
+                    face(code, four_colour, False, scale),
+                    face_cutout(code, four_colour, False, scale),
+                ),
+                (
+                    dimmed(code, four_colour, True, scale),
+                    dimmed_cutout(code, four_colour, True, scale),
+                ),
+            ]
+            for picture, cutout in pairs:
+                blended = Image.new("RGB", (260, 220), FELT)
+                blended.paste(back(scale), (5, 7), back(scale))
+                laid = blended.copy()
+                for xy in ((20, 15), (-30, 100), (200, -40)):
+                    blended.paste(picture, xy, picture)
+                    cutout.lay(laid, xy)
+                assert laid.tobytes() == blended.tobytes(), code
+
+
+def test_only_the_corners_of_a_card_are_blended() -> None:
+    cutout = face_cutout("10H")
+    blended = sum(p.width * p.height for _, p, blend in cutout.pieces if blend)
+    assert 0 < blended < 0.02 * CARD_W * CARD_H
+
+
+def test_any_shape_is_laid_exactly() -> None:
+    """Transparency anywhere (here a hole in the middle and a notch in an edge) falls in a
+    blended piece."""
+    shape = Image.new("RGBA", (40, 30), (200, 0, 0, 255))
+    for xy in ((20, 15), (7, 0), (39, 22)):
+        shape.putpixel(xy, (0, 0, 0, 0))
+    ground, laid = Image.new("RGB", (60, 50), FELT), Image.new("RGB", (60, 50), FELT)
+    ground.paste(shape, (3, 4), shape)
+    Cutout.of(shape).lay(laid, (3, 4))
+    assert laid.tobytes() == ground.tobytes()
