@@ -42,6 +42,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def fresh_seed() -> int:
+    """The seed of a new match's deals: unpredictable, so nobody can know the cards."""
+    return secrets.randbits(62)
+
+
 @dataclass(frozen=True)
 class PlayerRef:
     """Who acts: a Discord user id, the display name to show, their locale."""
@@ -787,7 +792,7 @@ class MatchService:
             if row.opponent_id is not None and row.opponent_id != user.user_id:
                 challenged = await self._ref(row.opponent_id)
                 raise NotAPlayer(f"this challenge is for {challenged.name}, not for you")
-            seed = secrets.randbits(62)
+            seed = fresh_seed()
             state = games.get(row.game).new_match(seed=seed, options=row.options)
             seats = (row.challenger_id, user.user_id)
             now = self._ts()

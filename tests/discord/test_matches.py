@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import re
+
 import pytest
 
 import games
@@ -9,14 +12,22 @@ from tests.discord.conftest import StartBot
 from tests.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
 
+CARD = re.compile(r"\b(?:10|[2-9]|19|2[01]|[JQKA])[SHDCT]\b")
+
 # The shortest match each game offers, so the suite stays quick.
 SHORT = {"bezique": "target=100", "cinq-as": "rounds=1", "ecarte": "target=11", "piquet": "deals=1"}
 
 
 @pytest.mark.parametrize("game", games.names())
 async def test_a_whole_match_through_commands_and_buttons(
-    game: str, fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+    game: str,
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    alice: FakeUser,
+    bob: FakeUser,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.INFO)
     bot = await start_bot()
     table = await Table.open(fake, bot, game, SHORT.get(game, ""), alice, bob)
     await table.play_out(seed=len(game))
@@ -30,3 +41,6 @@ async def test_a_whole_match_through_commands_and_buttons(
     )
     assert summary.content
     assert fake.unexpected == []
+    # Logs at info level are public too: not one card is named in them, hidden or not.
+    logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert logged and not [line for line in logged if CARD.search(line)]
