@@ -2,7 +2,8 @@
 
 Faces are drawn at twice their size and scaled down once, so their edges are smooth; a face
 depends only on the card, the palette and the size, never on a view, so each is drawn once per
-process (a few dozen milliseconds in all) and then pasted.
+process (a few dozen milliseconds in all), then laid as a :class:`Cutout`. A new colour on a
+face must join ``encode.key_colours`` (a test checks every face against the palette).
 
 Design: large "jumbo" corner indices (rank over suit, top left, repeated upside down bottom
 right), which stay visible when cards overlap in a fanned hand; a large suit symbol in the

@@ -1,6 +1,9 @@
 """The look shared by every picture: colours, sizes, the two suit palettes.
 
-One place for these so that a hand and the four tables look like one set.
+One place for these so that a hand and the four tables look like one set. Pictures are
+encoded on a palette built from these colours (rendering/encode.py): a colour drawn anywhere
+must be one of its key colours, and a pair of colours that meet at text or card edges one of
+its meeting pairs.
 """
 
 from __future__ import annotations
