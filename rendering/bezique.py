@@ -16,7 +16,6 @@ from rendering.canvas import (
     Draw,
     canvas,
     caption,
-    card,
     check_entries,
     fan,
     footer,
@@ -24,10 +23,9 @@ from rendering.canvas import (
     header,
     lines,
     player_band,
-    slot,
-    stock,
+    stock_and_turn_up,
     text,
-    trick,
+    tricks,
 )
 from rendering.faces import check_code
 from rendering.renderer import ExtraRow, GameRenderer, Names, View
@@ -130,32 +128,10 @@ def _melded(
 def _middle(
     image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
 ) -> None:
-    stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
-    turn_x = MARGIN + CARD_W + 90
-    caption(draw, (turn_x, y), "turn-up")
-    if view["turn_up"]:
-        card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)
-    else:
-        slot(draw, (turn_x, y + 28, turn_x + CARD_W, y + 28 + CARD_H))
+    turn_x = stock_and_turn_up(image, draw, view, y, four_colour)
     words = f"trumps: {SUIT_NAMES[view['trump']]}"
     text(draw, (turn_x + CARD_W / 2, y + 36 + CARD_H), words, 22, bold=True, anchor="ma")
-    trick_x = turn_x + CARD_W + 70
-    caption(draw, (trick_x, y), "trick")
-    trick(image, draw, view["trick"], names, (trick_x, y + 28), four_colour=four_colour, slots=2)
-    last = view["last_trick"]
-    if last:
-        last_x = trick_x + 2 * (CARD_W + 14) + 36
-        caption(draw, (last_x, y), "last trick")
-        trick(
-            image,
-            draw,
-            last["cards"],
-            names,
-            (last_x, y + 28),
-            four_colour=four_colour,
-            scale=SMALL,
-            winner=last["winner"],
-        )
+    tricks(image, draw, view, names, turn_x + CARD_W + 70, y, four_colour, last_gap=36)
 
 
 def _melds(draw: Draw, view: View, names: Names, y: int, height: int) -> None:

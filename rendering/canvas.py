@@ -16,7 +16,9 @@ from rendering.faces import back_cutout, check_code, face_cutout, size_of
 from rendering.fonts import Font, font
 from rendering.style import (
     BLACK,
+    CARD_H,
     CARD_PAPER,
+    CARD_W,
     FELT,
     FELT_DARK,
     FELT_LINE,
@@ -24,6 +26,7 @@ from rendering.style import (
     INK,
     MUTED,
     RGB,
+    SMALL,
     palette,
 )
 
@@ -312,6 +315,51 @@ def trick(
             max_width=step - 4,
         )
     return step * max(len(entries), slots, 1) - 14
+
+
+def stock_and_turn_up(
+    image: Image.Image, draw: Draw, view: Mapping[str, Any], y: int, four_colour: bool
+) -> int:
+    """The stock at the left margin and the turn-up beside it (its empty place once taken);
+    returns the turn-up's x. Games with a turn-up (Bézigue, Écarté) lay them alike."""
+    stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
+    turn_x = MARGIN + CARD_W + 90
+    caption(draw, (turn_x, y), "turn-up")
+    if view["turn_up"]:
+        card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)
+    else:
+        slot(draw, (turn_x, y + 28, turn_x + CARD_W, y + 28 + CARD_H))
+    return turn_x
+
+
+def tricks(
+    image: Image.Image,
+    draw: Draw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    x: int,
+    y: int,
+    four_colour: bool,
+    last_gap: int,
+) -> None:
+    """The trick in progress at ``x`` and, ``last_gap`` pixels after its two places, the last
+    trick won (smaller, its winner marked) when there is one."""
+    caption(draw, (x, y), "trick")
+    trick(image, draw, view["trick"], names, (x, y + 28), four_colour=four_colour, slots=2)
+    last = view["last_trick"]
+    if last:
+        last_x = x + 2 * (CARD_W + 14) + last_gap
+        caption(draw, (last_x, y), "last trick")
+        trick(
+            image,
+            draw,
+            last["cards"],
+            names,
+            (last_x, y + 28),
+            four_colour=four_colour,
+            scale=SMALL,
+            winner=last["winner"],
+        )
 
 
 def caption(draw: Draw, xy: tuple[float, float], words: str) -> None:

@@ -24,8 +24,7 @@ from rendering.canvas import (
     header,
     lines,
     player_band,
-    slot,
-    stock,
+    stock_and_turn_up,
     text,
     trick,
 )
@@ -134,13 +133,7 @@ def _won_tricks(
 def _middle(
     image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
 ) -> None:
-    stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
-    turn_x = MARGIN + CARD_W + 90
-    caption(draw, (turn_x, y), "turn-up")
-    if view["turn_up"]:
-        card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)
-    else:
-        slot(draw, (turn_x, y + 28, turn_x + CARD_W, y + 28 + CARD_H))
+    turn_x = stock_and_turn_up(image, draw, view, y, four_colour)
     trump = view["trump"]
     if trump:
         words = f"trumps: {SUIT_NAMES[trump]}"

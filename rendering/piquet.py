@@ -23,7 +23,7 @@ from rendering.canvas import (
     player_band,
     stock,
     text,
-    trick,
+    tricks,
 )
 from rendering.renderer import ExtraRow, GameRenderer, Names, View
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
@@ -110,23 +110,7 @@ def _middle(
         if took is not None:
             text(draw, (x, y + 28 + SMALL_H + 36), f"took {took}", 20, fill=MUTED)
         x += round(CARD_W * SMALL) + 50
-    trick_x = x + 20
-    caption(draw, (trick_x, y), "trick")
-    trick(image, draw, view["trick"], names, (trick_x, y + 28), four_colour=four_colour, slots=2)
-    last = view["last_trick"]
-    last_x = trick_x + 2 * (CARD_W + 14) + 40
-    if last:
-        caption(draw, (last_x, y), "last trick")
-        trick(
-            image,
-            draw,
-            last["cards"],
-            names,
-            (last_x, y + 28),
-            four_colour=four_colour,
-            scale=SMALL,
-            winner=last["winner"],
-        )
+    tricks(image, draw, view, names, x + 20, y, four_colour, last_gap=40)
 
 
 def _hand_extras(view: View) -> list[ExtraRow]:
