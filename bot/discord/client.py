@@ -66,6 +66,7 @@ class TapisBot(commands.Bot):
             self._clocks.cancel()
             await asyncio.gather(self._clocks, return_exceptions=True)
         await super().close()
+        self.courier.painter.close()
         if self._owns_service and self.service is not None:
             await self.service.close()
 

@@ -1,8 +1,8 @@
 """Sending the service's deliveries to Discord: hands by DM, boards and notices in threads.
 
-Pictures are rendered off the event loop (``asyncio.to_thread``) and all of a batch's pictures
-at once, then the messages go out in the order the service gave. A user whose DMs are closed
-(403, code 50007) is remembered — Discord counts every refused request toward a ban — and
+Pictures are drawn off the event loop, in worker processes (painter.py), all of a batch's
+pictures at once; then the messages go out in the order the service gave. A user whose DMs
+are closed (403, code 50007) is remembered — Discord counts every refused request toward a ban — and
 gets their hand as a private reply to their next interaction instead; the match thread tells
 them how to open DMs, never what they hold.
 """
@@ -13,15 +13,14 @@ import asyncio
 import io
 import json
 import logging
-import os
 import time
 from typing import TYPE_CHECKING
 
 import discord
 
 import games
-import rendering
 from bot.discord.components import moves_view, rematch_view
+from bot.discord.painter import Painter
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRecord
 
 if TYPE_CHECKING:
@@ -42,9 +41,7 @@ class Courier:
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
         self._records: dict[int, tuple[float, PlayerRecord | None]] = {}
         self._rematch_offered: set[int] = set()
-        # Pictures are CPU work: more at once than there are cores only slows the event loop
-        # (and so every acknowledgement) without finishing any picture sooner.
-        self._renderers = asyncio.Semaphore(max(1, os.cpu_count() or 1))
+        self.painter = Painter()
 
     @property
     def service(self) -> MatchService:
@@ -143,13 +140,9 @@ class Courier:
         if delivery.to is not None:
             record = await self.record(delivery.to)
             four_colour = bool(record and record.four_colour)
-        async with self._renderers:
-            if delivery.kind == "hand":
-                return await asyncio.to_thread(
-                    rendering.hand_png, delivery.view, four_colour=four_colour
-                )
-            names = delivery.names or ("seat 1", "seat 2")
-            return await asyncio.to_thread(rendering.table_png, delivery.view, names)
+        if delivery.kind == "hand":
+            return await self.painter.hand(delivery.view, four_colour)
+        return await self.painter.table(delivery.view, delivery.names or ("seat 1", "seat 2"))
 
     async def _send_one(
         self,
