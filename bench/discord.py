@@ -106,6 +106,12 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
             await fake.stop()
 
 
+def _position(fake: FakeDiscord, sent: Sent, since: int) -> int:
+    """Where ``sent`` stands in the log: found by identity from ``since`` on, since comparing
+    records field by field along the whole log would load the machine the bot runs on."""
+    return next(i for i in range(since, len(fake.log)) if fake.log[i] is sent)
+
+
 def _latest_hand(fake: FakeDiscord, user: FakeUser, match_id: int) -> Sent | None:
     for sent in reversed(fake.log):
         if sent.dm_to == user.id and sent.files and f"match #{match_id}" in sent.content:
@@ -163,7 +169,7 @@ async def _player_pair(
                 break
             caused = [
                 s.at
-                for s in fake.log[handle.since : fake.log.index(done)]
+                for s in fake.log[handle.since : _position(fake, done, handle.since)]
                 if (s.dm_to in (one.id, two.id) and f"match #{match_id}" in s.content)
                 or s.channel_id == thread_id
             ]
