@@ -44,10 +44,10 @@ from rendering.style import (
 )
 
 COLOURS: Final = 256
-COMPRESS_LEVEL: Final = 3
-"""zlib effort. Measured on a full Le 5 As table: level 3 deflates in 3.4 ms to 57 KB, level 6
-in 7 ms to 45 KB, level 1 in 3.1 ms to 63 KB. Level 3 halves the time for a quarter more bytes,
-far below what Discord takes; higher levels cost much more for little."""
+COMPRESS_LEVEL: Final = 1
+"""zlib effort. Measured on a full Le 5 As table: level 1 deflates in 3.1 ms to 63 KB, level 3
+in 3.4 ms to 57 KB, level 6 in 7 ms to 45 KB. Under load every millisecond of a picture is
+paid by every move waiting behind it, and 63 KB is far below what Discord takes."""
 
 Pair = tuple[RGB, RGB, float]
 """Two colours that meet at anti-aliased edges, and how much their shades matter (1 = text
