@@ -30,8 +30,8 @@ from games.core import (
     Syntax,
     base_view,
     deck_for_deal,
-    draw_lots,
     dumps,
+    seat_or_lot,
 )
 
 NAME: Final = "bezique"
@@ -898,9 +898,7 @@ class Bezique(Game):
         state._history = ()
         state._last = None
         state._result = None
-        dealer = options["first_dealer"]
-        if dealer is None:
-            dealer = draw_lots(seed, NAME, "first dealer")  # bezique D1
+        dealer = seat_or_lot(options["first_dealer"], seed, NAME, "first dealer")  # bezique D1
         state._deal(0, dealer)
         return state
 

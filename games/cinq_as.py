@@ -25,8 +25,8 @@ from games.core import (
     Syntax,
     base_view,
     deck_for_deal,
-    draw_lots,
     dumps,
+    seat_or_lot,
 )
 
 HAND_SIZE: Final = 8
@@ -410,9 +410,7 @@ class CinqAs(Game):
         state._history = ()
         state._last = None
         state._result = None
-        first = options["first_player"]
-        if first is None:
-            first = draw_lots(seed, NAME, "first player")
+        first = seat_or_lot(options["first_player"], seed, NAME, "first player")
         state._deal(0, first)
         return state
 

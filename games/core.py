@@ -135,6 +135,35 @@ def draw_lots(seed: int, game: str, what: str) -> Seat:
     return random.Random(f"tapis/{game}/{seed}/{what}").randrange(2)
 
 
+def seat_or_lot(chosen: int | None, seed: int, game: str, what: str) -> Seat:
+    """The seat an option names (first dealer, first player), else one drawn by lot."""
+    return draw_lots(seed, game, what) if chosen is None else chosen
+
+
+# Reading stored states: a value of the wrong kind is a corrupt row, refused with ValueError.
+def read_int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a whole number, not {value!r}")
+    return value
+
+
+def read_seat(value: object) -> Seat:
+    if read_int(value) not in (0, 1):
+        raise ValueError(f"a seat is 0 or 1, not {value!r}")
+    return read_int(value)
+
+
+def read_seat_or_none(value: object) -> Seat | None:
+    return None if value is None else read_seat(value)
+
+
+def read_scores(value: object) -> tuple[int, int]:
+    """A pair of whole numbers, seat 0's then seat 1's."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError(f"expected two numbers, one per seat, not {value!r}")
+    return read_int(value[0]), read_int(value[1])
+
+
 def normalize_decks(
     deck: Sequence[str] | Sequence[Sequence[str]] | None, pack: Sequence[str]
 ) -> tuple[tuple[str, ...], ...]:

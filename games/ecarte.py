@@ -27,9 +27,12 @@ from games.core import (
     Syntax,
     base_view,
     deck_for_deal,
-    draw_lots,
     dumps,
     move_cards,
+    read_scores,
+    read_seat,
+    read_seat_or_none,
+    seat_or_lot,
 )
 
 NAME: Final = "ecarte"
@@ -659,9 +662,7 @@ class Ecarte(Game):
         state._previous = None
         state._last = None
         state._result = None
-        dealer = options["first_dealer"]
-        if dealer is None:
-            dealer = draw_lots(seed, NAME, "first dealer")  # ecarte D1
+        dealer = seat_or_lot(options["first_dealer"], seed, NAME, "first dealer")  # ecarte D1
         state._deal(0, dealer)
         return state
 
@@ -674,40 +675,40 @@ class Ecarte(Game):
         state._opt_dealer = None if option is None else int(option)
         state._decks = tuple(tuple(str(card) for card in deck) for deck in data["decks"])
         state._deal_no = int(data["deal"])
-        state._dealer = _seat(data["dealer"])
+        state._dealer = read_seat(data["dealer"])
         state._deck = tuple(str(card) for card in data["deck"])
         state._pos = int(data["pos"])
         state._trump = state._deck[TURN_UP][-1]
         state._hands = _pair(data["hands"])
         state._discards = _pair(data["discards"])
         state._phase = int(data["phase"])
-        state._turn = _seat_or_none(data["turn"])
-        state._committed = _seat_or_none(data["committed"])
+        state._turn = read_seat_or_none(data["turn"])
+        state._committed = read_seat_or_none(data["committed"])
         state._proposals = int(data["proposals"])
-        state._exchanges = tuple((_seat(s), int(n)) for s, n in data["exchanges"])
-        state._king = _seat_or_none(data["king"])
-        state._trick = tuple((_seat(s), str(card)) for s, card in data["trick"])
+        state._exchanges = tuple((read_seat(s), int(n)) for s, n in data["exchanges"])
+        state._king = read_seat_or_none(data["king"])
+        state._trick = tuple((read_seat(s), str(card)) for s, card in data["trick"])
         state._tricks = _read_tricks(data["tricks"])
         won = [0, 0]
         for _trick, winner in state._tricks:
             won[winner] += 1
         state._won = (won[0], won[1])
-        state._points = _ints(data["points"])
-        state._totals = _ints(data["totals"])
-        state._history = tuple(_ints(points) for points in data["history"])
+        state._points = read_scores(data["points"])
+        state._totals = read_scores(data["totals"])
+        state._history = tuple(read_scores(points) for points in data["history"])
         previous = data["previous"]
         state._previous = (
             None
             if previous is None
             else (
-                _seat(previous[0]),
-                _seat_or_none(previous[1]),
+                read_seat(previous[0]),
+                read_seat_or_none(previous[1]),
                 _read_tricks(previous[2]),
-                _ints(previous[3]),
+                read_scores(previous[3]),
             )
         )
         last = data["last"]
-        state._last = None if last is None else (_seat(last[0]), str(last[1]))
+        state._last = None if last is None else (read_seat(last[0]), str(last[1]))
         result = data["result"]
         if result is not None and not isinstance(result, dict):
             raise ValueError("result must be an object or null")
@@ -739,31 +740,15 @@ def _stored_tricks(tricks: Tricks) -> list[Any]:
 
 def _read_tricks(value: Any) -> Tricks:
     return tuple(
-        (tuple((_seat(s), str(card)) for s, card in cards), _seat(winner))
+        (tuple((read_seat(s), str(card)) for s, card in cards), read_seat(winner))
         for cards, winner in value
     )
-
-
-def _seat(value: object) -> Seat:
-    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
-        return value
-    raise ValueError(f"a seat is 0 or 1, not {value!r}")
-
-
-def _seat_or_none(value: object) -> Seat | None:
-    return None if value is None else _seat(value)
 
 
 def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if len(value) != 2:
         raise ValueError("expected one list per seat")
     return tuple(str(c) for c in value[0]), tuple(str(c) for c in value[1])
-
-
-def _ints(value: Any) -> tuple[int, int]:
-    if len(value) != 2:
-        raise ValueError("expected two numbers, one per seat")
-    return int(value[0]), int(value[1])
 
 
 def _check(state: EcarteState) -> None:

@@ -30,8 +30,12 @@ from games.core import (
     Syntax,
     base_view,
     deck_for_deal,
-    draw_lots,
     dumps,
+    read_int,
+    read_scores,
+    read_seat,
+    read_seat_or_none,
+    seat_or_lot,
 )
 
 NAME: Final = "piquet"
@@ -797,21 +801,19 @@ class Piquet(Game):
         state._history = ()
         state._last = None
         state._result = None
-        dealer = options["first_dealer"]
-        if dealer is None:
-            dealer = draw_lots(seed, NAME, "first dealer")  # piquet D1
+        dealer = seat_or_lot(options["first_dealer"], seed, NAME, "first dealer")  # piquet D1
         state._start_deal(0, dealer)
         return state
 
     def _from_json(self, data: Json) -> PiquetState:
         state = object.__new__(PiquetState)
         state._legal = None
-        state._seed = _int(data["seed"])
-        state._deals = _int(data["deals"])
-        state._opt_dealer = _seat_or_none(data["first_dealer_option"])
+        state._seed = read_int(data["seed"])
+        state._deals = read_int(data["deals"])
+        state._opt_dealer = read_seat_or_none(data["first_dealer_option"])
         state._decks = tuple(check_deck(deck, _CODES) for deck in data["decks"])
-        state._deal = _int(data["deal"])
-        state._dealer = _seat(data["dealer"])
+        state._deal = read_int(data["deal"])
+        state._dealer = read_seat(data["dealer"])
         state._deck = tuple(data["deck"])
         hands = [list(hand) for hand in data["hands"]]
         discards = [list(cards) for cards in data["discards"]]
@@ -821,31 +823,31 @@ class Piquet(Game):
         state._discards = (mask_of(discards[0]), mask_of(discards[1]))
         exchanged = data["exchanged"]
         state._exchanged = (_count_or_none(exchanged[0], 5), _count_or_none(exchanged[1], 3))
-        state._turn = _seat_or_none(data["turn"])
+        state._turn = read_seat_or_none(data["turn"])
         state._lead = _INDEX[lead] if lead else -1
         state._played = mask_of(played)
-        state._tricks = _pair(data["tricks"])
+        state._tricks = read_scores(data["tricks"])
         last_trick = data["last_trick"]
         state._last_trick = (
             None
             if last_trick is None
             else (
-                _seat(last_trick[0]),
+                read_seat(last_trick[0]),
                 _INDEX[last_trick[1]],
                 _INDEX[last_trick[2]],
-                _seat(last_trick[3]),
+                read_seat(last_trick[3]),
             )
         )
-        state._scores = _pair(data["scores"])
-        state._deal_scores = _pair(data["deal_scores"])
+        state._scores = read_scores(data["scores"])
+        state._deal_scores = read_scores(data["deal_scores"])
         state._bonus = bool(data["bonus"])
         state._decls = tuple(
-            (_seat(who), str(kind), str(text), _int(points))
+            (read_seat(who), str(kind), str(text), read_int(points))
             for who, kind, text, points in data["declarations"]
         )
-        state._history = tuple(_pair(scores) for scores in data["history"])
+        state._history = tuple(read_scores(scores) for scores in data["history"])
         last = data["last"]
-        state._last = None if last is None else (_seat(last[0]), str(last[1]), str(last[2]))
+        state._last = None if last is None else (read_seat(last[0]), str(last[1]), str(last[2]))
         state._result = data["result"]
         _check(state)
         return state
@@ -865,33 +867,12 @@ class Piquet(Game):
         return list(younger_cards), list(younger_talon)
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"expected a whole number, not {value!r}")
-    return value
-
-
-def _seat(value: Any) -> Seat:
-    if _int(value) not in (0, 1):
-        raise ValueError(f"a seat is 0 or 1, not {value!r}")
-    return int(value)
-
-
-def _seat_or_none(value: Any) -> Seat | None:
-    return None if value is None else _seat(value)
-
-
 def _count_or_none(value: Any, most: int) -> int | None:
     if value is None:
         return None
-    if not 0 <= _int(value) <= most:
+    if not 0 <= read_int(value) <= most:
         raise ValueError(f"an exchange is 0 to {most} cards, not {value!r}")
     return int(value)
-
-
-def _pair(value: Any) -> tuple[int, int]:
-    a, b = value
-    return _int(a), _int(b)
 
 
 def _check_cards(deck: tuple[str, ...], zones: list[list[str]]) -> None:

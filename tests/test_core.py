@@ -13,6 +13,11 @@ from games.core import (
     draw_lots,
     move_cards,
     normalize_decks,
+    read_int,
+    read_scores,
+    read_seat,
+    read_seat_or_none,
+    seat_or_lot,
     shuffled,
 )
 
@@ -98,3 +103,21 @@ def test_deck_overrides() -> None:
         normalize_decks("7S 8S", PIQUET_PACK)
     with pytest.raises(ValueError, match="empty"):
         normalize_decks([], PIQUET_PACK)
+
+
+def test_seat_or_lot() -> None:
+    assert seat_or_lot(1, 5, "g", "first dealer") == 1
+    assert seat_or_lot(None, 5, "g", "first dealer") == draw_lots(5, "g", "first dealer")
+
+
+def test_stored_values_of_the_wrong_kind_are_refused() -> None:
+    assert read_int(3) == 3 and read_seat(1) == 1 and read_seat_or_none(None) is None
+    assert read_scores([4, 7]) == (4, 7)
+    for bad in (True, "1", 1.0, None):
+        with pytest.raises(ValueError):
+            read_int(bad)
+    with pytest.raises(ValueError, match="seat"):
+        read_seat(2)
+    for bad_pair in ([1], [1, 2, 3], "12", [1, "2"]):
+        with pytest.raises(ValueError):
+            read_scores(bad_pair)
