@@ -158,6 +158,21 @@ def test_options_are_validated(game: games.Game) -> None:
         assert state.to_json() != ""
 
 
+def test_the_first_seat_option_keeps_its_older_name(game: games.Game) -> None:
+    """Stored matches carry ``first_dealer``/``first_player``: they must still replay alike."""
+    (option,) = [option for option in game.options if option.name == first_option(game)]
+    assert option.aliases, "the name the option had before it was shared"
+    for seat in (0, 1):
+        shared = game.new_match(seed=5, options={option.name: seat})
+        for alias in option.aliases:
+            assert game.new_match(seed=5, options={alias: seat}) == shared
+    assert game.new_match(seed=5, options={option.aliases[0]: 1}) != game.new_match(
+        seed=5, options={option.name: 0}
+    )
+    with pytest.raises(ValueError, match="twice"):
+        game.new_match(seed=5, options={option.name: 0, option.aliases[0]: 0})
+
+
 def test_wrong_decks_are_refused(game: games.Game) -> None:
     deck = list(game.pack)
     with pytest.raises(ValueError, match="missing"):
