@@ -31,13 +31,11 @@ from games.core import (
     base_view,
     deck_for_deal,
     derived,
-    first_seat_option,
     match_state,
     read_cards,
     read_int,
     read_scores,
     read_seat,
-    read_seat_or_none,
     stored,
 )
 
@@ -392,7 +390,6 @@ class BeziqueState(MatchState):
     """Sevens of trumps in hand that have scored (bezique D5)."""
     _trick: Hand = stored(write=_codes, read=_indices)
     _leader: Seat = stored(read=read_seat)
-    _turn: Seat | None = stored(read=read_seat_or_none)
     _phase: int = stored(read=read_int)
     _melded: bool = stored(read=bool)
     _sevened: bool = stored(read=bool)
@@ -402,10 +399,6 @@ class BeziqueState(MatchState):
     _melds: tuple[Scored, ...] = stored(write=_stored_melds, read=_read_melds)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
     def _legal_moves(self) -> list[str]:
         seat = self._turn
         if seat is None:
@@ -878,22 +871,22 @@ class Bezique(Game):
     title = "Bézigue"
     aliases = ("bésigue", "besigue", "bezigue", "bésique", "besique", "bézique")
     pack = DOUBLE_PACK
-    options = (
-        Option("target", 1500, minimum=100, maximum=10_000, help="points that win the match"),
-        first_seat_option("dealer", help="who deals first (default: lot)"),
+    goal_option = Option(
+        "target", 1500, minimum=100, maximum=10_000, help="points that win the match"
     )
-    goal = "target"
     first_seat_role = "dealer"
+    first_seat_help = "who deals first (default: lot)"
+    summary = (
+        "Two-handed Bézigue with a double pack: win brisques in tricks, meld marriages, "
+        "sequences, fours and bezique; the first to the target wins."
+    )
+    example_moves = ("play QS", "meld QS JD", "exchange", "draw")
+    example_options = "target=1000"
 
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        dealer = self.first_seat(options)
+    def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:8], the dealer deck[8:16] (ENGINE.md).
         opponent = range(HAND_SIZE) if seat == dealer else range(HAND_SIZE, TURN_UP_AT)
         return list(opponent), list(range(40, DECK_SIZE))
 
 
-GAME: Final = Bezique()
-BeziqueState.game = GAME
-Bezique.state_type = BeziqueState
+GAME: Final = Bezique(BeziqueState)

@@ -26,12 +26,10 @@ from games.core import (
     base_view,
     deck_for_deal,
     derived,
-    first_seat_option,
     lists,
     match_state,
     read_cards,
     read_int,
-    read_seat_or_none,
     stored,
 )
 
@@ -127,15 +125,10 @@ class CinqAsState(MatchState):
     _tops: tuple[int, ...] = derived()
     """Per seat and suit (seat × 5 + suit), the highest number on that expedition (0: none)."""
     _piles: tuple[tuple[str, ...], ...] = stored(write=lists, read=_read_piles)
-    _turn: Seat | None = stored(read=read_seat_or_none)
     _phase: int = stored(read=read_int)
     _discarded: str | None = stored(read=_read_card_or_none)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
     def _legal_moves(self) -> list[str]:
         seat = self._turn
         if seat is None:
@@ -363,21 +356,19 @@ class CinqAs(Game):
     title = "Le 5 As"
     aliases = ("cinq as", "5 as", "le 5 as", "five-aces", "five aces", "lost-cities")
     pack = TAROT_SET
-    options = (
-        Option("rounds", 3, minimum=1, maximum=9, help="rounds in the match"),
-        first_seat_option("player", help="who starts round 1 (default: lot)"),
-    )
-    goal = "rounds"
+    goal_option = Option("rounds", 3, minimum=1, maximum=9, help="rounds in the match")
     first_seat_role = "player"
+    first_seat_help = "who starts round 1 (default: lot)"
+    summary = (
+        "Lost Cities on a tarot deck: build up to five expeditions of rising cards, "
+        "bonus cards first, and score what each brings beyond its cost."
+    )
+    example_moves = ("play 3S", "discard 10H", "draw", "draw T")
+    example_options = "rounds=1"
 
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        first = self.first_seat(options)
+    def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:
         opponent = range(HAND_SIZE, 2 * HAND_SIZE) if seat == first else range(HAND_SIZE)
         return list(opponent), list(range(40, len(TAROT_SET)))
 
 
-GAME: Final = CinqAs()
-CinqAsState.game = GAME
-CinqAs.state_type = CinqAsState
+GAME: Final = CinqAs(CinqAsState)

@@ -212,15 +212,40 @@ class Game(ABC):
     title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     pack: ClassVar[tuple[str, ...]]
-    options: ClassVar[tuple[Option, ...]]
-    public_facts: ClassVar[tuple[str, ...]] = ()
-    """View keys announced at the table that may legitimately depend on hidden cards
-    (Piquet's declarations); the leak test stops, as a pass, when one of them differs."""
-    goal: ClassVar[str]
+    goal_option: ClassVar[Option]
     """The option that says when the match ends (a target score, a number of deals)."""
     first_seat_role: ClassVar[str]
     """Who the first-seat option names: the first "dealer", or the first "player"."""
-    state_type: ClassVar[type[MatchState]]
+    first_seat_help: ClassVar[str]
+    options: ClassVar[tuple[Option, ...]]
+    """Every option: the goal, then the first seat (built from the two above)."""
+    goal: ClassVar[str]
+    """The goal option's name, which is also its key in stored states."""
+    public_facts: ClassVar[tuple[str, ...]] = ()
+    """View keys announced at the table that may legitimately depend on hidden cards
+    (Piquet's declarations); the leak test stops, as a pass, when one of them differs."""
+
+    # How the game describes itself to players, in help texts and examples (docs/engine.md).
+    summary: ClassVar[str]
+    """One sentence: what the game is."""
+    example_moves: ClassVar[tuple[str, ...]]
+    """A few moves as a player types them, the commonest first."""
+    example_options: ClassVar[str]
+    """Options as a player types them (``name=value``), for examples."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "goal_option" in cls.__dict__:
+            cls.goal = cls.goal_option.name
+            cls.options = (
+                cls.goal_option,
+                first_seat_option(cls.first_seat_role, cls.first_seat_help),
+            )
+
+    def __init__(self, state_type: type[MatchState]) -> None:
+        """The game, dealing states of ``state_type`` (which learns its game here)."""
+        self.state_type = state_type
+        state_type.game = self
 
     def check_options(self, options: Mapping[str, object] | None) -> dict[str, int | None]:
         """Every option by its own name, checked, defaults filled in; aliases accepted."""
@@ -280,15 +305,19 @@ class Game(ABC):
     def _from_json(self, data: Json) -> State:
         return self.state_type.load(data)
 
-    @abstractmethod
     def deal_secrets(
         self, seat: Seat, options: Mapping[str, object]
     ) -> tuple[list[int], list[int]]:
-        """Positions in the first deal's deck, for the leak test (ENGINE.md).
+        """Positions in the first deal's deck, for the leak test (docs/engine.md).
 
         Returns (cards dealt to ``seat``'s opponent, cards hidden from everyone) when the match
-        is dealt with ``options`` (which fix the first dealer / first player).
+        is dealt with ``options`` (which must fix the first seat).
         """
+        return self._secrets(seat, self.first_seat(options))
+
+    @abstractmethod
+    def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:
+        """:meth:`deal_secrets` once the first seat (dealer or first player) is known."""
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
@@ -511,9 +540,15 @@ class MatchState(State):
     )
     """The last move: (seat, move), or (seat, move, what others see) where that differs."""
     _result: Json | None = stored(read=read_result)
+    _turn: Seat | None = stored(read=read_seat_or_none)
+    """The seat to move (``to_move``); None once the match is over."""
 
     stored_keys: ClassVar[Mapping[str, str]] = {}
     """JSON keys of header fields that a game stores under its own name (kept as first stored)."""
+
+    @property
+    def to_move(self) -> Seat | None:
+        return self._turn
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -541,6 +576,7 @@ class MatchState(State):
         state._history = ()
         state._last = None
         state._result = None
+        state._turn = None  # the first deal says who moves
         # The lot's words ("first dealer") are part of the seed's meaning: never change them.
         role = game.first_seat_role
         state._start(seat_or_lot(state._first_option, seed, game.name, f"first {role}"))

@@ -28,7 +28,6 @@ from games.core import (
     base_view,
     deck_for_deal,
     derived,
-    first_seat_option,
     lists,
     match_state,
     move_cards,
@@ -195,7 +194,6 @@ class EcarteState(MatchState):
     _hands: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_pair)
     _discards: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_pair)
     _phase: int = stored(read=read_int)
-    _turn: Seat | None = stored(read=read_seat_or_none)
     _committed: Seat | None = stored(read=read_seat_or_none)
     _proposals: int = stored(read=read_int)
     _exchanges: tuple[tuple[Seat, int], ...] = stored(write=lists, read=_read_exchanges)
@@ -207,10 +205,6 @@ class EcarteState(MatchState):
     _previous: Previous | None = stored(write=_stored_previous, read=_read_previous)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
     @property
     def elder(self) -> Seat:
         return 1 - self._dealer
@@ -606,22 +600,20 @@ class Ecarte(Game):
     title = "Écarté"
     # No aliases needed: the registry folds case and accents, so 'Écarté' finds 'ecarte'.
     pack = PACK
-    options = (
-        Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)"),
-        first_seat_option("dealer", help="who deals first (default: lot)"),
-    )
-    goal = "target"
+    goal_option = Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)")
     first_seat_role = "dealer"
+    first_seat_help = "who deals first (default: lot)"
+    summary = (
+        "Five cards each and a trump turned up: propose an exchange or play at once, then "
+        "five tricks; the first to 11 points (or 17) wins."
+    )
+    example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
+    example_options = "target=17"
 
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        dealer = self.first_seat(options)
+    def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
         opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)
         return list(opponent), list(range(TURN_UP + 1, len(PACK)))
 
 
-GAME: Final = Ecarte()
-EcarteState.game = GAME
-Ecarte.state_type = EcarteState
+GAME: Final = Ecarte(EcarteState)

@@ -30,14 +30,12 @@ from games.core import (
     Syntax,
     base_view,
     deck_for_deal,
-    first_seat_option,
     lists,
     match_state,
     read_cards,
     read_int,
     read_scores,
     read_seat,
-    read_seat_or_none,
     stored,
 )
 
@@ -397,7 +395,6 @@ class PiquetState(MatchState):
     _exchanged: tuple[int | None, int | None] = stored(write=list, read=_read_exchanged)
     """Cards exchanged by elder, by younger (None: not yet); also how much of each talon
     was taken, from its first card on."""
-    _turn: Seat | None = stored(read=read_seat_or_none)
     _lead: int = stored(write=_stored_lead, read=_read_lead)
     """Index of the card led to the trick in progress, or -1 (no trick in progress)."""
     _played: int = stored(write=cards_of, read=mask_of)
@@ -410,10 +407,6 @@ class PiquetState(MatchState):
     _decls: tuple[Declaration, ...] = stored("declarations", write=lists, read=_read_declarations)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
     @property
     def elder(self) -> Seat:
         return 1 - self._dealer
@@ -741,18 +734,18 @@ class Piquet(Game):
     title = "Piquet"
     aliases = ("rubicon piquet", "piquet au cent")
     pack = _CODES
-    options = (
-        Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)"),
-        first_seat_option("dealer", help="who deals first (default: lot)"),
-    )
-    goal = "deals"
+    goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)")
     first_seat_role = "dealer"
+    first_seat_help = "who deals first (default: lot)"
+    summary = (
+        "Rubicon Piquet with 32 cards: exchange with the talon, score point, sequences and "
+        "sets, then twelve tricks; six deals make a partie."
+    )
+    example_moves = ("discard 7S 8D 9C", "play AH")
+    example_options = "deals=2"
     public_facts = ("declarations",)
 
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        dealer = self.first_seat(options)
+    def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         elder_cards = range(HAND_SIZE)
         younger_cards = range(HAND_SIZE, 2 * HAND_SIZE)
         elder_talon = range(2 * HAND_SIZE, 2 * HAND_SIZE + ELDER_TALON)
@@ -770,6 +763,4 @@ def _count_or_none(value: Any, most: int) -> int | None:
     return int(value)
 
 
-GAME: Final = Piquet()
-PiquetState.game = GAME
-Piquet.state_type = PiquetState
+GAME: Final = Piquet(PiquetState)

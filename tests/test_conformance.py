@@ -233,3 +233,15 @@ def test_any_text_is_a_move_or_a_polite_refusal(
     else:
         assert state.canonical(text) in state.legal_moves()
         assert after.to_json() != state.to_json()
+
+
+def test_games_describe_themselves(game: games.Game) -> None:
+    """Help texts and examples come from these: they must be real moves and real options."""
+    assert game.summary.strip().endswith(".")
+    state = game.new_match(seed=0)
+    assert game.example_moves
+    for move in game.example_moves:
+        assert state.canonical(move) == move
+    pairs = [word.split("=") for word in game.example_options.split()]
+    options = {name: int(value) for name, value in pairs}
+    assert game.new_match(seed=0, options=options).to_json() != state.to_json()
