@@ -17,17 +17,20 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict
 
 from games.cards import DOUBLE_PACK
 from games.core import (
+    BaseView,
+    CardEntry,
     Game,
     IllegalMove,
-    Json,
     MatchState,
+    MoveView,
     Option,
     Seat,
     Syntax,
+    TrickView,
     base_view,
     deck_for_deal,
     derived,
@@ -363,6 +366,38 @@ def _read_melds(value: Any) -> tuple[Scored, ...]:
         (read_seat(s), str(name), read_cards(cards), read_int(points))
         for s, name, cards, points in value
     )
+
+
+class MeldView(TypedDict):
+    """A score of the deal other than brisques (bezique X4)."""
+
+    seat: Seat
+    name: str
+    cards: list[str]
+    points: int
+
+
+class BeziqueView(BaseView):
+    """A seat's view of a Bézigue match, field by field in docs/views.md."""
+
+    deal: int
+    dealer: Seat
+    target: int
+    trump: str
+    turn_up: str | None
+    stock: int
+    stage: int
+    phase: str
+    trick: list[CardEntry]
+    last_trick: TrickView | None
+    table: list[list[str]]
+    melds: list[MeldView]
+    hand_sizes: list[int]
+    tricks_won: list[int]
+    brisques: list[int]
+    deal_scores: list[int]
+    deal_history: list[list[int]]
+    last_move: MoveView | None
 
 
 @match_state
@@ -769,49 +804,48 @@ class BeziqueState(MatchState):
             self._score(dealer, "seven turned up", (CODES[self._turn_up],), 10)
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(
+    def view(self, seat: Seat | None) -> BeziqueView:
+        base = base_view(
             self, seat, [CODES[c] for c in self._hands[seat]] if seat is not None else ()
         )
         last_trick = self._last_trick
-        view.update(
-            {
-                "deal": self._deal_no + 1,
-                "dealer": self._dealer,
-                "target": self._goal,
-                "trump": SUITS4[self._trump],
-                "turn_up": CODES[self._turn_up] if self._turn_up >= 0 else None,
-                "stock": self._stock(),
-                "stage": 1 if self._turn_up >= 0 else 2,
-                "phase": "over" if self._turn is None else PHASE_WORD[self._phase],
-                "trick": self._entries(self._trick, self._leader),
-                "last_trick": (
-                    None
-                    if last_trick is None
-                    else {
-                        "cards": self._entries(last_trick[0], last_trick[1]),
-                        "winner": last_trick[2],
-                    }
-                ),
-                "table": [[CODES[c & 31] for c in sorted(t, key=_card)] for t in self._tables],
-                "melds": [
-                    {"seat": s, "name": name, "cards": list(cards), "points": points}
-                    for s, name, cards, points in self._melds
-                ],
-                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-                "tricks_won": [len(self._won[0]) // 2, len(self._won[1]) // 2],
-                "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
-                "deal_scores": list(self._deal_scores),
-                "deal_history": [list(scores) for scores in self._history],
-                "last_move": (
-                    None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-                ),
-            }
-        )
+        view: BeziqueView = {
+            **base,
+            "deal": self._deal_no + 1,
+            "dealer": self._dealer,
+            "target": self._goal,
+            "trump": SUITS4[self._trump],
+            "turn_up": CODES[self._turn_up] if self._turn_up >= 0 else None,
+            "stock": self._stock(),
+            "stage": 1 if self._turn_up >= 0 else 2,
+            "phase": "over" if self._turn is None else PHASE_WORD[self._phase],
+            "trick": self._entries(self._trick, self._leader),
+            "last_trick": (
+                None
+                if last_trick is None
+                else {
+                    "cards": self._entries(last_trick[0], last_trick[1]),
+                    "winner": last_trick[2],
+                }
+            ),
+            "table": [[CODES[c & 31] for c in sorted(t, key=_card)] for t in self._tables],
+            "melds": [
+                {"seat": s, "name": name, "cards": list(cards), "points": points}
+                for s, name, cards, points in self._melds
+            ],
+            "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+            "tricks_won": [len(self._won[0]) // 2, len(self._won[1]) // 2],
+            "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
+            "deal_scores": list(self._deal_scores),
+            "deal_history": [list(scores) for scores in self._history],
+            "last_move": (
+                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
+            ),
+        }
         return view
 
     @staticmethod
-    def _entries(cards: Hand, leader: Seat) -> list[Json]:
+    def _entries(cards: Hand, leader: Seat) -> list[CardEntry]:
         return [{"seat": (leader + i) % 2, "card": CODES[c]} for i, c in enumerate(cards)]
 
     def _stock(self) -> int:

@@ -16,10 +16,11 @@ from typing import Any, ClassVar, Final
 
 from games.cards import SUIT_NAMES, SUITS, TAROT_SET, sort_cards, sort_key
 from games.core import (
+    BaseView,
     Game,
     IllegalMove,
-    Json,
     MatchState,
+    MoveView,
     Option,
     Seat,
     Syntax,
@@ -43,6 +44,11 @@ _VALUE: Final = {
     for card in TAROT_SET
 }
 _KEY: Final = {card: sort_key(card) for card in TAROT_SET}
+
+EXPEDITION_SUITS: Final = SUITS
+"""The five suits, trumps last: one expedition and one discard pile each."""
+BONUS_CARDS: Final = frozenset(card for card in TAROT_SET if _VALUE[card] == 0)
+"""Cards that multiply an expedition instead of adding to it: J Q K, 19 20 21 (cinq-as D5)."""
 
 # Moves as (kind, argument): play / discard a card, draw from the stock or from pile i.
 _PLAY, _DISCARD, _DRAW_STOCK, _DRAW_PILE = 0, 1, 2, 3
@@ -106,6 +112,23 @@ def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
 
 def _read_card_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+class CinqAsView(BaseView):
+    """A seat's view of a Le 5 As match, field by field in docs/views.md."""
+
+    round: int
+    rounds: int
+    first_player: Seat
+    phase: str
+    expeditions: list[dict[str, list[str]]]
+    expedition_scores: list[dict[str, int]]
+    discards: dict[str, list[str]]
+    just_discarded: str | None
+    stock: int
+    hand_sizes: list[int]
+    round_scores: list[list[int]]
+    last_move: MoveView | None
 
 
 @match_state
@@ -293,31 +316,30 @@ class CinqAsState(MatchState):
         return (hand, self._hands[1]) if seat == 0 else (self._hands[0], hand)
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, self._hands[seat] if seat is not None else ())
-        view.update(
-            {
-                "round": self._deal_no + 1,
-                "rounds": self._goal,
-                "first_player": self._dealer,
-                "phase": "over" if self._turn is None else ("play", "draw")[self._phase],
-                "expeditions": [
-                    {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._exps
-                ],
-                "expedition_scores": [
-                    {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
-                    for exp in self._exps
-                ],
-                "discards": {suit: list(self._piles[i]) for i, suit in enumerate(SUITS)},
-                "just_discarded": self._discarded,
-                "stock": len(self._deck) - self._pos,
-                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-                "round_scores": [list(scores) for scores in self._history],
-                "last_move": (
-                    None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-                ),
-            }
-        )
+    def view(self, seat: Seat | None) -> CinqAsView:
+        base = base_view(self, seat, self._hands[seat] if seat is not None else ())
+        view: CinqAsView = {
+            **base,
+            "round": self._deal_no + 1,
+            "rounds": self._goal,
+            "first_player": self._dealer,
+            "phase": "over" if self._turn is None else ("play", "draw")[self._phase],
+            "expeditions": [
+                {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._exps
+            ],
+            "expedition_scores": [
+                {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
+                for exp in self._exps
+            ],
+            "discards": {suit: list(self._piles[i]) for i, suit in enumerate(SUITS)},
+            "just_discarded": self._discarded,
+            "stock": len(self._deck) - self._pos,
+            "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+            "round_scores": [list(scores) for scores in self._history],
+            "last_move": (
+                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
+            ),
+        }
         return view
 
     def zones(self) -> dict[str, list[str]]:

@@ -14,13 +14,46 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self, TypeVar, cast
+from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
 
 from games.cards import SUITS, check_deck, parse_card, sort_cards
 
 Json = dict[str, Any]
 Seat = int
 S = TypeVar("S", bound="State")
+
+
+class CardEntry(TypedDict):
+    """A card on the table and the seat that put it there."""
+
+    seat: Seat
+    card: str
+
+
+class TrickView(TypedDict):
+    """A finished trick: its cards in the order played, and who took it."""
+
+    cards: list[CardEntry]
+    winner: Seat
+
+
+class MoveView(TypedDict):
+    """A move made, as the viewer may know it."""
+
+    seat: Seat
+    move: str
+
+
+class BaseView(TypedDict):
+    """The keys of every view (docs/views.md); each game's view adds its own."""
+
+    game: str
+    seat: Seat | None
+    hand: list[str]
+    to_move: Seat | None
+    scores: list[int]
+    legal_moves: list[str]
+    result: Json | None
 
 
 class IllegalMove(ValueError):
@@ -364,7 +397,8 @@ class State(ABC):
     def apply(self: S, move: str) -> S: ...
 
     @abstractmethod
-    def view(self, seat: Seat | None) -> Json: ...
+    def view(self, seat: Seat | None) -> BaseView:
+        """What ``seat`` may know (None: a spectator), JSON-serialisable (docs/views.md)."""
 
     @abstractmethod
     def to_json(self) -> str: ...
@@ -395,8 +429,8 @@ class State(ABC):
         return f"<{self.game.title} to_move={self.to_move} scores={self.scores}>"
 
 
-def base_view(state: State, seat: Seat | None, hand: Iterable[str]) -> Json:
-    """The keys every view has (ENGINE.md); a game adds its own."""
+def base_view(state: State, seat: Seat | None, hand: Iterable[str]) -> BaseView:
+    """The keys every view has (docs/views.md); a game adds its own."""
     if seat not in (0, 1, None):
         raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
     mine = seat is not None

@@ -14,17 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict
 
 from games.cards import PIQUET_PACK, sort_cards, sort_key
 from games.core import (
+    BaseView,
+    CardEntry,
     Game,
     IllegalMove,
-    Json,
     MatchState,
+    MoveView,
     Option,
     Seat,
     Syntax,
+    TrickView,
     base_view,
     deck_for_deal,
     derived,
@@ -125,7 +128,7 @@ Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
 """The hand just finished, for the table to show: (dealer, committed, tricks, points)."""
 
 
-def _tricks_json(tricks: Tricks) -> list[Json]:
+def _tricks_json(tricks: Tricks) -> list[TrickView]:
     return [
         {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
         for cards, winner in tricks
@@ -174,6 +177,49 @@ def _read_previous(value: Any) -> Previous | None:
         _read_tricks(tricks),
         read_scores(points),
     )
+
+
+class ExchangeView(TypedDict):
+    """One exchange: who discarded, and how many cards (never which)."""
+
+    seat: Seat
+    count: int
+
+
+class PreviousHandView(TypedDict):
+    """The hand just finished, shown until the next one ends."""
+
+    dealer: Seat
+    committed: Seat | None
+    tricks: list[TrickView]
+    tricks_won: list[int]
+    points: list[int]
+
+
+class EcarteView(BaseView):
+    """A seat's view of an Écarté match, field by field in docs/views.md."""
+
+    deal: int
+    dealer: Seat
+    elder: Seat
+    target: int
+    trump: str
+    turn_up: str
+    stock: int
+    phase: str
+    committed: Seat | None
+    proposals: int
+    exchanges: list[ExchangeView]
+    discarded: list[str]
+    king: Seat | None
+    trick: list[CardEntry]
+    tricks: list[TrickView]
+    tricks_won: list[int]
+    hand_sizes: list[int]
+    deal_scores: list[int]
+    hand_scores: list[list[int]]
+    previous_hand: PreviousHandView | None
+    last_move: MoveView | None
 
 
 @match_state
@@ -506,36 +552,35 @@ class EcarteState(MatchState):
             self._score(dealer, 1)
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, self._hands[seat] if seat is not None else ())
-        view.update(
-            {
-                "deal": self._deal_no + 1,
-                "dealer": self._dealer,
-                "elder": self.elder,
-                "target": self._goal,
-                "trump": self._trump,
-                "turn_up": self._deck[TURN_UP],
-                "stock": len(self._deck) - self._pos,
-                "phase": "over" if self._turn is None else PHASES[self._phase],
-                "committed": self._committed,
-                "proposals": self._proposals,
-                "exchanges": [{"seat": s, "count": n} for s, n in self._exchanges],
-                "discarded": list(self._discards[seat]) if seat is not None else [],
-                "king": self._king,
-                "trick": [{"seat": s, "card": card} for s, card in self._trick],
-                "tricks": _tricks_json(self._tricks),
-                "tricks_won": list(self._won),
-                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-                "deal_scores": list(self._points),
-                "hand_scores": [list(points) for points in self._history],
-                "previous_hand": self._previous_hand(),
-                "last_move": self._public_last(seat),
-            }
-        )
+    def view(self, seat: Seat | None) -> EcarteView:
+        base = base_view(self, seat, self._hands[seat] if seat is not None else ())
+        view: EcarteView = {
+            **base,
+            "deal": self._deal_no + 1,
+            "dealer": self._dealer,
+            "elder": self.elder,
+            "target": self._goal,
+            "trump": self._trump,
+            "turn_up": self._deck[TURN_UP],
+            "stock": len(self._deck) - self._pos,
+            "phase": "over" if self._turn is None else PHASES[self._phase],
+            "committed": self._committed,
+            "proposals": self._proposals,
+            "exchanges": [{"seat": s, "count": n} for s, n in self._exchanges],
+            "discarded": list(self._discards[seat]) if seat is not None else [],
+            "king": self._king,
+            "trick": [{"seat": s, "card": card} for s, card in self._trick],
+            "tricks": _tricks_json(self._tricks),
+            "tricks_won": list(self._won),
+            "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+            "deal_scores": list(self._points),
+            "hand_scores": [list(points) for points in self._history],
+            "previous_hand": self._previous_hand(),
+            "last_move": self._public_last(seat),
+        }
         return view
 
-    def _previous_hand(self) -> Json | None:
+    def _previous_hand(self) -> PreviousHandView | None:
         """The hand just finished (all its cards were played face up), until the next ends."""
         if self._previous is None:
             return None
@@ -548,7 +593,7 @@ class EcarteState(MatchState):
             "points": list(points),
         }
 
-    def _public_last(self, seat: Seat | None) -> Json | None:
+    def _public_last(self, seat: Seat | None) -> MoveView | None:
         """The last move as ``seat`` may know it: others' discards are face down (counts only)."""
         if self._last is None:
             return None

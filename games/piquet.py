@@ -17,17 +17,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from itertools import repeat
 from operator import add
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict
 
 from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS
 from games.core import (
+    BaseView,
+    CardEntry,
     Game,
     IllegalMove,
-    Json,
     MatchState,
+    MoveView,
     Option,
     Seat,
     Syntax,
+    TrickView,
     base_view,
     deck_for_deal,
     lists,
@@ -382,6 +385,37 @@ def _read_declarations(value: Any) -> tuple[Declaration, ...]:
     )
 
 
+class DeclarationView(TypedDict):
+    """A declaration or bonus scored this deal (piquet X4, X5, X7)."""
+
+    seat: Seat
+    kind: str
+    text: str
+    points: int
+
+
+class PiquetView(BaseView):
+    """A seat's view of a Piquet match, field by field in docs/views.md."""
+
+    deal: int
+    deals: int
+    dealer: Seat
+    elder: Seat
+    phase: str
+    talons: list[int]
+    exchanged: list[int | None]
+    talon_seen: list[str]
+    discarded: list[str]
+    declarations: list[DeclarationView]
+    trick: list[CardEntry]
+    last_trick: TrickView | None
+    tricks_won: list[int]
+    deal_scores: list[int]
+    deal_history: list[list[int]]
+    hand_sizes: list[int]
+    last_move: MoveView | None
+
+
 @match_state
 class PiquetState(MatchState):
     syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "cards"}
@@ -631,8 +665,8 @@ class PiquetState(MatchState):
         return list(self._deck[start + taken : start + (YOUNGER_TALON if younger else ELDER_TALON)])
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
+    def view(self, seat: Seat | None) -> PiquetView:
+        base = base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
         elder = self.elder
         talon_seen: list[str] = []
         discarded: list[str] = []
@@ -646,54 +680,53 @@ class PiquetState(MatchState):
             YOUNGER_TALON - (self._exchanged[1] or 0),
         ]
         last = self._last
-        trick = []
+        trick: list[CardEntry] = []
         if self._lead >= 0 and self._turn is not None:  # the leader is the one not to move
             trick = [{"seat": 1 - self._turn, "card": _CODES[self._lead]}]
         last_trick = self._last_trick
-        view.update(
-            {
-                "deal": self._deal_no + 1,
-                "deals": self._goal,
-                "dealer": self._dealer,
-                "elder": elder,
-                "phase": (
-                    "over"
-                    if self._turn is None
-                    else "discard"
-                    if self._exchanged[1] is None
-                    else "play"
-                ),
-                "talons": talons,
-                "exchanged": list(self._exchanged),
-                "talon_seen": talon_seen,
-                "discarded": discarded,
-                "declarations": [
-                    {"seat": who, "kind": kind, "text": text, "points": points}
-                    for who, kind, text, points in self._decls
-                ],
-                "trick": trick,
-                "last_trick": (
-                    None
-                    if last_trick is None
-                    else {
-                        "cards": [
-                            {"seat": last_trick[0], "card": _CODES[last_trick[1]]},
-                            {"seat": 1 - last_trick[0], "card": _CODES[last_trick[2]]},
-                        ],
-                        "winner": last_trick[3],
-                    }
-                ),
-                "tricks_won": list(self._tricks),
-                "deal_scores": list(self._deal_scores),
-                "deal_history": [list(scores) for scores in self._history],
-                "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
-                "last_move": (
-                    None
-                    if last is None
-                    else {"seat": last[0], "move": last[1] if seat == last[0] else last[-1]}
-                ),
-            }
-        )
+        view: PiquetView = {
+            **base,
+            "deal": self._deal_no + 1,
+            "deals": self._goal,
+            "dealer": self._dealer,
+            "elder": elder,
+            "phase": (
+                "over"
+                if self._turn is None
+                else "discard"
+                if self._exchanged[1] is None
+                else "play"
+            ),
+            "talons": talons,
+            "exchanged": list(self._exchanged),
+            "talon_seen": talon_seen,
+            "discarded": discarded,
+            "declarations": [
+                {"seat": who, "kind": kind, "text": text, "points": points}
+                for who, kind, text, points in self._decls
+            ],
+            "trick": trick,
+            "last_trick": (
+                None
+                if last_trick is None
+                else {
+                    "cards": [
+                        {"seat": last_trick[0], "card": _CODES[last_trick[1]]},
+                        {"seat": 1 - last_trick[0], "card": _CODES[last_trick[2]]},
+                    ],
+                    "winner": last_trick[3],
+                }
+            ),
+            "tricks_won": list(self._tricks),
+            "deal_scores": list(self._deal_scores),
+            "deal_history": [list(scores) for scores in self._history],
+            "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
+            "last_move": (
+                None
+                if last is None
+                else {"seat": last[0], "move": last[1] if seat == last[0] else last[-1]}
+            ),
+        }
         return view
 
     def zones(self) -> dict[str, list[str]]:

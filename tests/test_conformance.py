@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import typing
 from collections import Counter
 
 import pytest
@@ -245,3 +246,15 @@ def test_games_describe_themselves(game: games.Game) -> None:
     pairs = [word.split("=") for word in game.example_options.split()]
     options = {name: int(value) for name, value in pairs}
     assert game.new_match(seed=0, options=options).to_json() != state.to_json()
+
+
+def test_views_hold_exactly_the_keys_their_typed_dict_declares(game: games.Game) -> None:
+    """The TypedDict a game exports is the contract with rendering/: mypy checks the
+    renderers against it, this checks the engine's views against it."""
+    view_type = typing.get_type_hints(game.state_type.view)["return"]
+    keys = set(view_type.__required_keys__)
+    rng = random.Random(f"keys/{game.name}")
+    for step, (state, _move) in enumerate(playout(game, 3, rng)):
+        if step % 17 == 0 or state.to_move is None:
+            for seat in (0, 1, None):
+                assert set(state.view(seat)) == keys
