@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import games
 import rendering
 
 log = logging.getLogger(__name__)
@@ -30,21 +31,11 @@ def _table(view: dict[str, Any], names: tuple[str, str]) -> bytes:
 
 
 def _warm_up() -> None:
-    """Draw the card faces once in each worker, so no player's first picture waits for it."""
-    rendering.hand_png(
-        {
-            "game": "cinq-as",
-            "seat": 0,
-            "hand": ["2S"],
-            "to_move": None,
-            "scores": [0, 0],
-            "legal_moves": [],
-            "result": None,
-            "round": 1,
-            "rounds": 1,
-            "phase": "play",
-        }
-    )
+    """Draw the card faces once in each worker, so no player's first picture waits for it:
+    every game's opening hand, which holds faces of every pack the games use."""
+    for game in games.registered():
+        state = game.new_match(seed=0)
+        rendering.hand_png(state.view(1 - (state.to_move or 0)))  # no legal moves to mark
 
 
 def worker_count() -> int:
