@@ -1,4 +1,4 @@
-"""Bézigue — two-handed Bezique with a double pack of 64 cards (shared/rules/bezique.md).
+"""Bézigue — two-handed Bezique with a double pack of 64 cards (docs/rules/bezique.md).
 
 Stage 1 (while the stock lasts): free play; the winner of each trick may score one meld and
 one seven action, then both draw. Stage 2 (the last 8 tricks): follow, beat, trump. Brisques
@@ -45,7 +45,7 @@ from games.core import (
 NAME: Final = "bezique"
 HAND_SIZE: Final = 8
 DECK_SIZE: Final = 64
-TURN_UP_AT: Final = 2 * HAND_SIZE  # deck[16] (ENGINE.md)
+TURN_UP_AT: Final = 2 * HAND_SIZE  # deck[16] (docs/engine.md)
 
 # -- cards as ints ----------------------------------------------------------------------------
 SUITS4: Final = ("S", "H", "D", "C")
@@ -918,7 +918,7 @@ class Bezique(Game):
     example_options = "target=1000"
 
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
-        # The non-dealer gets deck[0:8], the dealer deck[8:16] (ENGINE.md).
+        # The non-dealer gets deck[0:8], the dealer deck[8:16] (docs/engine.md).
         opponent = range(HAND_SIZE) if seat == dealer else range(HAND_SIZE, TURN_UP_AT)
         return list(opponent), list(range(40, DECK_SIZE))
 

@@ -1,4 +1,4 @@
-"""Le 5 As — Lost Cities played with a tarot deck (shared/rules/cinq-as.md).
+"""Le 5 As — Lost Cities played with a tarot deck (docs/rules/cinq-as.md).
 
 Each player builds up to five *expeditions* (one per suit, trumps included) of rising number
 cards, optionally opened by bonus cards that multiply the result; a turn is a play (onto an

@@ -215,7 +215,7 @@ def read_scores(value: object) -> tuple[int, int]:
 def normalize_decks(
     deck: Sequence[str] | Sequence[Sequence[str]] | None, pack: Sequence[str]
 ) -> tuple[tuple[str, ...], ...]:
-    """ENGINE.md ``deck``: one deck, or a list of decks for the first deals in turn."""
+    """docs/engine.md ``deck``: one deck, or a list of decks for the first deals in turn."""
     if deck is None:
         return ()
     if isinstance(deck, str):

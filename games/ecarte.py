@@ -1,4 +1,4 @@
-"""Écarté (shared/rules/ecarte.md): five cards each, a trump turned up, proposals and exchanges,
+"""Écarté (docs/rules/ecarte.md): five cards each, a trump turned up, proposals and exchanges,
 then five tricks; the player who plays without exchanging bears the risk of the hand.
 
 A hand runs through four phases: elder plays or proposes (``propose``), the dealer accepts or

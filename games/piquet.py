@@ -1,4 +1,4 @@
-"""Piquet — Rubicon piquet, a partie of six deals (shared/rules/piquet.md).
+"""Piquet — Rubicon piquet, a partie of six deals (docs/rules/piquet.md).
 
 Each deal: twelve cards each, talons of five (elder's) and three (younger's); elder then
 younger exchange; the engine scores every declaration (point, sequences, sets, full hand,

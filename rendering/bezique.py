@@ -56,7 +56,7 @@ def draw_table(view: BeziqueView, names: Names, four_colour: bool) -> Image.Imag
     melds_h = 44 + rows * LINE_H + 20
     middle_h = CARD_H + 70
     melded_h = [_melded_height(view, seat) for seat in (0, 1)]
-    history = view.get("deal_history") or []  # optional: VIEWS.md does not require it
+    history = view.get("deal_history") or []  # views from older versions may lack it
     height = HEADER_H + 12 + 2 * (BAND_H + 10) + sum(melded_h) + middle_h + melds_h
     height += footer_height(history)
     image, draw = canvas(WIDTH, height)

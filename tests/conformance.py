@@ -88,7 +88,7 @@ def leak_walk(game: Game, seat: int, seed: int, rng: random.Random) -> tuple[int
     """Play the same moves in the two swapped matches; return (steps compared, why it stopped).
 
     Fails (AssertionError) at the first step where a view differs while the swap should still
-    be invisible to ``seat``: see ENGINE.md, "Testing hidden information".
+    be invisible to ``seat``: see docs/engine.md, "Hidden information".
     """
     options, deck_a, deck_b, x, y = swapped_decks(game, seat, seed, rng)
     a = game.new_match(seed=seed, options=options, deck=deck_a)

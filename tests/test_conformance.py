@@ -1,4 +1,4 @@
-"""One conformance suite over every registered game (ENGINE.md): a new game runs it by
+"""One conformance suite over every registered game (docs/engine.md): a new game runs it by
 registering, with nothing to write here."""
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def test_finished_match_refuses_moves(game: games.Game) -> None:
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_leak_views_ignore_hidden_cards(game: games.Game, seat: int) -> None:
-    """ENGINE.md: swap a card of seat's opponent with a hidden one; views stay identical."""
+    """docs/engine.md: swap a card of seat's opponent with a hidden one; views stay identical."""
     rng = random.Random(f"leak/{game.name}/{seat}")
     compared = 0
     for seed in range(40):
