@@ -3,7 +3,8 @@
 A :class:`Game` is the rules of one game: it deals matches and reads them back from JSON.
 A :class:`State` is one moment of a match, a value: :meth:`State.apply` returns the next state.
 Everything a game shares with the others — options, decks, seeded shuffles, move syntax,
-errors — lives here, so a game's module holds only what is its own.
+errors, the match header of every state (:class:`MatchState`) and the way a state's fields
+are copied and stored — lives here, so a game's module holds only what is its own.
 """
 
 from __future__ import annotations
