@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, ClassVar, Final, TypedDict
+from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games.cards import DOUBLE_PACK
 from games.core import (
@@ -37,6 +37,7 @@ from games.core import (
     match_state,
     read_cards,
     read_int,
+    read_rows,
     read_scores,
     read_seat,
     stored,
@@ -362,10 +363,7 @@ def _stored_melds(melds: tuple[Scored, ...]) -> list[Any]:
 
 
 def _read_melds(value: Any) -> tuple[Scored, ...]:
-    return tuple(
-        (read_seat(s), str(name), read_cards(cards), read_int(points))
-        for s, name, cards, points in value
-    )
+    return cast(tuple[Scored, ...], read_rows(value, read_seat, str, read_cards, read_int))
 
 
 class MeldView(TypedDict):

@@ -510,6 +510,19 @@ def read_decks(value: object) -> tuple[tuple[str, ...], ...]:
     return tuple(read_cards(deck) for deck in value)
 
 
+def read_rows(value: object, *readers: Codec) -> tuple[tuple[Any, ...], ...]:
+    """A list of rows of fixed length, each value read by its own reader: melds,
+    declarations, exchanges, the cards of a trick."""
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a list, not {value!r}")
+    rows = []
+    for row in value:
+        if not isinstance(row, list | tuple) or len(row) != len(readers):
+            raise ValueError(f"expected rows of {len(readers)} values, not {row!r}")
+        rows.append(tuple(read(item) for read, item in zip(readers, row, strict=True)))
+    return tuple(rows)
+
+
 def lists(value: Iterable[Iterable[Any]]) -> list[list[Any]]:
     """A tuple of tuples as JSON lists (decks, hands, score pairs)."""
     return [list(item) for item in value]

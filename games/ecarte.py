@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, ClassVar, Final, TypedDict
+from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games.cards import PIQUET_PACK, sort_cards, sort_key
 from games.core import (
@@ -36,6 +36,7 @@ from games.core import (
     move_cards,
     read_cards,
     read_int,
+    read_rows,
     read_scores,
     read_seat,
     read_seat_or_none,
@@ -140,10 +141,7 @@ def _stored_tricks(tricks: Tricks) -> list[Any]:
 
 
 def _read_tricks(value: Any) -> Tricks:
-    return tuple(
-        (tuple((read_seat(s), str(card)) for s, card in cards), read_seat(winner))
-        for cards, winner in value
-    )
+    return cast(Tricks, read_rows(value, _read_trick, read_seat))
 
 
 def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -153,11 +151,11 @@ def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _read_trick(value: Any) -> Trick:
-    return tuple((read_seat(s), str(card)) for s, card in value)
+    return cast(Trick, read_rows(value, read_seat, str))
 
 
 def _read_exchanges(value: Any) -> tuple[tuple[Seat, int], ...]:
-    return tuple((read_seat(s), read_int(n)) for s, n in value)
+    return cast(tuple[tuple[Seat, int], ...], read_rows(value, read_seat, read_int))
 
 
 def _stored_previous(previous: Previous | None) -> list[Any] | None:

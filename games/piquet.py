@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from itertools import repeat
 from operator import add
-from typing import Any, ClassVar, Final, TypedDict
+from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS
 from games.core import (
@@ -37,6 +37,7 @@ from games.core import (
     match_state,
     read_cards,
     read_int,
+    read_rows,
     read_scores,
     read_seat,
     stored,
@@ -379,10 +380,7 @@ def _read_last_trick(value: Any) -> LastTrick | None:
 
 
 def _read_declarations(value: Any) -> tuple[Declaration, ...]:
-    return tuple(
-        (read_seat(who), str(kind), str(text), read_int(points))
-        for who, kind, text, points in value
-    )
+    return cast(tuple[Declaration, ...], read_rows(value, read_seat, str, str, read_int))
 
 
 class DeclarationView(TypedDict):
