@@ -2,14 +2,16 @@
 
 Users' databases hold states written by ``to_json``; a new version must read them back to the
 same views, the same legal moves and the same JSON text. ``stored/<game>.json`` holds states
-written at fixed seeds before the engines shared their match header; refresh it only by
-adding states (``python -m tests.games.test_stored``), never by rewriting the old ones.
+written at fixed seeds before the engines shared their match header. When the stored format
+grows, add the new version's states beside them (``python -m tests.games.test_stored v2``
+writes ``stored/<game>-v2.json``); old files are never written over.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +49,8 @@ def generate(name: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("name", games.names())
 def test_stored_states_load_to_the_same_views_moves_and_text(name: str) -> None:
     game = games.get(name)
-    records = json.loads((STORED / f"{name}.json").read_text(encoding="utf-8"))
+    files = [STORED / f"{name}.json", *sorted(STORED.glob(f"{name}-*.json"))]
+    records = [record for path in files for record in json.loads(path.read_text(encoding="utf-8"))]
     assert records, "no stored states"
     for record in records:
         state = game.from_json(record["state"])
@@ -58,6 +61,10 @@ def test_stored_states_load_to_the_same_views_moves_and_text(name: str) -> None:
 
 
 if __name__ == "__main__":
+    suffix = f"-{sys.argv[1]}" if len(sys.argv) > 1 else ""
     for game_name in games.names():
+        target = STORED / f"{game_name}{suffix}.json"
+        if target.exists():
+            sys.exit(f"{target} exists: stored states are added, never written over")
         text = json.dumps(generate(game_name), ensure_ascii=False, separators=(",", ":"))
-        (STORED / f"{game_name}.json").write_text(text + "\n", encoding="utf-8")
+        target.write_text(text + "\n", encoding="utf-8")
