@@ -31,11 +31,12 @@ def _table(view: dict[str, Any], names: tuple[str, str]) -> bytes:
 
 
 def _warm_up() -> None:
-    """Draw the card faces once in each worker, so no player's first picture waits for it:
-    every game's opening hand, which holds faces of every pack the games use."""
+    """Load the fonts and draw a card of every game once in each worker, so no player's first
+    picture waits for it; one card each keeps the worker's start short."""
     for game in games.registered():
         state = game.new_match(seed=0)
-        rendering.hand_png(state.view(1 - (state.to_move or 0)))  # no legal moves to mark
+        view = state.view(1 - (state.to_move or 0))  # the seat not to move: nothing to mark
+        rendering.hand_png({**view, "hand": view["hand"][:1]})
 
 
 def worker_count() -> int:
