@@ -41,18 +41,13 @@ def states(name: str, seed: int = 1) -> list[State]:
 
 
 def hand_views() -> list[tuple[str, View]]:
-    """An 8-card hand (Le 5 As, legal cards marked) and a 12-card one (Piquet's elder before
-    the discard: 1,586 legal discards to read), or Le 5 As with 12 cards without Piquet."""
-    start = games.get("cinq-as").new_match(seed=1)
-    eight = start.view(start.to_move)
-    out = [("hand, 8 cards (cinq-as)", eight)]
-    if "piquet" in games.names():
-        deal = games.get("piquet").new_match(seed=1)
-        view = deal.view(deal.to_move)
-        out.append((f"hand, {len(view['hand'])} cards (piquet)", view))
-    else:
-        twelve = dict(eight, hand=[*eight["hand"], "2T", "3T", "4T", "5T"])
-        out.append(("hand, 12 cards (cinq-as)", twelve))
+    """Each game's opening hand as its first player sees it, legal moves marked: from eight
+    cards (Le 5 As) to twelve with 1,586 legal discards to read (Piquet's elder)."""
+    out = []
+    for game in games.registered():
+        start = game.new_match(seed=1)
+        view = start.view(start.to_move)
+        out.append((f"hand, {len(view['hand'])} cards ({game.name})", view))
     return out
 
 

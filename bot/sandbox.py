@@ -162,13 +162,14 @@ class Sandbox:
         ]
         lines = ["", "Games:"]
         lines += [f"  {i}. {games.get(name).title} ({name})" for i, name in enumerate(names, 1)]
+        sample = games.example()
+        lines.append("Type a game's number or name (options as name=value, e.g.")
         if unfinished:
-            lines.append("Unfinished matches: " + ", ".join(f"#{m.id}" for m in unfinished))
-            lines.append("Type a game's number or name (options as name=value, e.g.")
-            lines.append("'cinq-as rounds=1'), '#id' to resume a match, or 'quit'.")
+            lines.insert(-1, "Unfinished matches: " + ", ".join(f"#{m.id}" for m in unfinished))
+            lines.append(f"'{sample.name} {sample.example_options}'), '#id' to resume a match,")
+            lines.append("or 'quit'.")
         else:
-            lines.append("Type a game's number or name (options as name=value, e.g.")
-            lines.append("'cinq-as rounds=1'), or 'quit'.")
+            lines.append(f"'{sample.name} {sample.example_options}'), or 'quit'.")
         self.write("\n".join(lines))
         while True:
             answer = await self.read_line("game> ")

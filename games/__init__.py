@@ -1,4 +1,4 @@
-"""Tapis game engines: the rules of each game, pure Python, no I/O (ENGINE.md).
+"""Tapis game engines: the rules of each game, pure Python, no I/O (docs/engine.md).
 
 >>> import games
 >>> games.get("lost-cities").name
@@ -19,10 +19,12 @@ __all__ = [
     "IllegalMove",
     "Option",
     "State",
+    "example",
     "format_card",
     "get",
     "names",
     "parse_card",
+    "registered",
     "sort_cards",
     "sort_key",
 ]
@@ -54,6 +56,17 @@ for _module in _MODULES:
 def names() -> list[str]:
     """Canonical names of every registered game, sorted."""
     return sorted(_GAMES)
+
+
+def registered() -> list[Game]:
+    """Every registered game, in the order of :func:`names`: what help texts, examples and
+    benchmarks list, so that no game is named by hand outside its own module."""
+    return [_GAMES[name] for name in names()]
+
+
+def example() -> Game:
+    """The game that examples show (the first registered)."""
+    return _GAMES[names()[0]]
 
 
 def get(name: str) -> Game:

@@ -1,4 +1,4 @@
-"""Bézigue — two-handed Bezique with a double pack of 64 cards (shared/rules/bezique.md).
+"""Bézigue — two-handed Bezique with a double pack of 64 cards (docs/rules/bezique.md).
 
 Stage 1 (while the stock lasts): free play; the winner of each trick may score one meld and
 one seven action, then both draw. Stage 2 (the last 8 tricks): follow, beat, trump. Brisques
@@ -17,27 +17,36 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games.cards import DOUBLE_PACK
 from games.core import (
+    BaseView,
+    CardEntry,
     Game,
     IllegalMove,
-    Json,
+    MatchState,
+    MoveView,
     Option,
     Seat,
-    State,
     Syntax,
+    TrickView,
     base_view,
     deck_for_deal,
-    dumps,
-    seat_or_lot,
+    derived,
+    match_state,
+    read_cards,
+    read_int,
+    read_rows,
+    read_scores,
+    read_seat,
+    stored,
 )
 
 NAME: Final = "bezique"
 HAND_SIZE: Final = 8
 DECK_SIZE: Final = 64
-TURN_UP_AT: Final = 2 * HAND_SIZE  # deck[16] (ENGINE.md)
+TURN_UP_AT: Final = 2 * HAND_SIZE  # deck[16] (docs/engine.md)
 
 # -- cards as ints ----------------------------------------------------------------------------
 SUITS4: Final = ("S", "H", "D", "C")
@@ -281,36 +290,116 @@ def _meld_moves(hand: Hand, table: Hand, trump: int) -> list[str]:
     return moves
 
 
-class BeziqueState(State):
-    __slots__ = (
-        "_deal_no",
-        "_deal_scores",
-        "_dealer",
-        "_deck",
-        "_decks",
-        "_first_option",
-        "_hands",
-        "_history",
-        "_last",
-        "_last_trick",
-        "_leader",
-        "_melded",
-        "_melds",
-        "_phase",
-        "_pos",
-        "_result",
-        "_scored7",
-        "_seed",
-        "_sevened",
-        "_tables",
-        "_target",
-        "_totals",
-        "_trick",
-        "_trump",
-        "_turn",
-        "_turn_up",
-        "_won",
-    )
+def _codes(cards: Hand) -> list[str]:
+    return [CODES[c] for c in cards]
+
+
+def _indices(value: Any) -> Hand:
+    return tuple(INDEX[c] for c in value)
+
+
+def _stored_hands(hands: tuple[Hand, Hand]) -> list[list[str]]:
+    return [_codes(hand) for hand in hands]
+
+
+def _read_hands(value: Any) -> tuple[Hand, Hand]:
+    """Both hands (or both piles of won cards), each kept sorted: the order tells nothing."""
+    if len(value) != 2:
+        raise ValueError("expected one list per seat")
+    return tuple(sorted(_indices(value[0]))), tuple(sorted(_indices(value[1])))
+
+
+def _read_piles(value: Any) -> tuple[Hand, Hand]:
+    if len(value) != 2:
+        raise ValueError("expected one list per seat")
+    return _indices(value[0]), _indices(value[1])
+
+
+def _stored_turn_up(turn_up: int) -> str | None:
+    return CODES[turn_up] if turn_up >= 0 else None
+
+
+def _read_turn_up(value: Any) -> int:
+    return -1 if value is None else INDEX[value]
+
+
+def _stored_tables(tables: tuple[Hand, Hand]) -> list[Any]:
+    return [
+        [[CODES[c & 31], _level(c, 0), _level(c, 1), _level(c, 2)] for c in table]
+        for table in tables
+    ]
+
+
+def _read_tables(value: Any) -> tuple[Hand, Hand]:
+    tables = [
+        tuple(sorted(INDEX[code] | int(a) << 5 | int(b) << 7 | int(c) << 9 for code, a, b, c in t))
+        for t in value
+    ]
+    if len(tables) != 2:
+        raise ValueError("expected one table per seat")
+    return tables[0], tables[1]
+
+
+LastTrick = tuple[Hand, Seat, Seat]
+"""The last trick's cards, its leader and its winner."""
+
+
+def _stored_last_trick(trick: LastTrick | None) -> list[Any] | None:
+    return None if trick is None else [_codes(trick[0]), trick[1], trick[2]]
+
+
+def _read_last_trick(value: Any) -> LastTrick | None:
+    if value is None:
+        return None
+    return _indices(value[0]), read_seat(value[1]), read_seat(value[2])
+
+
+Scored = tuple[Seat, str, tuple[str, ...], int]
+"""A score of the deal other than brisques: seat, name, cards, points (bezique X4)."""
+
+
+def _stored_melds(melds: tuple[Scored, ...]) -> list[Any]:
+    return [[s, name, list(cards), points] for s, name, cards, points in melds]
+
+
+def _read_melds(value: Any) -> tuple[Scored, ...]:
+    return cast(tuple[Scored, ...], read_rows(value, read_seat, str, read_cards, read_int))
+
+
+class MeldView(TypedDict):
+    """A score of the deal other than brisques (bezique X4)."""
+
+    seat: Seat
+    name: str
+    cards: list[str]
+    points: int
+
+
+class BeziqueView(BaseView):
+    """A seat's view of a Bézigue match, field by field in docs/views.md."""
+
+    deal: int
+    dealer: Seat
+    target: int
+    trump: str
+    turn_up: str | None
+    stock: int
+    stage: int
+    phase: str
+    trick: list[CardEntry]
+    last_trick: TrickView | None
+    table: list[list[str]]
+    melds: list[MeldView]
+    hand_sizes: list[int]
+    tricks_won: list[int]
+    brisques: list[int]
+    deal_scores: list[int]
+    deal_history: list[list[int]]
+    last_move: MoveView | None
+
+
+@match_state
+class BeziqueState(MatchState):
     syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "meld": "cards+",
@@ -319,47 +408,30 @@ class BeziqueState(State):
         "draw": "none",
     }
 
-    _seed: int
-    _target: int
-    _first_option: int | None
-    _decks: tuple[tuple[str, ...], ...]
-    _deal_no: int
-    _dealer: Seat
-    _deck: tuple[int, ...]
-    _trump: int
-    _pos: int  # next stock card in _deck
-    _turn_up: int  # -1 once drawn (stage 2)
-    _hands: tuple[Hand, Hand]  # cards not on the table, sorted
-    _tables: tuple[Hand, Hand]  # melded cards with their meld levels
-    _scored7: Pair  # sevens of trumps in hand that have scored (bezique D5)
-    _trick: Hand
-    _leader: Seat
-    _turn: Seat | None
-    _phase: int
-    _melded: bool
-    _sevened: bool
-    _won: tuple[Hand, Hand]
-    _last_trick: tuple[Hand, Seat, Seat] | None  # cards, leader, winner
-    _totals: Pair
-    _deal_scores: Pair
-    _melds: tuple[tuple[Seat, str, tuple[str, ...], int], ...]
-    _history: tuple[Pair, ...]
-    _last: tuple[Seat, str] | None
-    _result: Json | None
+    # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Bézigue's.
+    _deck: tuple[int, ...] = stored(write=_codes, read=_indices)
+    _trump: int = derived()
+    _pos: int = stored(read=read_int)
+    """The next stock card in ``_deck``."""
+    _turn_up: int = stored(write=_stored_turn_up, read=_read_turn_up)
+    """-1 once drawn (stage 2)."""
+    _hands: tuple[Hand, Hand] = stored(write=_stored_hands, read=_read_hands)
+    """The cards not on the table, sorted."""
+    _tables: tuple[Hand, Hand] = stored(write=_stored_tables, read=_read_tables)
+    """The melded cards with their meld levels."""
+    _scored7: Pair = stored("scored_sevens", write=list, read=read_scores)
+    """Sevens of trumps in hand that have scored (bezique D5)."""
+    _trick: Hand = stored(write=_codes, read=_indices)
+    _leader: Seat = stored(read=read_seat)
+    _phase: int = stored(read=read_int)
+    _melded: bool = stored(read=bool)
+    _sevened: bool = stored(read=bool)
+    _won: tuple[Hand, Hand] = stored(write=_stored_hands, read=_read_piles)
+    _last_trick: LastTrick | None = stored(write=_stored_last_trick, read=_read_last_trick)
+    _deal_scores: Pair = stored(write=list, read=read_scores)
+    _melds: tuple[Scored, ...] = stored(write=_stored_melds, read=_read_melds)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        return self._totals
-
-    @property
-    def result(self) -> Json | None:
-        return self._result
-
     def _legal_moves(self) -> list[str]:
         seat = self._turn
         if seat is None:
@@ -634,7 +706,7 @@ class BeziqueState(State):
         self._melds = (*self._melds, (seat, name, cards, points))
         self._deal_scores = _pair(self._deal_scores, seat, self._deal_scores[seat] + points)
         self._totals = _pair(self._totals, seat, self._totals[seat] + points)
-        if self._totals[seat] >= self._target:
+        if self._totals[seat] >= self._goal:
             self._finish(seat)
 
     def _finish(self, winner: Seat) -> None:
@@ -694,7 +766,7 @@ class BeziqueState(State):
         self._deal_scores = (self._deal_scores[0] + add[0], self._deal_scores[1] + add[1])
         a, b = self._totals[0] + add[0], self._totals[1] + add[1]
         self._totals = (a, b)
-        if a >= self._target or b >= self._target:
+        if a >= self._goal or b >= self._goal:
             # bezique D2: the higher score; equal, the winner of the last trick.
             self._finish(0 if a > b else 1 if b > a else last_winner)
             return
@@ -729,83 +801,49 @@ class BeziqueState(State):
             # bezique D3: a seven turned up scores 10 for the dealer at once.
             self._score(dealer, "seven turned up", (CODES[self._turn_up],), 10)
 
-    # -- helpers --------------------------------------------------------------------------
-    def _copy(self) -> BeziqueState:
-        new = object.__new__(BeziqueState)
-        new._legal = None
-        new._seed = self._seed
-        new._target = self._target
-        new._first_option = self._first_option
-        new._decks = self._decks
-        new._deal_no = self._deal_no
-        new._dealer = self._dealer
-        new._deck = self._deck
-        new._trump = self._trump
-        new._pos = self._pos
-        new._turn_up = self._turn_up
-        new._hands = self._hands
-        new._tables = self._tables
-        new._scored7 = self._scored7
-        new._trick = self._trick
-        new._leader = self._leader
-        new._turn = self._turn
-        new._phase = self._phase
-        new._melded = self._melded
-        new._sevened = self._sevened
-        new._won = self._won
-        new._last_trick = self._last_trick
-        new._totals = self._totals
-        new._deal_scores = self._deal_scores
-        new._melds = self._melds
-        new._history = self._history
-        new._last = self._last
-        new._result = self._result
-        return new
-
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(
+    def view(self, seat: Seat | None) -> BeziqueView:
+        base = base_view(
             self, seat, [CODES[c] for c in self._hands[seat]] if seat is not None else ()
         )
         last_trick = self._last_trick
-        view.update(
-            {
-                "deal": self._deal_no + 1,
-                "dealer": self._dealer,
-                "target": self._target,
-                "trump": SUITS4[self._trump],
-                "turn_up": CODES[self._turn_up] if self._turn_up >= 0 else None,
-                "stock": self._stock(),
-                "stage": 1 if self._turn_up >= 0 else 2,
-                "phase": "over" if self._turn is None else PHASE_WORD[self._phase],
-                "trick": self._entries(self._trick, self._leader),
-                "last_trick": (
-                    None
-                    if last_trick is None
-                    else {
-                        "cards": self._entries(last_trick[0], last_trick[1]),
-                        "winner": last_trick[2],
-                    }
-                ),
-                "table": [[CODES[c & 31] for c in sorted(t, key=_card)] for t in self._tables],
-                "melds": [
-                    {"seat": s, "name": name, "cards": list(cards), "points": points}
-                    for s, name, cards, points in self._melds
-                ],
-                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-                "tricks_won": [len(self._won[0]) // 2, len(self._won[1]) // 2],
-                "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
-                "deal_scores": list(self._deal_scores),
-                "deal_history": [list(scores) for scores in self._history],
-                "last_move": (
-                    None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-                ),
-            }
-        )
+        view: BeziqueView = {
+            **base,
+            "deal": self._deal_no + 1,
+            "dealer": self._dealer,
+            "target": self._goal,
+            "trump": SUITS4[self._trump],
+            "turn_up": CODES[self._turn_up] if self._turn_up >= 0 else None,
+            "stock": self._stock(),
+            "stage": 1 if self._turn_up >= 0 else 2,
+            "phase": "over" if self._turn is None else PHASE_WORD[self._phase],
+            "trick": self._entries(self._trick, self._leader),
+            "last_trick": (
+                None
+                if last_trick is None
+                else {
+                    "cards": self._entries(last_trick[0], last_trick[1]),
+                    "winner": last_trick[2],
+                }
+            ),
+            "table": [[CODES[c & 31] for c in sorted(t, key=_card)] for t in self._tables],
+            "melds": [
+                {"seat": s, "name": name, "cards": list(cards), "points": points}
+                for s, name, cards, points in self._melds
+            ],
+            "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+            "tricks_won": [len(self._won[0]) // 2, len(self._won[1]) // 2],
+            "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
+            "deal_scores": list(self._deal_scores),
+            "deal_history": [list(scores) for scores in self._history],
+            "last_move": (
+                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
+            ),
+        }
         return view
 
     @staticmethod
-    def _entries(cards: Hand, leader: Seat) -> list[Json]:
+    def _entries(cards: Hand, leader: Seat) -> list[CardEntry]:
         return [{"seat": (leader + i) % 2, "card": CODES[c]} for i, c in enumerate(cards)]
 
     def _stock(self) -> int:
@@ -823,46 +861,33 @@ class BeziqueState(State):
             zones[f"won{seat}"] = [CODES[c] for c in self._won[seat]]
         return zones
 
-    def to_json(self) -> str:
-        last_trick = self._last_trick
-        return dumps(
-            {
-                "game": NAME,
-                "seed": self._seed,
-                "target": self._target,
-                "first_dealer_option": self._first_option,
-                "decks": [list(deck) for deck in self._decks],
-                "deal": self._deal_no,
-                "dealer": self._dealer,
-                "deck": [CODES[c] for c in self._deck],
-                "pos": self._pos,
-                "turn_up": CODES[self._turn_up] if self._turn_up >= 0 else None,
-                "hands": [[CODES[c] for c in hand] for hand in self._hands],
-                "tables": [
-                    [[CODES[c & 31], _level(c, 0), _level(c, 1), _level(c, 2)] for c in table]
-                    for table in self._tables
-                ],
-                "scored_sevens": list(self._scored7),
-                "trick": [CODES[c] for c in self._trick],
-                "leader": self._leader,
-                "turn": self._turn,
-                "phase": self._phase,
-                "melded": self._melded,
-                "sevened": self._sevened,
-                "won": [[CODES[c] for c in won] for won in self._won],
-                "last_trick": (
-                    None
-                    if last_trick is None
-                    else [[CODES[c] for c in last_trick[0]], last_trick[1], last_trick[2]]
-                ),
-                "totals": list(self._totals),
-                "deal_scores": list(self._deal_scores),
-                "melds": [[s, name, list(cards), points] for s, name, cards, points in self._melds],
-                "history": [list(scores) for scores in self._history],
-                "last": list(self._last) if self._last else None,
-                "result": self._result,
-            }
-        )
+    # -- stored states --------------------------------------------------------------------
+    def _start(self, first: Seat) -> None:
+        self._deal(0, first)  # bezique D1
+
+    def _derive(self) -> None:
+        self._trump = self._deck[TURN_UP_AT] >> 3
+
+    def _check(self) -> None:
+        """Reject a stored state whose cards do not add up to the double pack (a corrupt row)."""
+        pack = sorted(DOUBLE_PACK)
+        cards = [card for zone in self.zones().values() for card in zone]
+        if sorted(cards) != pack or sorted(CODES[c] for c in self._deck) != pack:
+            raise ValueError("cards do not add up to Bézigue's double pack")
+        if len(self._deck) != DECK_SIZE or not TURN_UP_AT < self._pos <= DECK_SIZE + 1:
+            raise ValueError("impossible stock position")
+        if self._phase not in (LEAD, FOLLOW, SCORE):
+            raise ValueError("impossible phase")
+        if len(self._trick) != (1 if self._phase == FOLLOW else 0):
+            raise ValueError("the trick in progress does not match the phase")
+        if len(self._won[0]) % 2 or len(self._won[1]) % 2:
+            raise ValueError("tricks won hold two cards each")
+        for seat in (0, 1):
+            if not 0 <= self._scored7[seat] <= self._hands[seat].count(self._trump * 8 + SEVEN):
+                raise ValueError("more scored sevens than sevens held")
+            for copy in self._tables[seat]:
+                if _level(copy, 0) > 2 or _level(copy, 1) > 2 or _level(copy, 2) > 1:
+                    raise ValueError("impossible meld level on the table")
 
 
 def _card(copy: int) -> int:
@@ -878,127 +903,22 @@ class Bezique(Game):
     title = "Bézigue"
     aliases = ("bésigue", "besigue", "bezigue", "bésique", "besique", "bézique")
     pack = DOUBLE_PACK
-    options = (
-        Option("target", 1500, minimum=100, maximum=10_000, help="points that win the match"),
-        Option("first_dealer", None, choices=(0, 1), help="who deals first (default: lot)"),
+    goal_option = Option(
+        "target", 1500, minimum=100, maximum=10_000, help="points that win the match"
     )
+    first_seat_role = "dealer"
+    first_seat_help = "who deals first (default: lot)"
+    summary = (
+        "Two-handed Bézigue with a double pack: win brisques in tricks, meld marriages, "
+        "sequences, fours and bezique; the first to the target wins."
+    )
+    example_moves = ("play QS", "meld QS JD", "exchange", "draw")
+    example_options = "target=1000"
 
-    def _new_match(
-        self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
-    ) -> BeziqueState:
-        state = object.__new__(BeziqueState)
-        state._legal = None
-        state._seed = seed
-        target = options["target"]
-        assert target is not None
-        state._target = target
-        state._first_option = options["first_dealer"]
-        state._decks = decks
-        state._totals = (0, 0)
-        state._history = ()
-        state._last = None
-        state._result = None
-        dealer = seat_or_lot(options["first_dealer"], seed, NAME, "first dealer")  # bezique D1
-        state._deal(0, dealer)
-        return state
-
-    def _from_json(self, data: Json) -> BeziqueState:
-        state = object.__new__(BeziqueState)
-        state._legal = None
-        state._seed = int(data["seed"])
-        state._target = int(data["target"])
-        option = data["first_dealer_option"]
-        state._first_option = None if option is None else int(option)
-        state._decks = tuple(tuple(str(c) for c in deck) for deck in data["decks"])
-        state._deal_no = int(data["deal"])
-        state._dealer = int(data["dealer"])
-        state._deck = tuple(INDEX[c] for c in data["deck"])
-        state._trump = state._deck[TURN_UP_AT] >> 3
-        state._pos = int(data["pos"])
-        turn_up = data["turn_up"]
-        state._turn_up = -1 if turn_up is None else INDEX[turn_up]
-        hands = [tuple(sorted(INDEX[c] for c in hand)) for hand in data["hands"]]
-        state._hands = (hands[0], hands[1])
-        tables = [
-            tuple(
-                sorted(
-                    INDEX[code] | int(a) << 5 | int(b) << 7 | int(c) << 9 for code, a, b, c in table
-                )
-            )
-            for table in data["tables"]
-        ]
-        state._tables = (tables[0], tables[1])
-        scored = data["scored_sevens"]
-        state._scored7 = (int(scored[0]), int(scored[1]))
-        state._trick = tuple(INDEX[c] for c in data["trick"])
-        state._leader = int(data["leader"])
-        turn = data["turn"]
-        state._turn = None if turn is None else int(turn)
-        state._phase = int(data["phase"])
-        state._melded = bool(data["melded"])
-        state._sevened = bool(data["sevened"])
-        won = [tuple(INDEX[c] for c in pile) for pile in data["won"]]
-        state._won = (won[0], won[1])
-        last_trick = data["last_trick"]
-        state._last_trick = (
-            None
-            if last_trick is None
-            else (
-                tuple(INDEX[c] for c in last_trick[0]),
-                int(last_trick[1]),
-                int(last_trick[2]),
-            )
-        )
-        totals, deal_scores = data["totals"], data["deal_scores"]
-        state._totals = (int(totals[0]), int(totals[1]))
-        state._deal_scores = (int(deal_scores[0]), int(deal_scores[1]))
-        state._melds = tuple(
-            (int(s), str(name), tuple(str(c) for c in cards), int(points))
-            for s, name, cards, points in data["melds"]
-        )
-        state._history = tuple((int(a), int(b)) for a, b in data["history"])
-        last = data["last"]
-        state._last = None if last is None else (int(last[0]), str(last[1]))
-        state._result = data["result"]
-        _check(state)
-        return state
-
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        dealer = options.get("first_dealer")
-        if dealer not in (0, 1):
-            raise ValueError("deal_secrets needs first_dealer fixed")
-        # The non-dealer gets deck[0:8], the dealer deck[8:16] (ENGINE.md).
+    def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
+        # The non-dealer gets deck[0:8], the dealer deck[8:16] (docs/engine.md).
         opponent = range(HAND_SIZE) if seat == dealer else range(HAND_SIZE, TURN_UP_AT)
         return list(opponent), list(range(40, DECK_SIZE))
 
 
-def _check(state: BeziqueState) -> None:
-    """Reject a stored state whose cards do not add up to the double pack (a corrupt row)."""
-    pack = sorted(DOUBLE_PACK)
-    cards = [card for zone in state.zones().values() for card in zone]
-    if sorted(cards) != pack or sorted(CODES[c] for c in state._deck) != pack:
-        raise ValueError("cards do not add up to Bézigue's double pack")
-    if len(state._deck) != DECK_SIZE or not TURN_UP_AT < state._pos <= DECK_SIZE + 1:
-        raise ValueError("impossible stock position")
-    if state._turn not in (0, 1, None) or state._phase not in (LEAD, FOLLOW, SCORE):
-        raise ValueError("impossible turn or phase")
-    if state._dealer not in (0, 1) or state._leader not in (0, 1):
-        raise ValueError("impossible dealer or leader")
-    if len(state._trick) != (1 if state._phase == FOLLOW else 0):
-        raise ValueError("the trick in progress does not match the phase")
-    if len(state._won[0]) % 2 or len(state._won[1]) % 2:
-        raise ValueError("tricks won hold two cards each")
-    for seat in (0, 1):
-        if not 0 <= state._scored7[seat] <= state._hands[seat].count(state._trump * 8 + SEVEN):
-            raise ValueError("more scored sevens than sevens held")
-        for copy in state._tables[seat]:
-            if _level(copy, 0) > 2 or _level(copy, 1) > 2 or _level(copy, 2) > 1:
-                raise ValueError("impossible meld level on the table")
-    if (state._turn is None) != (state._result is not None):
-        raise ValueError("a finished match has a result, and only it")
-
-
-GAME: Final = Bezique()
-BeziqueState.game = GAME
+GAME: Final = Bezique(BeziqueState)

@@ -1,4 +1,4 @@
-"""Card codes, packs and canonical card order (ENGINE.md, "Card codes").
+"""Card codes, packs and canonical card order (docs/engine.md, "Cards and moves").
 
 A card is written rank then suit with no space: ``10H``, ``QS``, ``21T``. Engines keep cards as
 their canonical code strings: they hash fast, compare exactly, and print as a player types

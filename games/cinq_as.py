@@ -1,4 +1,4 @@
-"""Le 5 As — Lost Cities played with a tarot deck (shared/rules/cinq-as.md).
+"""Le 5 As — Lost Cities played with a tarot deck (docs/rules/cinq-as.md).
 
 Each player builds up to five *expeditions* (one per suit, trumps included) of rising number
 cards, optionally opened by bonus cards that multiply the result; a turn is a play (onto an
@@ -16,17 +16,22 @@ from typing import Any, ClassVar, Final
 
 from games.cards import SUIT_NAMES, SUITS, TAROT_SET, sort_cards, sort_key
 from games.core import (
+    BaseView,
     Game,
     IllegalMove,
-    Json,
+    MatchState,
+    MoveView,
     Option,
     Seat,
-    State,
     Syntax,
     base_view,
     deck_for_deal,
-    dumps,
-    seat_or_lot,
+    derived,
+    lists,
+    match_state,
+    read_cards,
+    read_int,
+    stored,
 )
 
 HAND_SIZE: Final = 8
@@ -39,6 +44,11 @@ _VALUE: Final = {
     for card in TAROT_SET
 }
 _KEY: Final = {card: sort_key(card) for card in TAROT_SET}
+
+EXPEDITION_SUITS: Final = SUITS
+"""The five suits, trumps last: one expedition and one discard pile each."""
+BONUS_CARDS: Final = frozenset(card for card in TAROT_SET if _VALUE[card] == 0)
+"""Cards that multiply an expedition instead of adding to it: J Q K, 19 20 21 (cinq-as D5)."""
 
 # Moves as (kind, argument): play / discard a card, draw from the stock or from pile i.
 _PLAY, _DISCARD, _DRAW_STOCK, _DRAW_PILE = 0, 1, 2, 3
@@ -74,63 +84,74 @@ def _insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     return (*hand, card)
 
 
-class CinqAsState(State):
-    __slots__ = (
-        "_deck",
-        "_decks",
-        "_discarded",
-        "_exps",
-        "_first",
-        "_hands",
-        "_history",
-        "_last",
-        "_opt_first",
-        "_phase",
-        "_piles",
-        "_pos",
-        "_result",
-        "_round",
-        "_rounds",
-        "_seed",
-        "_tops",
-        "_totals",
-        "_turn",
-    )
-    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "card", "draw": "suit?"}
+def _read_pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if len(value) != 2:
+        raise ValueError("expected one list per seat")
+    return read_cards(value[0]), read_cards(value[1])
 
-    _seed: int
-    _rounds: int
-    _opt_first: int | None
-    _decks: tuple[tuple[str, ...], ...]
-    _round: int
-    _first: Seat
-    _deck: tuple[str, ...]
-    _pos: int
-    _hands: tuple[tuple[str, ...], tuple[str, ...]]
-    _exps: tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
-    _tops: tuple[int, ...]
-    _piles: tuple[tuple[str, ...], ...]
-    _turn: Seat | None
-    _phase: int
-    _discarded: str | None
-    _totals: tuple[int, int]
-    _history: tuple[tuple[int, int], ...]
-    _last: tuple[Seat, str] | None
-    _result: Json | None
+
+Expeditions = tuple[tuple[str, ...], ...]
+
+
+def _stored_expeditions(exps: tuple[Expeditions, Expeditions]) -> list[Any]:
+    return [lists(exp) for exp in exps]
+
+
+def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
+    exps = [tuple(read_cards(e) for e in exp) for exp in value]
+    if len(exps) != 2 or any(len(exp) != 5 for exp in exps):
+        raise ValueError("expeditions must be two lists of five")
+    return exps[0], exps[1]
+
+
+def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
+    if len(value) != 5:
+        raise ValueError("there are five discard piles")
+    return tuple(read_cards(pile) for pile in value)
+
+
+def _read_card_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+class CinqAsView(BaseView):
+    """A seat's view of a Le 5 As match, field by field in docs/views.md."""
+
+    round: int
+    rounds: int
+    first_player: Seat
+    phase: str
+    expeditions: list[dict[str, list[str]]]
+    expedition_scores: list[dict[str, int]]
+    discards: dict[str, list[str]]
+    just_discarded: str | None
+    stock: int
+    hand_sizes: list[int]
+    round_scores: list[list[int]]
+    last_move: MoveView | None
+
+
+@match_state
+class CinqAsState(MatchState):
+    """A moment of a match. Le 5 As has no dealer: the header's ``_dealer`` is the seat that
+    plays first in the round (cinq-as D2), and its ``_deal_no`` the round, from 0."""
+
+    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "card", "draw": "suit?"}
+    stored_keys: ClassVar[Mapping[str, str]] = {"_deal_no": "round", "_dealer": "first"}
+
+    _deck: tuple[str, ...] = stored(write=list, read=read_cards)
+    _pos: int = stored(read=read_int)
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_read_pair)
+    _exps: tuple[Expeditions, Expeditions] = stored(
+        "expeditions", write=_stored_expeditions, read=_read_expeditions
+    )
+    _tops: tuple[int, ...] = derived()
+    """Per seat and suit (seat × 5 + suit), the highest number on that expedition (0: none)."""
+    _piles: tuple[tuple[str, ...], ...] = stored(write=lists, read=_read_piles)
+    _phase: int = stored(read=read_int)
+    _discarded: str | None = stored(read=_read_card_or_none)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        return self._totals
-
-    @property
-    def result(self) -> Json | None:
-        return self._result
-
     def _legal_moves(self) -> list[str]:
         seat = self._turn
         if seat is None:
@@ -251,7 +272,7 @@ class CinqAsState(State):
         )
         self._history = (*self._history, round_scores)
         self._totals = (self._totals[0] + round_scores[0], self._totals[1] + round_scores[1])
-        if self._round + 1 >= self._rounds:
+        if self._deal_no + 1 >= self._goal:
             a, b = self._totals
             winner = 0 if a > b else 1 if b > a else None  # cinq-as D1: equal totals, a draw
             self._turn = None
@@ -267,8 +288,8 @@ class CinqAsState(State):
         if round_scores[0] != round_scores[1]:
             first = 0 if round_scores[0] > round_scores[1] else 1
         else:
-            first = 1 - self._first
-        self._deal(self._round + 1, first)
+            first = 1 - self._dealer
+        self._deal(self._deal_no + 1, first)
 
     def _deal(self, round_no: int, first: Seat) -> None:
         deck = deck_for_deal(self._decks, TAROT_SET, self._seed, NAME, round_no)
@@ -276,8 +297,8 @@ class CinqAsState(State):
             tuple(sort_cards(deck[:HAND_SIZE])),
             tuple(sort_cards(deck[HAND_SIZE : 2 * HAND_SIZE])),
         )
-        self._round = round_no
-        self._first = first
+        self._deal_no = round_no
+        self._dealer = first
         self._deck = deck
         self._pos = 2 * HAND_SIZE
         self._hands = hands if first == 0 else (hands[1], hands[0])
@@ -289,61 +310,36 @@ class CinqAsState(State):
         self._discarded = None
 
     # -- helpers --------------------------------------------------------------------------
-    def _copy(self) -> CinqAsState:
-        new = object.__new__(CinqAsState)
-        new._legal = None
-        new._seed = self._seed
-        new._rounds = self._rounds
-        new._opt_first = self._opt_first
-        new._decks = self._decks
-        new._round = self._round
-        new._first = self._first
-        new._deck = self._deck
-        new._pos = self._pos
-        new._hands = self._hands
-        new._exps = self._exps
-        new._tops = self._tops
-        new._piles = self._piles
-        new._turn = self._turn
-        new._phase = self._phase
-        new._discarded = self._discarded
-        new._totals = self._totals
-        new._history = self._history
-        new._last = self._last
-        new._result = self._result
-        return new
-
     def _with_hand(
         self, seat: Seat, hand: tuple[str, ...]
     ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (hand, self._hands[1]) if seat == 0 else (self._hands[0], hand)
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, self._hands[seat] if seat is not None else ())
-        view.update(
-            {
-                "round": self._round + 1,
-                "rounds": self._rounds,
-                "first_player": self._first,
-                "phase": "over" if self._turn is None else ("play", "draw")[self._phase],
-                "expeditions": [
-                    {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._exps
-                ],
-                "expedition_scores": [
-                    {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
-                    for exp in self._exps
-                ],
-                "discards": {suit: list(self._piles[i]) for i, suit in enumerate(SUITS)},
-                "just_discarded": self._discarded,
-                "stock": len(self._deck) - self._pos,
-                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-                "round_scores": [list(scores) for scores in self._history],
-                "last_move": (
-                    None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-                ),
-            }
-        )
+    def view(self, seat: Seat | None) -> CinqAsView:
+        base = base_view(self, seat, self._hands[seat] if seat is not None else ())
+        view: CinqAsView = {
+            **base,
+            "round": self._deal_no + 1,
+            "rounds": self._goal,
+            "first_player": self._dealer,
+            "phase": "over" if self._turn is None else ("play", "draw")[self._phase],
+            "expeditions": [
+                {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._exps
+            ],
+            "expedition_scores": [
+                {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
+                for exp in self._exps
+            ],
+            "discards": {suit: list(self._piles[i]) for i, suit in enumerate(SUITS)},
+            "just_discarded": self._discarded,
+            "stock": len(self._deck) - self._pos,
+            "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+            "round_scores": [list(scores) for scores in self._history],
+            "last_move": (
+                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
+            ),
+        }
         return view
 
     def zones(self) -> dict[str, list[str]]:
@@ -359,30 +355,22 @@ class CinqAsState(State):
             zones[f"discards{suit}"] = list(self._piles[i])
         return zones
 
-    def to_json(self) -> str:
-        return dumps(
-            {
-                "game": NAME,
-                "seed": self._seed,
-                "rounds": self._rounds,
-                "first_player_option": self._opt_first,
-                "decks": [list(deck) for deck in self._decks],
-                "round": self._round,
-                "first": self._first,
-                "deck": list(self._deck),
-                "pos": self._pos,
-                "hands": [list(hand) for hand in self._hands],
-                "expeditions": [[list(e) for e in exp] for exp in self._exps],
-                "piles": [list(pile) for pile in self._piles],
-                "turn": self._turn,
-                "phase": self._phase,
-                "discarded": self._discarded,
-                "totals": list(self._totals),
-                "history": [list(scores) for scores in self._history],
-                "last": list(self._last) if self._last else None,
-                "result": self._result,
-            }
+    # -- stored states --------------------------------------------------------------------
+    def _start(self, first: Seat) -> None:
+        self._deal(0, first)
+
+    def _derive(self) -> None:
+        self._tops = tuple(
+            max((_VALUE[c] for c in exp[i]), default=0) for exp in self._exps for i in range(5)
         )
+
+    def _check(self) -> None:
+        """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
+        cards = [card for zone in self.zones().values() for card in zone]
+        if sorted(cards) != sorted(TAROT_SET) or sorted(self._deck) != sorted(TAROT_SET):
+            raise ValueError("cards do not add up to Le 5 As' deck")
+        if self._phase not in (0, 1):
+            raise ValueError("impossible phase")
 
 
 class CinqAs(Game):
@@ -390,83 +378,19 @@ class CinqAs(Game):
     title = "Le 5 As"
     aliases = ("cinq as", "5 as", "le 5 as", "five-aces", "five aces", "lost-cities")
     pack = TAROT_SET
-    options = (
-        Option("rounds", 3, minimum=1, maximum=9, help="rounds in the match"),
-        Option("first_player", None, choices=(0, 1), help="who starts round 1 (default: lot)"),
+    goal_option = Option("rounds", 3, minimum=1, maximum=9, help="rounds in the match")
+    first_seat_role = "player"
+    first_seat_help = "who starts round 1 (default: lot)"
+    summary = (
+        "Lost Cities on a tarot deck: build up to five expeditions of rising cards, "
+        "bonus cards first, and score what each brings beyond its cost."
     )
+    example_moves = ("play 3S", "discard 10H", "draw", "draw T")
+    example_options = "rounds=1"
 
-    def _new_match(
-        self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
-    ) -> CinqAsState:
-        state = object.__new__(CinqAsState)
-        state._legal = None
-        state._seed = seed
-        rounds = options["rounds"]
-        assert rounds is not None
-        state._rounds = rounds
-        state._opt_first = options["first_player"]
-        state._decks = decks
-        state._totals = (0, 0)
-        state._history = ()
-        state._last = None
-        state._result = None
-        first = seat_or_lot(options["first_player"], seed, NAME, "first player")
-        state._deal(0, first)
-        return state
-
-    def _from_json(self, data: Json) -> CinqAsState:
-        state = object.__new__(CinqAsState)
-        state._legal = None
-        state._seed = int(data["seed"])
-        state._rounds = int(data["rounds"])
-        first_option = data["first_player_option"]
-        state._opt_first = None if first_option is None else int(first_option)
-        state._decks = tuple(tuple(deck) for deck in data["decks"])
-        state._round = int(data["round"])
-        state._first = int(data["first"])
-        state._deck = tuple(data["deck"])
-        state._pos = int(data["pos"])
-        hands = data["hands"]
-        state._hands = (tuple(hands[0]), tuple(hands[1]))
-        exps = [tuple(tuple(e) for e in exp) for exp in data["expeditions"]]
-        if len(exps) != 2 or any(len(exp) != 5 for exp in exps):
-            raise ValueError("expeditions must be two lists of five")
-        state._exps = (exps[0], exps[1])
-        state._tops = tuple(
-            max((_VALUE[c] for c in exp[i]), default=0) for exp in exps for i in range(5)
-        )
-        state._piles = tuple(tuple(pile) for pile in data["piles"])
-        turn = data["turn"]
-        state._turn = None if turn is None else int(turn)
-        state._phase = int(data["phase"])
-        state._discarded = data["discarded"]
-        totals = data["totals"]
-        state._totals = (int(totals[0]), int(totals[1]))
-        state._history = tuple((int(a), int(b)) for a, b in data["history"])
-        last = data["last"]
-        state._last = None if last is None else (int(last[0]), str(last[1]))
-        state._result = data["result"]
-        _check(state)
-        return state
-
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        first = options.get("first_player")
-        if first not in (0, 1):
-            raise ValueError("deal_secrets needs first_player fixed")
+    def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:
         opponent = range(HAND_SIZE, 2 * HAND_SIZE) if seat == first else range(HAND_SIZE)
         return list(opponent), list(range(40, len(TAROT_SET)))
 
 
-def _check(state: CinqAsState) -> None:
-    """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
-    cards = [card for zone in state.zones().values() for card in zone]
-    if sorted(cards) != sorted(TAROT_SET) or sorted(state._deck) != sorted(TAROT_SET):
-        raise ValueError("cards do not add up to Le 5 As' deck")
-    if state._turn not in (0, 1, None) or state._phase not in (0, 1):
-        raise ValueError("impossible turn or phase")
-
-
-GAME: Final = CinqAs()
-CinqAsState.game = GAME
+GAME: Final = CinqAs(CinqAsState)

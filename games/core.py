@@ -1,25 +1,60 @@
-"""The engine contract shared by every game (ENGINE.md).
+"""The engine contract shared by every game (docs/engine.md).
 
 A :class:`Game` is the rules of one game: it deals matches and reads them back from JSON.
 A :class:`State` is one moment of a match, a value: :meth:`State.apply` returns the next state.
 Everything a game shares with the others — options, decks, seeded shuffles, move syntax,
-errors — lives here, so a game's module holds only what is its own.
+errors, the match header of every state (:class:`MatchState`) and the way a state's fields
+are copied and stored — lives here, so a game's module holds only what is its own.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
 
 from games.cards import SUITS, check_deck, parse_card, sort_cards
 
 Json = dict[str, Any]
 Seat = int
 S = TypeVar("S", bound="State")
+
+
+class CardEntry(TypedDict):
+    """A card on the table and the seat that put it there."""
+
+    seat: Seat
+    card: str
+
+
+class TrickView(TypedDict):
+    """A finished trick: its cards in the order played, and who took it."""
+
+    cards: list[CardEntry]
+    winner: Seat
+
+
+class MoveView(TypedDict):
+    """A move made, as the viewer may know it."""
+
+    seat: Seat
+    move: str
+
+
+class BaseView(TypedDict):
+    """The keys of every view (docs/views.md); each game's view adds its own."""
+
+    game: str
+    seat: Seat | None
+    hand: list[str]
+    to_move: Seat | None
+    scores: list[int]
+    legal_moves: list[str]
+    result: Json | None
 
 
 class IllegalMove(ValueError):
@@ -30,7 +65,9 @@ class IllegalMove(ValueError):
 class Option:
     """One match option: its default and the values it accepts.
 
-    ``default=None`` means "drawn from the seed" (first dealer, first player).
+    ``default=None`` means "drawn from the seed" (the first seat). ``aliases`` are older
+    names still accepted for it: options are stored with each match, so a name once accepted
+    must be accepted forever (docs/engine.md, "Options").
     """
 
     name: str
@@ -39,6 +76,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    aliases: tuple[str, ...] = ()
 
     def check(self, value: object) -> int | None:
         if value is None and self.default is None:
@@ -56,6 +94,17 @@ class Option:
 
 
 SEAT_OPTION_CHOICES = (0, 1)
+FIRST_SEAT: str = "first_seat"
+"""The one name, in every game, of the option fixing the first seat (docs/engine.md)."""
+
+
+def first_seat_option(role: str, help: str) -> Option:
+    """The first-seat option of a game whose first seat is its first ``role`` ("dealer",
+    "player"); ``first_<role>``, its name before every game shared one, stays an alias."""
+    return Option(
+        FIRST_SEAT, None, choices=SEAT_OPTION_CHOICES, help=help, aliases=(f"first_{role}",)
+    )
+
 
 # How a verb takes its words: "none" (no words), "card" (exactly one card), "cards" (any number
 # of cards, none allowed), "cards+" (one or more cards), "suit?" (optional suit letter), or a
@@ -167,7 +216,7 @@ def read_scores(value: object) -> tuple[int, int]:
 def normalize_decks(
     deck: Sequence[str] | Sequence[Sequence[str]] | None, pack: Sequence[str]
 ) -> tuple[tuple[str, ...], ...]:
-    """ENGINE.md ``deck``: one deck, or a list of decks for the first deals in turn."""
+    """docs/engine.md ``deck``: one deck, or a list of decks for the first deals in turn."""
     if deck is None:
         return ()
     if isinstance(deck, str):
@@ -197,23 +246,70 @@ class Game(ABC):
     title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     pack: ClassVar[tuple[str, ...]]
+    goal_option: ClassVar[Option]
+    """The option that says when the match ends (a target score, a number of deals)."""
+    first_seat_role: ClassVar[str]
+    """Who the first-seat option names: the first "dealer", or the first "player"."""
+    first_seat_help: ClassVar[str]
     options: ClassVar[tuple[Option, ...]]
+    """Every option: the goal, then the first seat (built from the two above)."""
+    goal: ClassVar[str]
+    """The goal option's name, which is also its key in stored states."""
     public_facts: ClassVar[tuple[str, ...]] = ()
     """View keys announced at the table that may legitimately depend on hidden cards
     (Piquet's declarations); the leak test stops, as a pass, when one of them differs."""
 
+    # How the game describes itself to players, in help texts and examples (docs/engine.md).
+    summary: ClassVar[str]
+    """One sentence: what the game is."""
+    example_moves: ClassVar[tuple[str, ...]]
+    """A few moves as a player types them, the commonest first."""
+    example_options: ClassVar[str]
+    """Options as a player types them (``name=value``), for examples."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "goal_option" in cls.__dict__:
+            cls.goal = cls.goal_option.name
+            cls.options = (
+                cls.goal_option,
+                first_seat_option(cls.first_seat_role, cls.first_seat_help),
+            )
+
+    def __init__(self, state_type: type[MatchState]) -> None:
+        """The game, dealing states of ``state_type`` (which learns its game here)."""
+        self.state_type = state_type
+        state_type.game = self
+
     def check_options(self, options: Mapping[str, object] | None) -> dict[str, int | None]:
-        given = dict(options or {})
+        """Every option by its own name, checked, defaults filled in; aliases accepted."""
         known = {option.name: option for option in self.options}
-        unknown = sorted(set(given) - set(known))
+        alias_of = {alias: o.name for o in self.options for alias in (o.name, *o.aliases)}
+        given: dict[str, object] = {}
+        unknown = []
+        for key, value in (options or {}).items():
+            name = alias_of.get(key)
+            if name is None:
+                unknown.append(key)
+            elif name in given:
+                raise ValueError(f"option {name!r} is given twice (as {key!r} too): give it once")
+            else:
+                given[name] = value
         if unknown:
             raise ValueError(
-                f"unknown option {', '.join(map(repr, unknown))} for {self.title}: "
+                f"unknown option {', '.join(map(repr, sorted(unknown)))} for {self.title}: "
                 f"options are {', '.join(known)}"
             )
         return {
             name: option.check(given.get(name, option.default)) for name, option in known.items()
         }
+
+    def first_seat(self, options: Mapping[str, object]) -> Seat:
+        """The first seat ``options`` fix (for the leak test); ValueError if left to lot."""
+        seat = self.check_options(options)[FIRST_SEAT]
+        if seat is None:
+            raise ValueError(f"the leak test needs the option {FIRST_SEAT!r} fixed")
+        return seat
 
     def new_match(
         self,
@@ -225,10 +321,10 @@ class Game(ABC):
             raise ValueError(f"seed must be a whole number, not {seed!r}")
         return self._new_match(seed, self.check_options(options), normalize_decks(deck, self.pack))
 
-    @abstractmethod
     def _new_match(
         self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
-    ) -> State: ...
+    ) -> State:
+        return self.state_type.begin(seed, options, decks)
 
     def from_json(self, text: str) -> State:
         """The state that ``state.to_json()`` wrote; ValueError if the text is not one."""
@@ -240,18 +336,22 @@ class Game(ABC):
         except (KeyError, TypeError, IndexError, AttributeError, json.JSONDecodeError) as error:
             raise ValueError(f"unreadable {self.title} state: {error!r}") from None
 
-    @abstractmethod
-    def _from_json(self, data: Json) -> State: ...
+    def _from_json(self, data: Json) -> State:
+        return self.state_type.load(data)
 
-    @abstractmethod
     def deal_secrets(
         self, seat: Seat, options: Mapping[str, object]
     ) -> tuple[list[int], list[int]]:
-        """Positions in the first deal's deck, for the leak test (ENGINE.md).
+        """Positions in the first deal's deck, for the leak test (docs/engine.md).
 
         Returns (cards dealt to ``seat``'s opponent, cards hidden from everyone) when the match
-        is dealt with ``options`` (which fix the first dealer / first player).
+        is dealt with ``options`` (which must fix the first seat).
         """
+        return self._secrets(seat, self.first_seat(options))
+
+    @abstractmethod
+    def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:
+        """:meth:`deal_secrets` once the first seat (dealer or first player) is known."""
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
@@ -298,7 +398,8 @@ class State(ABC):
     def apply(self: S, move: str) -> S: ...
 
     @abstractmethod
-    def view(self, seat: Seat | None) -> Json: ...
+    def view(self, seat: Seat | None) -> BaseView:
+        """What ``seat`` may know (None: a spectator), JSON-serialisable (docs/views.md)."""
 
     @abstractmethod
     def to_json(self) -> str: ...
@@ -329,8 +430,8 @@ class State(ABC):
         return f"<{self.game.title} to_move={self.to_move} scores={self.scores}>"
 
 
-def base_view(state: State, seat: Seat | None, hand: Iterable[str]) -> Json:
-    """The keys every view has (ENGINE.md); a game adds its own."""
+def base_view(state: State, seat: Seat | None, hand: Iterable[str]) -> BaseView:
+    """The keys every view has (docs/views.md); a game adds its own."""
     if seat not in (0, 1, None):
         raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
     mine = seat is not None
@@ -348,3 +449,247 @@ def base_view(state: State, seat: Seat | None, hand: Iterable[str]) -> Json:
 def dumps(data: Json) -> str:
     """Compact, key-sorted JSON, so equal states write equal text."""
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+# -- the match header -------------------------------------------------------------------------
+# Every game's state is a dataclass of fields, each declared once with its type and how it is
+# stored; from that one list come the slots, the copy made by every move, and to_json/from_json.
+# The fields every game has (the header) are declared once, on MatchState.
+Codec = Callable[[Any], Any]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def stored(key: str | None = None, write: Codec = _same, read: Codec = _same) -> Any:
+    """A field kept by ``to_json`` under ``key`` (default: its name without the underscore),
+    written to JSON by ``write`` and read back by ``read`` (which raises on a corrupt value)."""
+    return dataclasses.field(metadata={"key": key, "write": write, "read": read})
+
+
+def derived() -> Any:
+    """A field ``to_json`` does not keep: ``_derive`` rebuilds it from the stored ones."""
+    return dataclasses.field(metadata={"derived": True})
+
+
+def read_result(value: object) -> Json | None:
+    if value is not None and not isinstance(value, dict):
+        raise ValueError(f"a result is an object or null, not {value!r}")
+    return value
+
+
+def read_history(value: object) -> tuple[tuple[int, int], ...]:
+    """One pair of scores per finished deal."""
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a list of scores, not {value!r}")
+    return tuple(read_scores(scores) for scores in value)
+
+
+def read_last(value: object) -> tuple[Seat, str] | tuple[Seat, str, str] | None:
+    """The last move: (seat, move) or, where others see it otherwise, (seat, move, public)."""
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple) or len(value) not in (2, 3):
+        raise ValueError(f"a last move is [seat, move] or [seat, move, public], not {value!r}")
+    if len(value) == 2:
+        return read_seat(value[0]), str(value[1])
+    return read_seat(value[0]), str(value[1]), str(value[2])
+
+
+def read_cards(value: object) -> tuple[str, ...]:
+    """Card codes as stored; the game's ``_check`` proves they add up to its pack."""
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a list of cards, not {value!r}")
+    return tuple(str(card) for card in value)
+
+
+def read_decks(value: object) -> tuple[tuple[str, ...], ...]:
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a list of decks, not {value!r}")
+    return tuple(read_cards(deck) for deck in value)
+
+
+def read_rows(value: object, *readers: Codec) -> tuple[tuple[Any, ...], ...]:
+    """A list of rows of fixed length, each value read by its own reader: melds,
+    declarations, exchanges, the cards of a trick."""
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a list, not {value!r}")
+    rows = []
+    for row in value:
+        if not isinstance(row, list | tuple) or len(row) != len(readers):
+            raise ValueError(f"expected rows of {len(readers)} values, not {row!r}")
+        rows.append(tuple(read(item) for read, item in zip(readers, row, strict=True)))
+    return tuple(rows)
+
+
+def lists(value: Iterable[Iterable[Any]]) -> list[list[Any]]:
+    """A tuple of tuples as JSON lists (decks, hands, score pairs)."""
+    return [list(item) for item in value]
+
+
+def list_or_none(value: Iterable[Any] | None) -> list[Any] | None:
+    return None if value is None else list(value)
+
+
+_Writer = tuple[str, str, Codec]
+_CODECS: dict[type, tuple[tuple[_Writer, ...], tuple[_Writer, ...], tuple[str, ...]]] = {}
+
+
+def _make_copy(cls: type[MatchState]) -> Callable[[Any], Any]:
+    """``cls._copy`` as straight-line code, one assignment a field (as dataclasses writes its
+    methods): a move copies its state, and a loop of getattr/setattr would slow every playout."""
+    names = [field.name for field in dataclasses.fields(cast(Any, cls))]
+    body = "".join(f"    new.{name} = self.{name}\n" for name in names)
+    head = "def _copy(self):\n    new = _new(_cls)\n    new._legal = None\n"
+    source = f"{head}{body}    return new\n"
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    exec(source, namespace)  # the source is built from the class's field names only
+    return cast(Callable[[Any], Any], namespace["_copy"])
+
+
+_S = TypeVar("_S", bound="MatchState")
+
+
+def match_state(cls: type[_S]) -> type[_S]:
+    """Make ``cls``, a subclass of MatchState declaring its fields, a slotted state class."""
+    made = dataclasses.dataclass(slots=True, init=False, repr=False, eq=False)(cls)
+    made._copy = _make_copy(made)  # type: ignore[method-assign,assignment]
+    return made
+
+
+@match_state
+class MatchState(State):
+    """A state with the match header every game shares (docs/engine.md, "The match header").
+
+    A game's state subclasses it, declares its own fields with :func:`stored` or
+    :func:`derived`, and is decorated with :func:`match_state`; it writes ``_start`` (the
+    first deal), and ``_derive`` and ``_check`` if it has derived fields or invariants.
+    """
+
+    _seed: int = stored(read=read_int)
+    """Fixes every shuffle and lot of the match."""
+    _goal: int = stored(read=read_int)
+    """When the match ends: the value of the game's goal option (a target, deals, rounds)."""
+    _first_option: Seat | None = stored(read=read_seat_or_none)
+    """The first-seat option as given (None: drawn by lot), kept so the match can be replayed."""
+    _decks: tuple[tuple[str, ...], ...] = stored(write=lists, read=read_decks)
+    """The decks fixed by ``new_match(deck=...)`` for the first deals."""
+    _deal_no: int = stored(key="deal", read=read_int)
+    """The deal (or round) in progress, from 0."""
+    _dealer: Seat = stored(read=read_seat)
+    """The deal's first seat: its dealer, or in a game without one its first player."""
+    _totals: tuple[int, int] = stored(write=list, read=read_scores)
+    """The match scores, seat 0 then seat 1."""
+    _history: tuple[tuple[int, int], ...] = stored(write=lists, read=read_history)
+    """The score of each finished deal."""
+    _last: tuple[Seat, str] | tuple[Seat, str, str] | None = stored(
+        write=list_or_none, read=read_last
+    )
+    """The last move: (seat, move), or (seat, move, what others see) where that differs."""
+    _result: Json | None = stored(read=read_result)
+    _turn: Seat | None = stored(read=read_seat_or_none)
+    """The seat to move (``to_move``); None once the match is over."""
+
+    stored_keys: ClassVar[Mapping[str, str]] = {}
+    """JSON keys of header fields that a game stores under its own name (kept as first stored)."""
+
+    @property
+    def to_move(self) -> Seat | None:
+        return self._turn
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self._totals
+
+    @property
+    def result(self) -> Json | None:
+        return self._result
+
+    @classmethod
+    def begin(
+        cls, seed: int, options: Mapping[str, int | None], decks: tuple[tuple[str, ...], ...]
+    ) -> Self:
+        """A new match: the header from the options, then the game's first deal."""
+        game = cls.game
+        goal = options[game.goal]
+        assert goal is not None, "a goal option always has a default"
+        state = object.__new__(cls)
+        state._legal = None
+        state._seed = seed
+        state._goal = goal
+        state._first_option = options[FIRST_SEAT]
+        state._decks = decks
+        state._totals = (0, 0)
+        state._history = ()
+        state._last = None
+        state._result = None
+        state._turn = None  # the first deal says who moves
+        # The lot's words ("first dealer") are part of the seed's meaning: never change them.
+        role = game.first_seat_role
+        state._start(seat_or_lot(state._first_option, seed, game.name, f"first {role}"))
+        return state
+
+    @abstractmethod
+    def _start(self, first: Seat) -> None:
+        """Set the game's own fields for a new match and deal its first deal."""
+
+    def _copy(self) -> Self:
+        raise NotImplementedError("match_state writes _copy")  # pragma: no cover
+
+    @classmethod
+    def _codecs(cls) -> tuple[tuple[_Writer, ...], tuple[_Writer, ...], tuple[str, ...]]:
+        """(writers, readers, derived fields), each writer/reader as (field, key, codec)."""
+        codecs = _CODECS.get(cls)
+        if codecs is None:
+            game = cls.game
+            keys = {
+                "_goal": game.goal,
+                "_first_option": f"first_{game.first_seat_role}_option",
+                **cls.stored_keys,
+            }
+            writers, readers, derived_names = [], [], []
+            for field in dataclasses.fields(cast(Any, cls)):
+                meta = field.metadata
+                if meta.get("derived"):
+                    derived_names.append(field.name)
+                    continue
+                key = keys.get(field.name) or meta["key"] or field.name.lstrip("_")
+                writers.append((field.name, key, meta["write"]))
+                readers.append((field.name, key, meta["read"]))
+            codecs = _CODECS[cls] = (tuple(writers), tuple(readers), tuple(derived_names))
+        return codecs
+
+    def to_json(self) -> str:
+        data: Json = {"game": self.game.name}
+        for name, key, write in self._codecs()[0]:
+            data[key] = write(getattr(self, name))
+        return dumps(data)
+
+    @classmethod
+    def load(cls, data: Json) -> Self:
+        """The state ``to_json`` wrote, from its parsed JSON; ValueError (or KeyError,
+        TypeError…, which ``Game.from_json`` turns into ValueError) if it is not one."""
+        state = object.__new__(cls)
+        state._legal = None
+        for name, key, read in cls._codecs()[1]:
+            setattr(state, name, read(data[key]))
+        state._derive()
+        state._check_header()
+        state._check()
+        return state
+
+    def _derive(self) -> None:
+        """Rebuild the fields ``to_json`` does not keep (see :func:`derived`)."""
+
+    def _check(self) -> None:
+        """Refuse a loaded state that breaks the game's invariants (a corrupt row)."""
+
+    def _check_header(self) -> None:
+        pack = sorted(self.game.pack)
+        if any(sorted(deck) != pack for deck in self._decks):
+            raise ValueError(f"a stored deck's cards are not {self.game.title}'s pack")
+        if (self.to_move is None) != (self._result is not None):
+            raise ValueError("a match is over exactly when it has a result")
+        if self._deal_no < 0:
+            raise ValueError(f"impossible deal number {self._deal_no}")

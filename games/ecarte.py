@@ -1,4 +1,4 @@
-"""Écarté (shared/rules/ecarte.md): five cards each, a trump turned up, proposals and exchanges,
+"""Écarté (docs/rules/ecarte.md): five cards each, a trump turned up, proposals and exchanges,
 then five tricks; the player who plays without exchanging bears the risk of the hand.
 
 A hand runs through four phases: elder plays or proposes (``propose``), the dealer accepts or
@@ -14,25 +14,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, SUIT_NAMES, sort_cards, sort_key
+from games.cards import PIQUET_PACK, sort_cards, sort_key
 from games.core import (
+    BaseView,
+    CardEntry,
     Game,
     IllegalMove,
-    Json,
+    MatchState,
+    MoveView,
     Option,
     Seat,
-    State,
     Syntax,
+    TrickView,
     base_view,
     deck_for_deal,
-    dumps,
+    derived,
+    lists,
+    match_state,
     move_cards,
+    read_cards,
+    read_int,
+    read_rows,
     read_scores,
     read_seat,
     read_seat_or_none,
-    seat_or_lot,
+    stored,
 )
 
 NAME: Final = "ecarte"
@@ -121,35 +129,99 @@ Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
 """The hand just finished, for the table to show: (dealer, committed, tricks, points)."""
 
 
-class EcarteState(State):
-    __slots__ = (
-        "_committed",
-        "_deal_no",
-        "_dealer",
-        "_deck",
-        "_decks",
-        "_discards",
-        "_exchanges",
-        "_hands",
-        "_history",
-        "_king",
-        "_last",
-        "_opt_dealer",
-        "_phase",
-        "_points",
-        "_pos",
-        "_previous",
-        "_proposals",
-        "_result",
-        "_seed",
-        "_target",
-        "_totals",
-        "_trick",
-        "_tricks",
-        "_trump",
-        "_turn",
-        "_won",
+def _tricks_json(tricks: Tricks) -> list[TrickView]:
+    return [
+        {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
+        for cards, winner in tricks
+    ]
+
+
+def _stored_tricks(tricks: Tricks) -> list[Any]:
+    return [[[list(entry) for entry in cards], winner] for cards, winner in tricks]
+
+
+def _read_tricks(value: Any) -> Tricks:
+    return cast(Tricks, read_rows(value, _read_trick, read_seat))
+
+
+def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if len(value) != 2:
+        raise ValueError("expected one list per seat")
+    return tuple(str(c) for c in value[0]), tuple(str(c) for c in value[1])
+
+
+def _read_trick(value: Any) -> Trick:
+    return cast(Trick, read_rows(value, read_seat, str))
+
+
+def _read_exchanges(value: Any) -> tuple[tuple[Seat, int], ...]:
+    return cast(tuple[tuple[Seat, int], ...], read_rows(value, read_seat, read_int))
+
+
+def _stored_previous(previous: Previous | None) -> list[Any] | None:
+    if previous is None:
+        return None
+    dealer, committed, tricks, points = previous
+    return [dealer, committed, _stored_tricks(tricks), list(points)]
+
+
+def _read_previous(value: Any) -> Previous | None:
+    if value is None:
+        return None
+    dealer, committed, tricks, points = value
+    return (
+        read_seat(dealer),
+        read_seat_or_none(committed),
+        _read_tricks(tricks),
+        read_scores(points),
     )
+
+
+class ExchangeView(TypedDict):
+    """One exchange: who discarded, and how many cards (never which)."""
+
+    seat: Seat
+    count: int
+
+
+class PreviousHandView(TypedDict):
+    """The hand just finished, shown until the next one ends."""
+
+    dealer: Seat
+    committed: Seat | None
+    tricks: list[TrickView]
+    tricks_won: list[int]
+    points: list[int]
+
+
+class EcarteView(BaseView):
+    """A seat's view of an Écarté match, field by field in docs/views.md."""
+
+    deal: int
+    dealer: Seat
+    elder: Seat
+    target: int
+    trump: str
+    turn_up: str
+    stock: int
+    phase: str
+    committed: Seat | None
+    proposals: int
+    exchanges: list[ExchangeView]
+    discarded: list[str]
+    king: Seat | None
+    trick: list[CardEntry]
+    tricks: list[TrickView]
+    tricks_won: list[int]
+    hand_sizes: list[int]
+    deal_scores: list[int]
+    hand_scores: list[list[int]]
+    previous_hand: PreviousHandView | None
+    last_move: MoveView | None
+
+
+@match_state
+class EcarteState(MatchState):
     syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "propose": "none",
@@ -159,46 +231,24 @@ class EcarteState(State):
         "king": "none",
     }
 
-    _seed: int
-    _target: int
-    _opt_dealer: int | None
-    _decks: tuple[tuple[str, ...], ...]
-    _deal_no: int
-    _dealer: Seat
-    _deck: tuple[str, ...]
-    _pos: int
-    _trump: str
-    _hands: tuple[tuple[str, ...], tuple[str, ...]]
-    _discards: tuple[tuple[str, ...], tuple[str, ...]]
-    _phase: int
-    _turn: Seat | None
-    _committed: Seat | None
-    _proposals: int
-    _exchanges: tuple[tuple[Seat, int], ...]
-    _king: Seat | None
-    _trick: Trick
-    _tricks: Tricks
-    _won: tuple[int, int]
-    _points: tuple[int, int]
-    _totals: tuple[int, int]
-    _history: tuple[tuple[int, int], ...]
-    _previous: Previous | None
-    _last: tuple[Seat, str] | None
-    _result: Json | None
+    # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Écarté's.
+    _deck: tuple[str, ...] = stored(write=list, read=read_cards)
+    _pos: int = stored(read=read_int)
+    _trump: str = derived()
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_pair)
+    _discards: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_pair)
+    _phase: int = stored(read=read_int)
+    _committed: Seat | None = stored(read=read_seat_or_none)
+    _proposals: int = stored(read=read_int)
+    _exchanges: tuple[tuple[Seat, int], ...] = stored(write=lists, read=_read_exchanges)
+    _king: Seat | None = stored(read=read_seat_or_none)
+    _trick: Trick = stored(write=lists, read=_read_trick)
+    _tricks: Tricks = stored(write=_stored_tricks, read=_read_tricks)
+    _won: tuple[int, int] = derived()
+    _points: tuple[int, int] = stored(write=list, read=read_scores)
+    _previous: Previous | None = stored(write=_stored_previous, read=_read_previous)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        return self._totals
-
-    @property
-    def result(self) -> Json | None:
-        return self._result
-
     @property
     def elder(self) -> Seat:
         return 1 - self._dealer
@@ -456,13 +506,13 @@ class EcarteState(State):
         )
         here = self._points
         self._points = (here[0] + points, here[1]) if seat == 0 else (here[0], here[1] + points)
-        if totals[seat] >= self._target:
+        if totals[seat] >= self._goal:
             self._history = (*self._history, self._points)
             self._turn = None
             self._result = {
                 "winner": seat,
                 "scores": list(totals),
-                "target": self._target,
+                "target": self._goal,
                 "hands": [list(hand) for hand in self._history],
             }
 
@@ -499,69 +549,36 @@ class EcarteState(State):
         if deck[TURN_UP][:-1] == "K":  # ecarte D3
             self._score(dealer, 1)
 
-    # -- helpers --------------------------------------------------------------------------
-    def _copy(self) -> EcarteState:
-        new = object.__new__(EcarteState)
-        new._legal = None
-        new._seed = self._seed
-        new._target = self._target
-        new._opt_dealer = self._opt_dealer
-        new._decks = self._decks
-        new._deal_no = self._deal_no
-        new._dealer = self._dealer
-        new._deck = self._deck
-        new._pos = self._pos
-        new._trump = self._trump
-        new._hands = self._hands
-        new._discards = self._discards
-        new._phase = self._phase
-        new._turn = self._turn
-        new._committed = self._committed
-        new._proposals = self._proposals
-        new._exchanges = self._exchanges
-        new._king = self._king
-        new._trick = self._trick
-        new._tricks = self._tricks
-        new._won = self._won
-        new._points = self._points
-        new._totals = self._totals
-        new._history = self._history
-        new._previous = self._previous
-        new._last = self._last
-        new._result = self._result
-        return new
-
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, self._hands[seat] if seat is not None else ())
-        view.update(
-            {
-                "deal": self._deal_no + 1,
-                "dealer": self._dealer,
-                "elder": self.elder,
-                "target": self._target,
-                "trump": self._trump,
-                "turn_up": self._deck[TURN_UP],
-                "stock": len(self._deck) - self._pos,
-                "phase": "over" if self._turn is None else PHASES[self._phase],
-                "committed": self._committed,
-                "proposals": self._proposals,
-                "exchanges": [{"seat": s, "count": n} for s, n in self._exchanges],
-                "discarded": list(self._discards[seat]) if seat is not None else [],
-                "king": self._king,
-                "trick": [{"seat": s, "card": card} for s, card in self._trick],
-                "tricks": _tricks_json(self._tricks),
-                "tricks_won": list(self._won),
-                "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-                "deal_scores": list(self._points),
-                "hand_scores": [list(points) for points in self._history],
-                "previous_hand": self._previous_hand(),
-                "last_move": self._public_last(seat),
-            }
-        )
+    def view(self, seat: Seat | None) -> EcarteView:
+        base = base_view(self, seat, self._hands[seat] if seat is not None else ())
+        view: EcarteView = {
+            **base,
+            "deal": self._deal_no + 1,
+            "dealer": self._dealer,
+            "elder": self.elder,
+            "target": self._goal,
+            "trump": self._trump,
+            "turn_up": self._deck[TURN_UP],
+            "stock": len(self._deck) - self._pos,
+            "phase": "over" if self._turn is None else PHASES[self._phase],
+            "committed": self._committed,
+            "proposals": self._proposals,
+            "exchanges": [{"seat": s, "count": n} for s, n in self._exchanges],
+            "discarded": list(self._discards[seat]) if seat is not None else [],
+            "king": self._king,
+            "trick": [{"seat": s, "card": card} for s, card in self._trick],
+            "tricks": _tricks_json(self._tricks),
+            "tricks_won": list(self._won),
+            "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+            "deal_scores": list(self._points),
+            "hand_scores": [list(points) for points in self._history],
+            "previous_hand": self._previous_hand(),
+            "last_move": self._public_last(seat),
+        }
         return view
 
-    def _previous_hand(self) -> Json | None:
+    def _previous_hand(self) -> PreviousHandView | None:
         """The hand just finished (all its cards were played face up), until the next ends."""
         if self._previous is None:
             return None
@@ -574,11 +591,11 @@ class EcarteState(State):
             "points": list(points),
         }
 
-    def _public_last(self, seat: Seat | None) -> Json | None:
+    def _public_last(self, seat: Seat | None) -> MoveView | None:
         """The last move as ``seat`` may know it: others' discards are face down (counts only)."""
         if self._last is None:
             return None
-        mover, move = self._last
+        mover, move = self._last[0], self._last[1]
         if mover != seat and move.startswith("discard "):
             move = "discard " + _cards(len(move.split()) - 1)
         return {"seat": mover, "move": move}
@@ -595,45 +612,30 @@ class EcarteState(State):
             "tricks": [card for cards, _winner in self._tricks for _seat, card in cards],
         }
 
-    def to_json(self) -> str:
-        return dumps(
-            {
-                "game": NAME,
-                "seed": self._seed,
-                "target": self._target,
-                "first_dealer_option": self._opt_dealer,
-                "decks": [list(deck) for deck in self._decks],
-                "deal": self._deal_no,
-                "dealer": self._dealer,
-                "deck": list(self._deck),
-                "pos": self._pos,
-                "hands": [list(hand) for hand in self._hands],
-                "discards": [list(cards) for cards in self._discards],
-                "phase": self._phase,
-                "turn": self._turn,
-                "committed": self._committed,
-                "proposals": self._proposals,
-                "exchanges": [list(exchange) for exchange in self._exchanges],
-                "king": self._king,
-                "trick": [list(entry) for entry in self._trick],
-                "tricks": _stored_tricks(self._tricks),
-                "points": list(self._points),
-                "totals": list(self._totals),
-                "history": [list(points) for points in self._history],
-                "previous": (
-                    None
-                    if self._previous is None
-                    else [
-                        self._previous[0],
-                        self._previous[1],
-                        _stored_tricks(self._previous[2]),
-                        list(self._previous[3]),
-                    ]
-                ),
-                "last": list(self._last) if self._last else None,
-                "result": self._result,
-            }
-        )
+    # -- stored states --------------------------------------------------------------------
+    def _start(self, first: Seat) -> None:
+        self._previous = None
+        self._deal(0, first)  # ecarte D1
+
+    def _derive(self) -> None:
+        self._trump = self._deck[TURN_UP][-1]
+        won = [0, 0]
+        for _trick, winner in self._tricks:
+            won[winner] += 1
+        self._won = (won[0], won[1])
+
+    def _check(self) -> None:
+        """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
+        pack = sorted(PACK)
+        cards = [card for zone in self.zones().values() for card in zone]
+        if sorted(cards) != pack or sorted(self._deck) != pack:
+            raise ValueError("cards do not add up to Écarté's 32-card pack")
+        if self._phase not in (PROPOSE, RESPOND, DISCARD, PLAY):
+            raise ValueError(f"impossible phase {self._phase}")
+        if not TURN_UP < self._pos <= len(PACK):
+            raise ValueError(f"impossible stock position {self._pos}")
+        if self._goal not in (11, 17):
+            raise ValueError(f"impossible target {self._goal}")
 
 
 class Ecarte(Game):
@@ -641,135 +643,20 @@ class Ecarte(Game):
     title = "Écarté"
     # No aliases needed: the registry folds case and accents, so 'Écarté' finds 'ecarte'.
     pack = PACK
-    options = (
-        Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)"),
-        Option("first_dealer", None, choices=(0, 1), help="who deals first (default: lot)"),
+    goal_option = Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)")
+    first_seat_role = "dealer"
+    first_seat_help = "who deals first (default: lot)"
+    summary = (
+        "Five cards each and a trump turned up: propose an exchange or play at once, then "
+        "five tricks; the first to 11 points (or 17) wins."
     )
+    example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
+    example_options = "target=17"
 
-    def _new_match(
-        self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
-    ) -> EcarteState:
-        state = object.__new__(EcarteState)
-        state._legal = None
-        state._seed = seed
-        target = options["target"]
-        assert target is not None
-        state._target = target
-        state._opt_dealer = options["first_dealer"]
-        state._decks = decks
-        state._totals = (0, 0)
-        state._history = ()
-        state._previous = None
-        state._last = None
-        state._result = None
-        dealer = seat_or_lot(options["first_dealer"], seed, NAME, "first dealer")  # ecarte D1
-        state._deal(0, dealer)
-        return state
-
-    def _from_json(self, data: Json) -> EcarteState:
-        state = object.__new__(EcarteState)
-        state._legal = None
-        state._seed = int(data["seed"])
-        state._target = int(data["target"])
-        option = data["first_dealer_option"]
-        state._opt_dealer = None if option is None else int(option)
-        state._decks = tuple(tuple(str(card) for card in deck) for deck in data["decks"])
-        state._deal_no = int(data["deal"])
-        state._dealer = read_seat(data["dealer"])
-        state._deck = tuple(str(card) for card in data["deck"])
-        state._pos = int(data["pos"])
-        state._trump = state._deck[TURN_UP][-1]
-        state._hands = _pair(data["hands"])
-        state._discards = _pair(data["discards"])
-        state._phase = int(data["phase"])
-        state._turn = read_seat_or_none(data["turn"])
-        state._committed = read_seat_or_none(data["committed"])
-        state._proposals = int(data["proposals"])
-        state._exchanges = tuple((read_seat(s), int(n)) for s, n in data["exchanges"])
-        state._king = read_seat_or_none(data["king"])
-        state._trick = tuple((read_seat(s), str(card)) for s, card in data["trick"])
-        state._tricks = _read_tricks(data["tricks"])
-        won = [0, 0]
-        for _trick, winner in state._tricks:
-            won[winner] += 1
-        state._won = (won[0], won[1])
-        state._points = read_scores(data["points"])
-        state._totals = read_scores(data["totals"])
-        state._history = tuple(read_scores(points) for points in data["history"])
-        previous = data["previous"]
-        state._previous = (
-            None
-            if previous is None
-            else (
-                read_seat(previous[0]),
-                read_seat_or_none(previous[1]),
-                _read_tricks(previous[2]),
-                read_scores(previous[3]),
-            )
-        )
-        last = data["last"]
-        state._last = None if last is None else (read_seat(last[0]), str(last[1]))
-        result = data["result"]
-        if result is not None and not isinstance(result, dict):
-            raise ValueError("result must be an object or null")
-        state._result = result
-        _check(state)
-        return state
-
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        dealer = options.get("first_dealer")
-        if dealer not in (0, 1):
-            raise ValueError("deal_secrets needs first_dealer fixed")
+    def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
         opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)
         return list(opponent), list(range(TURN_UP + 1, len(PACK)))
 
 
-def _tricks_json(tricks: Tricks) -> list[Json]:
-    return [
-        {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
-        for cards, winner in tricks
-    ]
-
-
-def _stored_tricks(tricks: Tricks) -> list[Any]:
-    return [[[list(entry) for entry in cards], winner] for cards, winner in tricks]
-
-
-def _read_tricks(value: Any) -> Tricks:
-    return tuple(
-        (tuple((read_seat(s), str(card)) for s, card in cards), read_seat(winner))
-        for cards, winner in value
-    )
-
-
-def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    if len(value) != 2:
-        raise ValueError("expected one list per seat")
-    return tuple(str(c) for c in value[0]), tuple(str(c) for c in value[1])
-
-
-def _check(state: EcarteState) -> None:
-    """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
-    pack = sorted(PACK)
-    cards = [card for zone in state.zones().values() for card in zone]
-    if sorted(cards) != pack or sorted(state._deck) != pack:
-        raise ValueError("cards do not add up to Écarté's 32-card pack")
-    if any(sorted(deck) != pack for deck in state._decks):
-        raise ValueError("a stored deck's cards are not Écarté's 32-card pack")
-    if state._phase not in (PROPOSE, RESPOND, DISCARD, PLAY):
-        raise ValueError(f"impossible phase {state._phase}")
-    if not TURN_UP < state._pos <= len(PACK):
-        raise ValueError(f"impossible stock position {state._pos}")
-    if (state._turn is None) != (state._result is not None):
-        raise ValueError("a match is over exactly when it has a result")
-    if state._target not in (11, 17):
-        raise ValueError(f"impossible target {state._target}")
-    if any(card[-1] not in SUIT_NAMES for card in cards):
-        raise ValueError("cards must be codes of the pack")
-
-
-GAME: Final = Ecarte()
-EcarteState.game = GAME
+GAME: Final = Ecarte(EcarteState)

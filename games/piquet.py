@@ -1,4 +1,4 @@
-"""Piquet — Rubicon piquet, a partie of six deals (shared/rules/piquet.md).
+"""Piquet — Rubicon piquet, a partie of six deals (docs/rules/piquet.md).
 
 Each deal: twelve cards each, talons of five (elder's) and three (younger's); elder then
 younger exchange; the engine scores every declaration (point, sequences, sets, full hand,
@@ -17,25 +17,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from itertools import repeat
 from operator import add
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, check_deck
+from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS
 from games.core import (
+    BaseView,
+    CardEntry,
     Game,
     IllegalMove,
-    Json,
+    MatchState,
+    MoveView,
     Option,
     Seat,
-    State,
     Syntax,
+    TrickView,
     base_view,
     deck_for_deal,
-    dumps,
+    lists,
+    match_state,
+    read_cards,
     read_int,
+    read_rows,
     read_scores,
     read_seat,
-    read_seat_or_none,
-    seat_or_lot,
+    stored,
 )
 
 NAME: Final = "piquet"
@@ -337,75 +342,103 @@ def _discard_mask(cards: list[str]) -> int:
     return mask
 
 
-class PiquetState(State):
-    __slots__ = (
-        "_bonus",
-        "_deal",
-        "_deal_scores",
-        "_dealer",
-        "_deals",
-        "_deck",
-        "_decks",
-        "_decls",
-        "_discards",
-        "_exchanged",
-        "_hands",
-        "_history",
-        "_last",
-        "_last_trick",
-        "_lead",
-        "_opt_dealer",
-        "_played",
-        "_result",
-        "_scores",
-        "_seed",
-        "_tricks",
-        "_turn",
-    )
-    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "cards"}
+def _stored_masks(masks: tuple[int, int]) -> list[list[str]]:
+    return [cards_of(mask) for mask in masks]
 
-    _seed: int
-    _deals: int
-    _opt_dealer: int | None
-    _decks: tuple[tuple[str, ...], ...]
-    _deal: int
-    _dealer: Seat
-    _deck: tuple[str, ...]
-    _hands: tuple[int, int]
-    _discards: tuple[int, int]
-    _exchanged: tuple[int | None, int | None]
+
+def _read_masks(value: Any) -> tuple[int, int]:
+    if len(value) != 2:
+        raise ValueError("expected one list per seat")
+    return mask_of(value[0]), mask_of(value[1])
+
+
+def _read_exchanged(value: Any) -> tuple[int | None, int | None]:
+    return _count_or_none(value[0], ELDER_TALON), _count_or_none(value[1], YOUNGER_TALON)
+
+
+def _stored_lead(lead: int) -> str | None:
+    return _CODES[lead] if lead >= 0 else None
+
+
+def _read_lead(value: Any) -> int:
+    return _INDEX[value] if value else -1
+
+
+LastTrick = tuple[Seat, int, int, Seat]
+
+
+def _stored_last_trick(trick: LastTrick | None) -> list[Any] | None:
+    if trick is None:
+        return None
+    return [trick[0], _CODES[trick[1]], _CODES[trick[2]], trick[3]]
+
+
+def _read_last_trick(value: Any) -> LastTrick | None:
+    if value is None:
+        return None
+    return read_seat(value[0]), _INDEX[value[1]], _INDEX[value[2]], read_seat(value[3])
+
+
+def _read_declarations(value: Any) -> tuple[Declaration, ...]:
+    return cast(tuple[Declaration, ...], read_rows(value, read_seat, str, str, read_int))
+
+
+class DeclarationView(TypedDict):
+    """A declaration or bonus scored this deal (piquet X4, X5, X7)."""
+
+    seat: Seat
+    kind: str
+    text: str
+    points: int
+
+
+class PiquetView(BaseView):
+    """A seat's view of a Piquet match, field by field in docs/views.md."""
+
+    deal: int
+    deals: int
+    dealer: Seat
+    elder: Seat
+    phase: str
+    talons: list[int]
+    exchanged: list[int | None]
+    talon_seen: list[str]
+    discarded: list[str]
+    declarations: list[DeclarationView]
+    trick: list[CardEntry]
+    last_trick: TrickView | None
+    tricks_won: list[int]
+    deal_scores: list[int]
+    deal_history: list[list[int]]
+    hand_sizes: list[int]
+    last_move: MoveView | None
+
+
+@match_state
+class PiquetState(MatchState):
+    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "cards"}
+    stored_keys: ClassVar[Mapping[str, str]] = {"_totals": "scores"}
+
+    # The header (seed, deals, deal, dealer, totals …) is MatchState's; these are Piquet's.
+    # The last move is (seat, move, what the others see of it): discards are face down.
+    _deck: tuple[str, ...] = stored(write=list, read=read_cards)
+    _hands: tuple[int, int] = stored(write=_stored_masks, read=_read_masks)
+    _discards: tuple[int, int] = stored(write=_stored_masks, read=_read_masks)
+    _exchanged: tuple[int | None, int | None] = stored(write=list, read=_read_exchanged)
     """Cards exchanged by elder, by younger (None: not yet); also how much of each talon
     was taken, from its first card on."""
-    _turn: Seat | None
-    _lead: int
+    _lead: int = stored(write=_stored_lead, read=_read_lead)
     """Index of the card led to the trick in progress, or -1 (no trick in progress)."""
-    _played: int
-    _tricks: tuple[int, int]
-    _last_trick: tuple[Seat, int, int, Seat] | None
+    _played: int = stored(write=cards_of, read=mask_of)
+    _tricks: tuple[int, int] = stored(write=list, read=read_scores)
+    _last_trick: LastTrick | None = stored(write=_stored_last_trick, read=_read_last_trick)
     """(leader, card led, card played second, winner) of the last completed trick."""
-    _scores: tuple[int, int]
-    _deal_scores: tuple[int, int]
-    _bonus: bool
+    _deal_scores: tuple[int, int] = stored(write=list, read=read_scores)
+    _bonus: bool = stored(read=bool)
     """Repique or pique was scored this deal: a player never scores both (piquet D10)."""
-    _decls: tuple[Declaration, ...]
-    _history: tuple[tuple[int, int], ...]
-    _last: tuple[Seat, str, str] | None
-    """(seat, move, what the others see of it) of the last move."""
-    _result: Json | None
+    _decls: tuple[Declaration, ...] = stored("declarations", write=lists, read=_read_declarations)
 
     # -- the contract ---------------------------------------------------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return self._turn
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        return self._scores
-
-    @property
-    def result(self) -> Json | None:
-        return self._result
-
     @property
     def elder(self) -> Seat:
         return 1 - self._dealer
@@ -507,7 +540,7 @@ class PiquetState(State):
         self._decls = decls
         self._bonus = any(kind == "repique" for _s, kind, _t, _p in decls)
         self._deal_scores = (gained[0], gained[1])
-        self._scores = (self._scores[0] + gained[0], self._scores[1] + gained[1])
+        self._totals = (self._totals[0] + gained[0], self._totals[1] + gained[1])
 
     # -- play (piquet D9, D10) -----------------------------------------------------------
     def _play(self, seat: Seat, index: int) -> PiquetState:
@@ -567,13 +600,13 @@ class PiquetState(State):
             self._add(seat, PIQUE)
 
     def _add(self, seat: Seat, points: int) -> None:
-        deal, total = self._deal_scores, self._scores
+        deal, total = self._deal_scores, self._totals
         if seat == 0:
             self._deal_scores = (deal[0] + points, deal[1])
-            self._scores = (total[0] + points, total[1])
+            self._totals = (total[0] + points, total[1])
         else:
             self._deal_scores = (deal[0], deal[1] + points)
-            self._scores = (total[0], total[1] + points)
+            self._totals = (total[0], total[1] + points)
 
     def _end_deal(self) -> None:
         """The cards or capot (not counted toward pique), then the next deal or the end."""
@@ -586,10 +619,10 @@ class PiquetState(State):
                 self._decls = (*self._decls, (seat, "cards", "the cards", THE_CARDS))
                 self._add(seat, THE_CARDS)
         self._history = (*self._history, self._deal_scores)
-        if self._deal + 1 < self._deals:
-            self._start_deal(self._deal + 1, 1 - self._dealer)
+        if self._deal_no + 1 < self._goal:
+            self._start_deal(self._deal_no + 1, 1 - self._dealer)
             return
-        a, b = self._scores
+        a, b = self._totals
         self._turn = None
         self._result = {
             "winner": 0 if a > b else 1 if b > a else None,  # piquet D2: equal totals, a draw
@@ -603,7 +636,7 @@ class PiquetState(State):
         deck = deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
         elder_hand = mask_of(deck[:HAND_SIZE])
         younger_hand = mask_of(deck[HAND_SIZE : 2 * HAND_SIZE])
-        self._deal = deal
+        self._deal_no = deal
         self._dealer = dealer
         self._deck = deck
         self._hands = (younger_hand, elder_hand) if dealer == 0 else (elder_hand, younger_hand)
@@ -623,33 +656,6 @@ class PiquetState(State):
     def _with(pair: tuple[int, int], seat: Seat, value: int) -> tuple[int, int]:
         return (value, pair[1]) if seat == 0 else (pair[0], value)
 
-    def _copy(self) -> PiquetState:
-        new = object.__new__(PiquetState)
-        new._legal = None
-        new._seed = self._seed
-        new._deals = self._deals
-        new._opt_dealer = self._opt_dealer
-        new._decks = self._decks
-        new._deal = self._deal
-        new._dealer = self._dealer
-        new._deck = self._deck
-        new._hands = self._hands
-        new._discards = self._discards
-        new._exchanged = self._exchanged
-        new._turn = self._turn
-        new._lead = self._lead
-        new._played = self._played
-        new._tricks = self._tricks
-        new._last_trick = self._last_trick
-        new._scores = self._scores
-        new._deal_scores = self._deal_scores
-        new._bonus = self._bonus
-        new._decls = self._decls
-        new._history = self._history
-        new._last = self._last
-        new._result = self._result
-        return new
-
     def _talon_left(self, younger: bool) -> list[str]:
         """The untaken cards of elder's or younger's talon (all of it before the exchange)."""
         start = HAND_SIZE * 2 + (ELDER_TALON if younger else 0)
@@ -657,8 +663,8 @@ class PiquetState(State):
         return list(self._deck[start + taken : start + (YOUNGER_TALON if younger else ELDER_TALON)])
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> Json:
-        view = base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
+    def view(self, seat: Seat | None) -> PiquetView:
+        base = base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
         elder = self.elder
         talon_seen: list[str] = []
         discarded: list[str] = []
@@ -672,54 +678,53 @@ class PiquetState(State):
             YOUNGER_TALON - (self._exchanged[1] or 0),
         ]
         last = self._last
-        trick = []
+        trick: list[CardEntry] = []
         if self._lead >= 0 and self._turn is not None:  # the leader is the one not to move
             trick = [{"seat": 1 - self._turn, "card": _CODES[self._lead]}]
         last_trick = self._last_trick
-        view.update(
-            {
-                "deal": self._deal + 1,
-                "deals": self._deals,
-                "dealer": self._dealer,
-                "elder": elder,
-                "phase": (
-                    "over"
-                    if self._turn is None
-                    else "discard"
-                    if self._exchanged[1] is None
-                    else "play"
-                ),
-                "talons": talons,
-                "exchanged": list(self._exchanged),
-                "talon_seen": talon_seen,
-                "discarded": discarded,
-                "declarations": [
-                    {"seat": who, "kind": kind, "text": text, "points": points}
-                    for who, kind, text, points in self._decls
-                ],
-                "trick": trick,
-                "last_trick": (
-                    None
-                    if last_trick is None
-                    else {
-                        "cards": [
-                            {"seat": last_trick[0], "card": _CODES[last_trick[1]]},
-                            {"seat": 1 - last_trick[0], "card": _CODES[last_trick[2]]},
-                        ],
-                        "winner": last_trick[3],
-                    }
-                ),
-                "tricks_won": list(self._tricks),
-                "deal_scores": list(self._deal_scores),
-                "deal_history": [list(scores) for scores in self._history],
-                "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
-                "last_move": (
-                    None
-                    if last is None
-                    else {"seat": last[0], "move": last[1] if seat == last[0] else last[2]}
-                ),
-            }
-        )
+        view: PiquetView = {
+            **base,
+            "deal": self._deal_no + 1,
+            "deals": self._goal,
+            "dealer": self._dealer,
+            "elder": elder,
+            "phase": (
+                "over"
+                if self._turn is None
+                else "discard"
+                if self._exchanged[1] is None
+                else "play"
+            ),
+            "talons": talons,
+            "exchanged": list(self._exchanged),
+            "talon_seen": talon_seen,
+            "discarded": discarded,
+            "declarations": [
+                {"seat": who, "kind": kind, "text": text, "points": points}
+                for who, kind, text, points in self._decls
+            ],
+            "trick": trick,
+            "last_trick": (
+                None
+                if last_trick is None
+                else {
+                    "cards": [
+                        {"seat": last_trick[0], "card": _CODES[last_trick[1]]},
+                        {"seat": 1 - last_trick[0], "card": _CODES[last_trick[2]]},
+                    ],
+                    "winner": last_trick[3],
+                }
+            ),
+            "tricks_won": list(self._tricks),
+            "deal_scores": list(self._deal_scores),
+            "deal_history": [list(scores) for scores in self._history],
+            "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
+            "last_move": (
+                None
+                if last is None
+                else {"seat": last[0], "move": last[1] if seat == last[0] else last[-1]}
+            ),
+        }
         return view
 
     def zones(self) -> dict[str, list[str]]:
@@ -735,44 +740,24 @@ class PiquetState(State):
             "played": cards_of(self._played),
         }
 
-    def to_json(self) -> str:
-        last_trick = self._last_trick
-        return dumps(
-            {
-                "game": NAME,
-                "seed": self._seed,
-                "deals": self._deals,
-                "first_dealer_option": self._opt_dealer,
-                "decks": [list(deck) for deck in self._decks],
-                "deal": self._deal,
-                "dealer": self._dealer,
-                "deck": list(self._deck),
-                "hands": [cards_of(hand) for hand in self._hands],
-                "discards": [cards_of(mask) for mask in self._discards],
-                "exchanged": list(self._exchanged),
-                "turn": self._turn,
-                "lead": _CODES[self._lead] if self._lead >= 0 else None,
-                "played": cards_of(self._played),
-                "tricks": list(self._tricks),
-                "last_trick": (
-                    None
-                    if last_trick is None
-                    else [
-                        last_trick[0],
-                        _CODES[last_trick[1]],
-                        _CODES[last_trick[2]],
-                        last_trick[3],
-                    ]
-                ),
-                "scores": list(self._scores),
-                "deal_scores": list(self._deal_scores),
-                "bonus": self._bonus,
-                "declarations": [list(decl) for decl in self._decls],
-                "history": [list(scores) for scores in self._history],
-                "last": list(self._last) if self._last else None,
-                "result": self._result,
-            }
-        )
+    # -- stored states --------------------------------------------------------------------
+    def _start(self, first: Seat) -> None:
+        self._start_deal(0, first)  # piquet D1
+
+    def _check(self) -> None:
+        """Reject a stored state whose cards do not fit a deal of piquet (a corrupt row)."""
+        if sorted(self._deck) != sorted(_CODES):
+            raise ValueError("the deal's cards do not add up to the piquet pack")
+        cards = [card for zone in self.zones().values() for card in zone]
+        if sorted(cards) != sorted(_CODES):
+            raise ValueError("cards do not add up to the piquet pack")
+        held = [bin(hand).count("1") for hand in self._hands]
+        if (held[0] != held[1] and self._lead < 0) or abs(held[0] - held[1]) > 1:
+            raise ValueError("the hands' sizes do not fit a deal of piquet")
+        if not 0 <= self._deal_no < self._goal:
+            raise ValueError("impossible deal number")
+        if bin(self._played).count("1") != 2 * sum(self._tricks):
+            raise ValueError("the played cards do not fit the tricks won")
 
 
 class Piquet(Game):
@@ -780,84 +765,18 @@ class Piquet(Game):
     title = "Piquet"
     aliases = ("rubicon piquet", "piquet au cent")
     pack = _CODES
-    options = (
-        Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)"),
-        Option("first_dealer", None, choices=(0, 1), help="who deals first (default: lot)"),
+    goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)")
+    first_seat_role = "dealer"
+    first_seat_help = "who deals first (default: lot)"
+    summary = (
+        "Rubicon Piquet with 32 cards: exchange with the talon, score point, sequences and "
+        "sets, then twelve tricks; six deals make a partie."
     )
+    example_moves = ("discard 7S 8D 9C", "play AH")
+    example_options = "deals=2"
     public_facts = ("declarations",)
 
-    def _new_match(
-        self, seed: int, options: dict[str, int | None], decks: tuple[tuple[str, ...], ...]
-    ) -> PiquetState:
-        state = object.__new__(PiquetState)
-        state._legal = None
-        state._seed = seed
-        deals = options["deals"]
-        assert deals is not None
-        state._deals = deals
-        state._opt_dealer = options["first_dealer"]
-        state._decks = decks
-        state._scores = (0, 0)
-        state._history = ()
-        state._last = None
-        state._result = None
-        dealer = seat_or_lot(options["first_dealer"], seed, NAME, "first dealer")  # piquet D1
-        state._start_deal(0, dealer)
-        return state
-
-    def _from_json(self, data: Json) -> PiquetState:
-        state = object.__new__(PiquetState)
-        state._legal = None
-        state._seed = read_int(data["seed"])
-        state._deals = read_int(data["deals"])
-        state._opt_dealer = read_seat_or_none(data["first_dealer_option"])
-        state._decks = tuple(check_deck(deck, _CODES) for deck in data["decks"])
-        state._deal = read_int(data["deal"])
-        state._dealer = read_seat(data["dealer"])
-        state._deck = tuple(data["deck"])
-        hands = [list(hand) for hand in data["hands"]]
-        discards = [list(cards) for cards in data["discards"]]
-        lead, played = data["lead"], list(data["played"])
-        _check_cards(state._deck, [*hands, *discards, [lead] if lead else [], played])
-        state._hands = (mask_of(hands[0]), mask_of(hands[1]))
-        state._discards = (mask_of(discards[0]), mask_of(discards[1]))
-        exchanged = data["exchanged"]
-        state._exchanged = (_count_or_none(exchanged[0], 5), _count_or_none(exchanged[1], 3))
-        state._turn = read_seat_or_none(data["turn"])
-        state._lead = _INDEX[lead] if lead else -1
-        state._played = mask_of(played)
-        state._tricks = read_scores(data["tricks"])
-        last_trick = data["last_trick"]
-        state._last_trick = (
-            None
-            if last_trick is None
-            else (
-                read_seat(last_trick[0]),
-                _INDEX[last_trick[1]],
-                _INDEX[last_trick[2]],
-                read_seat(last_trick[3]),
-            )
-        )
-        state._scores = read_scores(data["scores"])
-        state._deal_scores = read_scores(data["deal_scores"])
-        state._bonus = bool(data["bonus"])
-        state._decls = tuple(
-            (read_seat(who), str(kind), str(text), read_int(points))
-            for who, kind, text, points in data["declarations"]
-        )
-        state._history = tuple(read_scores(scores) for scores in data["history"])
-        last = data["last"]
-        state._last = None if last is None else (read_seat(last[0]), str(last[1]), str(last[2]))
-        state._result = data["result"]
-        _check(state)
-        return state
-
-    def deal_secrets(
-        self, seat: Seat, options: Mapping[str, object]
-    ) -> tuple[list[int], list[int]]:
-        dealer = options.get("first_dealer")
-        if dealer not in (0, 1):
-            raise ValueError("deal_secrets needs first_dealer fixed")
+    def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         elder_cards = range(HAND_SIZE)
         younger_cards = range(HAND_SIZE, 2 * HAND_SIZE)
         elder_talon = range(2 * HAND_SIZE, 2 * HAND_SIZE + ELDER_TALON)
@@ -875,27 +794,4 @@ def _count_or_none(value: Any, most: int) -> int | None:
     return int(value)
 
 
-def _check_cards(deck: tuple[str, ...], zones: list[list[str]]) -> None:
-    """Reject a stored deck or card list that does not add up to the pack (a corrupt row)."""
-    if sorted(deck) != sorted(_CODES):
-        raise ValueError("the deal's cards do not add up to the piquet pack")
-    for zone in zones:
-        if any(card not in _BIT for card in zone):
-            raise ValueError("cards outside the piquet pack")
-
-
-def _check(state: PiquetState) -> None:
-    cards = [card for zone in state.zones().values() for card in zone]
-    if sorted(cards) != sorted(_CODES):
-        raise ValueError("cards do not add up to the piquet pack")
-    held = [bin(hand).count("1") for hand in state._hands]
-    if (held[0] != held[1] and state._lead < 0) or abs(held[0] - held[1]) > 1:
-        raise ValueError("the hands' sizes do not fit a deal of piquet")
-    if not 0 <= state._deal < state._deals:
-        raise ValueError("impossible deal number")
-    if bin(state._played).count("1") != 2 * sum(state._tricks):
-        raise ValueError("the played cards do not fit the tricks won")
-
-
-GAME: Final = Piquet()
-PiquetState.game = GAME
+GAME: Final = Piquet(PiquetState)

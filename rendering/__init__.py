@@ -12,7 +12,7 @@ ValueError, and no picture is made.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PIL import Image
@@ -25,13 +25,15 @@ from rendering.renderer import GameRenderer
 __all__ = ["games", "hand_png", "table_png"]
 
 
-def hand_png(view: dict[str, Any], *, four_colour: bool = False) -> bytes:
+def hand_png(view: Mapping[str, Any], *, four_colour: bool = False) -> bytes:
     """A player's hand as PNG bytes, from ``state.view(seat)``."""
     renderer = renderer_for(view)
     return _png(renderer, lambda: draw_hand(view, renderer, four_colour))
 
 
-def table_png(view: dict[str, Any], names: tuple[str, str], *, four_colour: bool = False) -> bytes:
+def table_png(
+    view: Mapping[str, Any], names: tuple[str, str], *, four_colour: bool = False
+) -> bytes:
     """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's.
 
     A player's view is refused: the table goes to everyone, and a player's view may hold words
@@ -52,7 +54,7 @@ def table_png(view: dict[str, Any], names: tuple[str, str], *, four_colour: bool
     return _png(renderer, lambda: renderer.table(view, pair, four_colour))
 
 
-def _png(renderer: GameRenderer, draw: Callable[[], Image.Image]) -> bytes:
+def _png(renderer: GameRenderer[Any], draw: Callable[[], Image.Image]) -> bytes:
     """Draw, then encode; a view missing a key or holding the wrong type is a ValueError."""
     try:
         image = draw()

@@ -7,6 +7,7 @@ from typing import Final
 
 from PIL import Image
 
+from games.bezique import BeziqueView
 from games.cards import SUIT_NAMES
 from rendering.canvas import (
     BAND_H,
@@ -28,7 +29,7 @@ from rendering.canvas import (
     tricks,
 )
 from rendering.faces import check_code
-from rendering.renderer import ExtraRow, GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
 SMALL_H: Final = round(CARD_H * SMALL)
@@ -38,7 +39,7 @@ MELD_ROWS: Final = 4
 LINE_H: Final = 32
 
 
-def _check(view: View) -> None:
+def _check(view: BeziqueView) -> None:
     check_entries(view["trick"])
     if view["last_trick"]:
         check_entries(view["last_trick"]["cards"])
@@ -49,13 +50,13 @@ def _check(view: View) -> None:
         check_code(view["turn_up"])
 
 
-def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
+def draw_table(view: BeziqueView, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     rows = min(MELD_ROWS, max(1, len(view["melds"])))
     melds_h = 44 + rows * LINE_H + 20
     middle_h = CARD_H + 70
     melded_h = [_melded_height(view, seat) for seat in (0, 1)]
-    history = view.get("deal_history") or []  # optional: VIEWS.md does not require it
+    history = view.get("deal_history") or []  # views from older versions may lack it
     height = HEADER_H + 12 + 2 * (BAND_H + 10) + sum(melded_h) + middle_h + melds_h
     height += footer_height(history)
     image, draw = canvas(WIDTH, height)
@@ -81,7 +82,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
 PHASE_WORDS: Final = {"lead": "to lead", "follow": "to follow", "score": "to meld or draw"}
 
 
-def _band(draw: Draw, view: View, names: Names, seat: int, y: int) -> None:
+def _band(draw: Draw, view: BeziqueView, names: Names, seat: int, y: int) -> None:
     notes = []
     if view["to_move"] == seat and view["phase"] in PHASE_WORDS:
         notes.append(PHASE_WORDS[view["phase"]])
@@ -102,12 +103,12 @@ def _band(draw: Draw, view: View, names: Names, seat: int, y: int) -> None:
     )
 
 
-def _melded_height(view: View, seat: int) -> int:
+def _melded_height(view: BeziqueView, seat: int) -> int:
     return MELDED_H if view["table"][seat] else 72
 
 
 def _melded(
-    image: Image.Image, draw: Draw, view: View, seat: int, y: int, four_colour: bool
+    image: Image.Image, draw: Draw, view: BeziqueView, seat: int, y: int, four_colour: bool
 ) -> None:
     """The cards a player has melded and not yet played: they lie face up, playable later."""
     cards = view["table"][seat]
@@ -126,7 +127,7 @@ def _melded(
 
 
 def _middle(
-    image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
+    image: Image.Image, draw: Draw, view: BeziqueView, names: Names, y: int, four_colour: bool
 ) -> None:
     turn_x = stock_and_turn_up(image, draw, view, y, four_colour)
     words = f"trumps: {SUIT_NAMES[view['trump']]}"
@@ -134,7 +135,7 @@ def _middle(
     tricks(image, draw, view, names, turn_x + CARD_W + 70, y, four_colour, last_gap=36)
 
 
-def _melds(draw: Draw, view: View, names: Names, y: int, height: int) -> None:
+def _melds(draw: Draw, view: BeziqueView, names: Names, y: int, height: int) -> None:
     melds = view["melds"]
     caption(draw, (MARGIN, y), f"melds this deal ({len(melds)})" if melds else "melds this deal")
     rows = [(f"{names[m['seat']]}: {m['name']}", f"+{m['points']}") for m in melds[-MELD_ROWS:]]
@@ -145,7 +146,7 @@ def _melds(draw: Draw, view: View, names: Names, y: int, height: int) -> None:
     )
 
 
-def _hand_extras(view: View) -> list[ExtraRow]:
+def _hand_extras(view: BeziqueView) -> list[ExtraRow]:
     """A player's melded cards lie on the table but are still theirs to play."""
     seat = view["seat"]
     if seat is None:
@@ -153,7 +154,7 @@ def _hand_extras(view: View) -> list[ExtraRow]:
     return [ExtraRow("your cards on the table", view["table"][seat], playable=True)]
 
 
-def _hand_note(view: View) -> str:
+def _hand_note(view: BeziqueView) -> str:
     trump = view.get("trump")
     return f"trumps: {SUIT_NAMES[trump]}" if trump in SUIT_NAMES else ""
 

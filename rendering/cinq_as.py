@@ -7,6 +7,7 @@ from typing import Final
 
 from PIL import Image
 
+from games.cinq_as import BONUS_CARDS, EXPEDITION_SUITS, CinqAsView
 from rendering.canvas import (
     BAND_H,
     HEADER_H,
@@ -25,16 +26,11 @@ from rendering.canvas import (
     text,
 )
 from rendering.faces import check_code, dimmed_cutout, face_cutout
-from rendering.renderer import GameRenderer, Names, View
+from rendering.renderer import GameRenderer, Names
 from rendering.style import CARD_H, CARD_W, GOLD, MUTED
 
-SUITS: Final = ("S", "H", "D", "C", "T")
 MARKERS: Final = {"S": "AS", "H": "AH", "D": "AD", "C": "AC", "T": "1T"}
 """The five aces laid out as the discard piles' markers."""
-BONUS_CARDS: Final = frozenset(
-    [rank + suit for suit in "SHDC" for rank in ("J", "Q", "K")] + ["19T", "20T", "21T"]
-)
-"""Cards that multiply an expedition instead of adding to it (cinq-as D5)."""
 
 COLUMN: Final = 160
 """Horizontal distance between expedition columns."""
@@ -47,26 +43,26 @@ def _columns_x() -> list[int]:
     return [MARGIN + 8 + i * COLUMN for i in range(5)]
 
 
-def _column_height(view: View, seat: int) -> int:
-    longest = max(len(view["expeditions"][seat][suit]) for suit in SUITS)
+def _column_height(view: CinqAsView, seat: int) -> int:
+    longest = max(len(view["expeditions"][seat][suit]) for suit in EXPEDITION_SUITS)
     return CARD_H + max(0, longest - 1) * STEP
 
 
-def _section_height(view: View, seat: int) -> int:
+def _section_height(view: CinqAsView, seat: int) -> int:
     return BAND_H + 12 + CHIP_H + 10 + _column_height(view, seat) + 16
 
 
-def _check(view: View) -> None:
+def _check(view: CinqAsView) -> None:
     for exp in view["expeditions"]:
-        for suit in SUITS:
+        for suit in EXPEDITION_SUITS:
             for code in exp[suit]:
                 check_code(code)
-    for suit in SUITS:
+    for suit in EXPEDITION_SUITS:
         for code in view["discards"][suit]:
             check_code(code)
 
 
-def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
+def draw_table(view: CinqAsView, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     middle_h = CARD_H + 84
     history = view["round_scores"]
@@ -91,14 +87,14 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
 def _section(
     image: Image.Image,
     draw: Draw,
-    view: View,
+    view: CinqAsView,
     names: Names,
     seat: int,
     y: int,
     four_colour: bool,
 ) -> None:
     scores = view["expedition_scores"][seat]
-    this_round = sum(scores[suit] for suit in SUITS)
+    this_round = sum(scores[suit] for suit in EXPEDITION_SUITS)
     notes = [f"{view['hand_sizes'][seat]} cards in hand", f"this round {this_round:+d}"]
     if view["to_move"] == seat:
         notes.insert(0, "to draw" if view["phase"] == "draw" else "to play")
@@ -112,7 +108,7 @@ def _section(
         notes=notes,
     )
     y += BAND_H + 12
-    for x, suit in zip(_columns_x(), SUITS, strict=True):
+    for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]
         score = f"{scores[suit]:+d}" if cards else "–"
         score_chip(draw, (x, y, x + CARD_W, y + CHIP_H), suit, score, four_colour)
@@ -129,11 +125,11 @@ def _section(
             )
 
 
-def _middle(image: Image.Image, draw: Draw, view: View, y: int, four_colour: bool) -> None:
+def _middle(image: Image.Image, draw: Draw, view: CinqAsView, y: int, four_colour: bool) -> None:
     """The discard piles, aligned under the expeditions of their colour, and the stock."""
     text(draw, (MARGIN, y + 2), "discard piles", 20, fill=MUTED)
     top = y + 30
-    for x, suit in zip(_columns_x(), SUITS, strict=True):
+    for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         pile = view["discards"][suit]
         marker = MARKERS[suit]
         if not pile:
@@ -153,7 +149,7 @@ def _middle(image: Image.Image, draw: Draw, view: View, y: int, four_colour: boo
     stock(image, draw, view["stock"], (WIDTH - MARGIN - CARD_W - 6, top), "stock")
 
 
-def _hand_note(view: View) -> str:
+def _hand_note(view: CinqAsView) -> str:
     return f"round {view.get('round')} of {view.get('rounds')}"
 
 

@@ -9,6 +9,7 @@ from typing import Any, Final
 from PIL import Image
 
 from games.cards import SUIT_NAMES
+from games.ecarte import EcarteView
 from rendering.canvas import (
     BAND_H,
     HEADER_H,
@@ -29,7 +30,7 @@ from rendering.canvas import (
     trick,
 )
 from rendering.faces import check_code, size_of
-from rendering.renderer import ExtraRow, GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names
 from rendering.style import CARD_H, CARD_W
 
 TRICKS_SCALE: Final = 0.6
@@ -42,7 +43,7 @@ PHASE_WORDS: Final = {
 }
 
 
-def _check(view: View) -> None:
+def _check(view: EcarteView) -> None:
     check_entries(view["trick"])
     for done in view["tricks"]:
         check_entries(done["cards"])
@@ -50,7 +51,7 @@ def _check(view: View) -> None:
         check_code(view["turn_up"])
 
 
-def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
+def draw_table(view: EcarteView, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     middle_h = CARD_H + 70
     height = HEADER_H + 12 + 2 * (BAND_H + TRICKS_H + 12) + middle_h + footer_height(())
@@ -69,7 +70,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     return image
 
 
-def _notes(view: View, seat: int) -> list[str]:
+def _notes(view: EcarteView, seat: int) -> list[str]:
     notes = []
     if view["to_move"] == seat and view["phase"] in PHASE_WORDS:
         notes.append(PHASE_WORDS[view["phase"]])
@@ -85,7 +86,7 @@ def _notes(view: View, seat: int) -> list[str]:
 def _player(
     image: Image.Image,
     draw: Draw,
-    view: View,
+    view: EcarteView,
     names: Names,
     seat: int,
     y: int,
@@ -131,7 +132,7 @@ def _won_tricks(
 
 
 def _middle(
-    image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
+    image: Image.Image, draw: Draw, view: EcarteView, names: Names, y: int, four_colour: bool
 ) -> None:
     turn_x = stock_and_turn_up(image, draw, view, y, four_colour)
     trump = view["trump"]
@@ -147,7 +148,7 @@ def _middle(
         lines(draw, rows, (info_x, y + 28, WIDTH - MARGIN, y + 28 + CARD_H), size=20)
 
 
-def _exchange_rows(view: View, names: Names) -> list[tuple[str, str]]:
+def _exchange_rows(view: EcarteView, names: Names) -> list[tuple[str, str]]:
     """Proposals and exchanges this hand: counts only, the discarded cards stay hidden."""
     rows = []
     if view["proposals"]:
@@ -157,12 +158,12 @@ def _exchange_rows(view: View, names: Names) -> list[tuple[str, str]]:
     return rows[-5:]
 
 
-def _hand_extras(view: View) -> list[ExtraRow]:
+def _hand_extras(view: EcarteView) -> list[ExtraRow]:
     """What this player discarded this hand: their own knowledge, never the opponent's."""
     return [ExtraRow("your discards this hand", view.get("discarded", []))]
 
 
-def _hand_note(view: View) -> str:
+def _hand_note(view: EcarteView) -> str:
     trump = view.get("trump")
     return f"trumps: {SUIT_NAMES[trump]}" if trump in SUIT_NAMES else ""
 

@@ -10,7 +10,7 @@ play (Bézigue's melded cards on the table, Écarté's and Piquet's own discards
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from PIL import Image
 
@@ -81,7 +81,7 @@ def status(view: View, moves: Sequence[str]) -> tuple[str, bool]:
     return "your opponent's turn", False
 
 
-def draw_hand(view: View, renderer: GameRenderer, four_colour: bool) -> Image.Image:
+def draw_hand(view: View, renderer: GameRenderer[Any], four_colour: bool) -> Image.Image:
     hand, moves = checked_hand(view)
     extras = renderer.extras(view)
     for row in extras:
@@ -128,7 +128,7 @@ def _row(
     top: int,
     width: int,
     marked: set[str] | None,
-    renderer: GameRenderer,
+    renderer: GameRenderer[Any],
     four_colour: bool,
     scale: float,
 ) -> None:

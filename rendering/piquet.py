@@ -7,6 +7,7 @@ from typing import Final
 
 from PIL import Image
 
+from games.piquet import PiquetView
 from rendering.canvas import (
     BAND_H,
     HEADER_H,
@@ -25,20 +26,20 @@ from rendering.canvas import (
     text,
     tricks,
 )
-from rendering.renderer import ExtraRow, GameRenderer, Names, View
+from rendering.renderer import ExtraRow, GameRenderer, Names
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
 LINE_H: Final = 32
 SMALL_H: Final = round(CARD_H * SMALL)
 
 
-def _check(view: View) -> None:
+def _check(view: PiquetView) -> None:
     check_entries(view["trick"])
     if view["last_trick"]:
         check_entries(view["last_trick"]["cards"])
 
 
-def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
+def draw_table(view: PiquetView, names: Names, four_colour: bool) -> Image.Image:
     _check(view)
     declared = view["declarations"]
     declarations_h = 44 + max(1, len(declared)) * LINE_H + 16
@@ -63,7 +64,7 @@ def draw_table(view: View, names: Names, four_colour: bool) -> Image.Image:
     return image
 
 
-def _band(draw: Draw, view: View, names: Names, seat: int, y: int) -> None:
+def _band(draw: Draw, view: PiquetView, names: Names, seat: int, y: int) -> None:
     notes = []
     if view["to_move"] == seat:
         notes.append("to discard" if view["phase"] == "discard" else "to play")
@@ -82,7 +83,7 @@ def _band(draw: Draw, view: View, names: Names, seat: int, y: int) -> None:
     )
 
 
-def _declarations(draw: Draw, view: View, names: Names, y: int, height: int) -> None:
+def _declarations(draw: Draw, view: PiquetView, names: Names, y: int, height: int) -> None:
     """What each player declared and scored, in the order it was said (piquet D5-D8)."""
     caption(draw, (MARGIN, y), "declarations")
     rows = [
@@ -97,7 +98,7 @@ def _declarations(draw: Draw, view: View, names: Names, y: int, height: int) -> 
 
 
 def _middle(
-    image: Image.Image, draw: Draw, view: View, names: Names, y: int, four_colour: bool
+    image: Image.Image, draw: Draw, view: PiquetView, names: Names, y: int, four_colour: bool
 ) -> None:
     talons = view["talons"]
     exchanged = view["exchanged"]
@@ -113,7 +114,7 @@ def _middle(
     tricks(image, draw, view, names, x + 20, y, four_colour, last_gap=40)
 
 
-def _hand_extras(view: View) -> list[ExtraRow]:
+def _hand_extras(view: PiquetView) -> list[ExtraRow]:
     """The player's own discards, and the talon cards left that they may look at (piquet D3,
     D4): both count in their reckoning of what the opponent may hold."""
     return [
@@ -122,7 +123,7 @@ def _hand_extras(view: View) -> list[ExtraRow]:
     ]
 
 
-def _hand_note(view: View) -> str:
+def _hand_note(view: PiquetView) -> str:
     role = "elder" if view.get("elder") == view.get("seat") else "younger"
     return f"deal {view.get('deal')} of {view.get('deals')} · {role}"
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from rendering.renderer import GameRenderer
 
 # Adding a game's pictures means writing its module and adding its name here.
 _MODULES: Final = ("bezique", "cinq_as", "ecarte", "piquet")
 
-_RENDERERS: Final[dict[str, GameRenderer]] = {}
+_RENDERERS: Final[dict[str, GameRenderer[Any]]] = {}
 for _module in _MODULES:
-    _renderer: GameRenderer = importlib.import_module(f"rendering.{_module}").RENDERER
+    _renderer: GameRenderer[Any] = importlib.import_module(f"rendering.{_module}").RENDERER
     _RENDERERS[_renderer.game] = _renderer
 
 
@@ -22,7 +22,7 @@ def games() -> list[str]:
     return sorted(_RENDERERS)
 
 
-def renderer_for(view: Mapping[str, object]) -> GameRenderer:
+def renderer_for(view: Mapping[str, object]) -> GameRenderer[Any]:
     """The renderer of ``view["game"]``; ValueError, before anything is drawn, if there is none."""
     if not isinstance(view, Mapping):
         raise ValueError(f"a view is a dict from state.view(), not {type(view).__name__}")

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from PIL import Image
 
-View = dict[str, Any]
+View = Mapping[str, Any]
+"""A view as it reaches the pictures: parsed JSON, checked as it is read."""
+V = TypeVar("V")
+"""A game's own view type (``games.ecarte.EcarteView`` …), which its drawers are typed with."""
 Names = tuple[str, str]
-TableDrawer = Callable[[View, Names, bool], Image.Image]
-"""(public view, the two players' names, four_colour) → the table picture."""
 
 
 class ExtraRow(NamedTuple):
@@ -24,36 +25,37 @@ class ExtraRow(NamedTuple):
     cards shown for the record (own discards), drawn plain whatever the turn."""
 
 
-HandExtras = Callable[[View], Sequence[ExtraRow]]
-
-
-def no_extras(view: View) -> Sequence[ExtraRow]:
+def no_extras(view: Any) -> Sequence[ExtraRow]:
     return ()
 
 
-def no_note(view: View) -> str:
+def no_note(view: Any) -> str:
     return ""
 
 
 @dataclass(frozen=True)
-class GameRenderer:
+class GameRenderer(Generic[V]):
+    """A game's pictures, typed with the view its engine exports (docs/views.md), so mypy
+    checks every key a drawer reads against the engine's contract."""
+
     game: str
     """The engine's canonical name, as in ``view["game"]``."""
     title: str
-    table: TableDrawer
+    table: Callable[[V, Names, bool], Image.Image]
+    """(public view, the two players' names, four_colour) → the table picture."""
     bonus_cards: frozenset[str] = field(default_factory=frozenset)
     """Cards drawn with the "bonus" ribbon wherever they appear (Le 5 As)."""
     marking_verbs: frozenset[str] | None = None
     """The moves whose cards the hand picture lights up; None: every legal move."""
     dim_unmarked: bool = True
     """Wash out the cards not lit; False where they remain playable by another move."""
-    hand_note: Callable[[View], str] = no_note
+    hand_note: Callable[[V], str] = no_note
     """Words after the title of the hand picture: what a player needs beside their cards when
     they look at their hand alone (trumps, the deal)."""
-    hand_extras: HandExtras = no_extras
+    hand_extras: Callable[[V], Sequence[ExtraRow]] = no_extras
     """Rows under the hand picture (cards on the table, own discards); empty rows are left out."""
 
-    def extras(self, view: View) -> list[ExtraRow]:
+    def extras(self, view: V) -> list[ExtraRow]:
         """The non-empty :attr:`hand_extras` of ``view``; ValueError if one is not a card list."""
         rows = []
         for row in self.hand_extras(view):

@@ -9,18 +9,16 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import games
-from games.core import Game, State, move_cards, shuffled
+from games.core import FIRST_SEAT, Game, State, move_cards, shuffled
 
 MOVE_CAP = 50_000
 """No match of any game comes near this many moves; reaching it means a loop."""
 
 
 def first_option(game: Game) -> str:
-    """The option fixing who deals or plays first (first_dealer or first_player)."""
-    for option in game.options:
-        if option.name in ("first_dealer", "first_player"):
-            return option.name
-    raise AssertionError(f"{game.name} has no first_dealer/first_player option")
+    """The option fixing who deals or plays first: one name in every game (docs/engine.md)."""
+    assert FIRST_SEAT in {option.name for option in game.options}, f"{game.name}: no first seat"
+    return FIRST_SEAT
 
 
 def playout(
@@ -90,7 +88,7 @@ def leak_walk(game: Game, seat: int, seed: int, rng: random.Random) -> tuple[int
     """Play the same moves in the two swapped matches; return (steps compared, why it stopped).
 
     Fails (AssertionError) at the first step where a view differs while the swap should still
-    be invisible to ``seat``: see ENGINE.md, "Testing hidden information".
+    be invisible to ``seat``: see docs/engine.md, "Hidden information".
     """
     options, deck_a, deck_b, x, y = swapped_decks(game, seat, seed, rng)
     a = game.new_match(seed=seed, options=options, deck=deck_a)

@@ -1,4 +1,4 @@
-"""Card codes and packs (ENGINE.md, "Card codes")."""
+"""Card codes and packs (docs/engine.md, "Cards and moves")."""
 
 from __future__ import annotations
 

@@ -1,11 +1,13 @@
-"""One conformance suite over every registered game (ENGINE.md): a new game runs it by
+"""One conformance suite over every registered game (docs/engine.md): a new game runs it by
 registering, with nothing to write here."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
+import typing
 from collections import Counter
 
 import pytest
@@ -137,7 +139,7 @@ def test_finished_match_refuses_moves(game: games.Game) -> None:
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_leak_views_ignore_hidden_cards(game: games.Game, seat: int) -> None:
-    """ENGINE.md: swap a card of seat's opponent with a hidden one; views stay identical."""
+    """docs/engine.md: swap a card of seat's opponent with a hidden one; views stay identical."""
     rng = random.Random(f"leak/{game.name}/{seat}")
     compared = 0
     for seed in range(40):
@@ -156,6 +158,21 @@ def test_options_are_validated(game: games.Game) -> None:
     for seat in (0, 1):
         state = game.new_match(seed=1, options={first_option(game): seat})
         assert state.to_json() != ""
+
+
+def test_the_first_seat_option_keeps_its_older_name(game: games.Game) -> None:
+    """Stored matches carry ``first_dealer``/``first_player``: they must still replay alike."""
+    (option,) = [option for option in game.options if option.name == first_option(game)]
+    assert option.aliases, "the name the option had before it was shared"
+    for seat in (0, 1):
+        shared = game.new_match(seed=5, options={option.name: seat})
+        for alias in option.aliases:
+            assert game.new_match(seed=5, options={alias: seat}) == shared
+    assert game.new_match(seed=5, options={option.aliases[0]: 1}) != game.new_match(
+        seed=5, options={option.name: 0}
+    )
+    with pytest.raises(ValueError, match="twice"):
+        game.new_match(seed=5, options={option.name: 0, option.aliases[0]: 0})
 
 
 def test_wrong_decks_are_refused(game: games.Game) -> None:
@@ -218,3 +235,41 @@ def test_any_text_is_a_move_or_a_polite_refusal(
     else:
         assert state.canonical(text) in state.legal_moves()
         assert after.to_json() != state.to_json()
+
+
+def test_games_describe_themselves(game: games.Game) -> None:
+    """Help texts and examples come from these: they must be real moves and real options."""
+    assert game.summary.strip().endswith(".")
+    state = game.new_match(seed=0)
+    assert game.example_moves
+    for move in game.example_moves:
+        assert state.canonical(move) == move
+    pairs = [word.split("=") for word in game.example_options.split()]
+    options = {name: int(value) for name, value in pairs}
+    assert game.new_match(seed=0, options=options).to_json() != state.to_json()
+
+
+def test_views_hold_exactly_the_keys_their_typed_dict_declares(game: games.Game) -> None:
+    """The TypedDict a game exports is the contract with rendering/: mypy checks the
+    renderers against it, this checks the engine's views against it."""
+    view_type = typing.get_type_hints(game.state_type.view)["return"]
+    keys = set(view_type.__required_keys__)
+    rng = random.Random(f"keys/{game.name}")
+    for step, (state, _move) in enumerate(playout(game, 3, rng)):
+        if step % 17 == 0 or state.to_move is None:
+            for seat in (0, 1, None):
+                assert set(state.view(seat)) == keys
+
+
+def test_a_loaded_state_rebuilds_every_field(game: games.Game) -> None:
+    """JSON equality says nothing of the fields JSON does not keep (the derived ones): a state
+    read back must hold every field, stored or derived, as the state that wrote it."""
+    rng = random.Random(f"fields/{game.name}")
+    names = [field.name for field in dataclasses.fields(game.state_type)]
+    for step, (state, _move) in enumerate(playout(game, 5, rng)):
+        if step % 11 == 0 or state.to_move is None:
+            loaded = game.from_json(state.to_json())
+            for name in names:
+                assert getattr(loaded, name) == getattr(state, name), name
+            copied = state._copy()  # the copy every move starts from
+            assert all(getattr(copied, name) == getattr(state, name) for name in names)

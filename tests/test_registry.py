@@ -1,4 +1,4 @@
-"""The registry of games (ENGINE.md, "Registry")."""
+"""The registry of games (docs/engine.md, "The registry")."""
 
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ ids and legal moves at the edge; the service validates whatever finally arrives.
 from __future__ import annotations
 
 import re
-import sys
 from typing import TYPE_CHECKING
 
 import discord
@@ -19,6 +18,7 @@ from discord.ext import commands
 import games
 from bot.discord.actions import Actions, tell
 from bot.discord.components import pretty
+from bot.discord.locales import OPTIONS_HELP
 from bot.service import MatchInfo, ServiceError
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ class Play(commands.Cog):
     @app_commands.describe(
         game="Which game to play",
         opponent="Who you challenge; leave empty to let anyone accept",
-        options="Game options, e.g. target=17 for Écarté (the list suggests them)",
+        options=OPTIONS_HELP,
         days="Days each player has per move before losing on time (default: no clock)",
     )
     @app_commands.choices(game=GAME_CHOICES)
@@ -335,7 +335,13 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
         )
 
 
-HELP = """**Tapis** — Bézigue, Écarté, Piquet and Le 5 As, two players, turn by turn.
+def _titles() -> str:
+    """The games' titles as a sentence lists them: "A, B and C"."""
+    titles = [game.title for game in games.registered()]
+    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else titles[0]
+
+
+HELP = f"""**Tapis** — {_titles()}, two players, turn by turn.
 • `/challenge` a member (or anyone): pick the game, options, days per move.
 • They press **Accept** (or use `/accept`). The match gets its own thread.
 • Your cards come by DM with buttons for your legal moves; or use `/play` \
@@ -346,14 +352,12 @@ Allow direct messages from this server so I can send you your hand."""
 
 
 def rules_text(game: str) -> str:
-    """The game's own description (its module's docstring, first paragraphs), its move words
-    and its options: generic, so a new game documents itself."""
+    """What the game says of itself (its summary, move words, example moves and options):
+    generic, so a new game documents itself."""
     rules = games.get(game)
-    doc = (sys.modules[type(rules).__module__].__doc__ or "").strip()
-    doc = re.sub(r"\s*\([^)]*\.md\)", "", doc)  # references to rule files mean nothing here
-    paragraphs = [p.replace("\n", " ") for p in doc.split("\n\n") if p.strip()][:2]
     state = rules.new_match(seed=0)
     moves = ", ".join(f"`{verb}`" for verb in sorted(state.syntax))
+    examples = ", ".join(f"`{move}`" for move in rules.example_moves)
     options = "; ".join(
         f"`{o.name}` (default {o.default if o.default is not None else 'drawn by lot'}"
         + (f"; {o.help}" if o.help else "")
@@ -361,6 +365,7 @@ def rules_text(game: str) -> str:
         for o in rules.options
     )
     return "\n\n".join(
-        [*paragraphs, f"Moves: {moves}. Cards are written rank then suit: QS, 10H, 21T.",
-         f"Options: {options}."]
+        [f"**{rules.title}** — {rules.summary}",
+         f"Moves: {moves}, e.g. {examples}. Cards are written rank then suit: QS, 10H, 21T.",
+         f"Options: {options}, e.g. `{rules.example_options}`."]
     )  # fmt: skip

@@ -10,6 +10,12 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+import games
+
+_EXAMPLE = games.example().example_options
+OPTIONS_HELP = f"Game options, e.g. {_EXAMPLE} (the list suggests each game's)"
+"""The /challenge options' description; its example comes from the games themselves."""
+
 # English text → (French, Swedish)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
     "Challenge a member (or anyone) to a card game": (
@@ -21,9 +27,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "Qui vous défiez ; vide pour laisser n'importe qui accepter",
         "Vem du utmanar; lämna tomt så kan vem som helst anta",
     ),
-    "Game options, e.g. target=17 for Écarté (the list suggests them)": (
-        "Options du jeu, p. ex. target=17 à l'écarté (la liste les propose)",
-        "Spelets val, t.ex. target=17 i écarté (listan föreslår dem)",
+    OPTIONS_HELP: (
+        f"Options du jeu, p. ex. {_EXAMPLE} (la liste propose celles du jeu)",
+        f"Spelets val, t.ex. {_EXAMPLE} (listan föreslår spelets val)",
     ),
     "Days each player has per move before losing on time (default: no clock)": (
         "Jours par coup avant de perdre au temps (par défaut : sans pendule)",

@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import games
 import rendering
 
 log = logging.getLogger(__name__)
@@ -30,21 +31,12 @@ def _table(view: dict[str, Any], names: tuple[str, str]) -> bytes:
 
 
 def _warm_up() -> None:
-    """Draw the card faces once in each worker, so no player's first picture waits for it."""
-    rendering.hand_png(
-        {
-            "game": "cinq-as",
-            "seat": 0,
-            "hand": ["2S"],
-            "to_move": None,
-            "scores": [0, 0],
-            "legal_moves": [],
-            "result": None,
-            "round": 1,
-            "rounds": 1,
-            "phase": "play",
-        }
-    )
+    """Load the fonts and draw a card of every game once in each worker, so no player's first
+    picture waits for it; one card each keeps the worker's start short."""
+    for game in games.registered():
+        state = game.new_match(seed=0)
+        view = state.view(1 - (state.to_move or 0))  # the seat not to move: nothing to mark
+        rendering.hand_png({**view, "hand": view["hand"][:1]})
 
 
 def worker_count() -> int:

@@ -1,4 +1,4 @@
-"""Bézigue, decision by decision (shared/rules/bezique.md, docs/rules/bezique.md)."""
+"""Bézigue, decision by decision (docs/rules/bezique.md)."""
 
 from __future__ import annotations
 

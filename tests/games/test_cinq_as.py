@@ -1,4 +1,4 @@
-"""Le 5 As, decision by decision (shared/rules/cinq-as.md)."""
+"""Le 5 As, decision by decision (docs/rules/cinq-as.md)."""
 
 from __future__ import annotations
 

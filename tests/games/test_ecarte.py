@@ -1,4 +1,4 @@
-"""Écarté, decision by decision (shared/rules/ecarte.md), with constructed decks.
+"""Écarté, decision by decision (docs/rules/ecarte.md), with constructed decks.
 
 Unless a test says otherwise seat 1 deals, so seat 0 is elder: elder gets ``deck[0:5]``, the
 dealer ``deck[5:10]``, ``deck[10]`` is turned up and the stock is ``deck[11:]``.

@@ -1,4 +1,4 @@
-"""Piquet, decision by decision (shared/rules/piquet.md, docs/rules/piquet.md)."""
+"""Piquet, decision by decision (docs/rules/piquet.md)."""
 
 from __future__ import annotations
 

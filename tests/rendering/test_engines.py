@@ -1,6 +1,6 @@
 """Pictures of real engines' views: every registered game has its pictures, whole matches
 render, and the leak test — a table picture from two states that differ only in hidden cards
-is byte-identical, as long as nothing has shown the difference (ENGINE.md)."""
+is byte-identical, as long as nothing has shown the difference (docs/engine.md)."""
 
 from __future__ import annotations
 

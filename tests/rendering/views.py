@@ -1,4 +1,4 @@
-"""Views built by hand for each game, as VIEWS.md describes them: the pictures' fixtures.
+"""Views built by hand for each game, as docs/views.md describes them: the pictures' fixtures.
 
 They hold every key a table reads, in a busy moment of a deal, so the golden images show
 everything a player can see. Real engines' views are tested separately (test_engines.py).
