@@ -105,6 +105,7 @@ def test_the_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     assert config.durable()
     assert config.durable({"TAPIS_SYNCHRONOUS": "full"})
     assert not config.durable({"TAPIS_DURABLE": "no"})
+    assert "environ" not in Path(storage.__file__).read_text(encoding="utf-8")
 
 
 async def test_verify_replays_and_sets_aside_a_tampered_match(
