@@ -1,92 +1,122 @@
-"""Durable moves through the match service and SQLite, with 10,000 stored matches.
+"""Moves through the match service and SQLite, at 100, 1,000 and 10,000 live matches.
 
-A move is timed from the call of ``MatchService.move`` to its return: the engine's check,
-the move and the new state committed, and the deliveries (board, both hands) built. Moves
-go to random matches among all those stored. Three measures, for the default
-``synchronous=NORMAL`` (survives a killed process) and ``FULL`` (survives a power loss too):
-- one player at a time: the latency of a lone move;
-- 16 players moving as fast as they can: the most moves per second;
-- moves arriving at a steady 2,000 per second (the target rate), whoever is ready: their
-  latency from arrival to acknowledgement, waiting included.
+A database of 10,000 started matches is filled first. Each measure then plays on a number of
+*live* matches taken from it; a match that ends is replaced at once by a new one between the
+same players, so the number of live matches stays what the line says. Two loads, for the
+default ``synchronous=NORMAL`` (a move survives a killed process) and for ``TAPIS_DURABLE``'s
+``FULL`` (it survives a power loss too):
+- 16 players moving as fast as they can, each on its own share of the matches: the most
+  moves per second, each move timed from the call of ``MatchService.move`` to its return
+  (the engine's check, the move and the new state committed, the deliveries built);
+- moves arriving at a steady 2,000 per second (the target rate) on whichever live matches are
+  idle: their latency from arrival to acknowledgement, reading the legal moves and any wait
+  for the writer included.
+Last, a sustained run at the target rate on 1,000 live matches, sampling the write-ahead log's
+size: it must stay bounded however long the bot runs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import games
 from bot.service import MatchInfo, MatchService, PlayerRef
 
 STORED_MATCHES = 10_000
+LIVE = (100, 1_000, 10_000)
 CLIENTS = 16
 OFFERED = 2_000  # moves per second
+SUSTAINED_LIVE = 1_000
+# The sustained run lasts this many times ``--seconds``: 60 s at the default 3 s.
+SUSTAIN_FACTOR = 20
+FILL_AT_ONCE = 64  # challenges in flight while filling, so they share commits
+
+
+class _Live:
+    """A fixed number of live matches, each replaced by a fresh one when it ends."""
+
+    def __init__(self, service: MatchService, infos: Sequence[MatchInfo]) -> None:
+        self.service = service
+        self.infos = {info.id: info for info in infos}
+        self.replaced = 0
+
+    async def played(self, info: MatchInfo) -> MatchInfo:
+        """Record a match after a move; if it ended, the new match that takes its place."""
+        del self.infos[info.id]
+        if info.status != "active" or info.to_move is None:
+            assert info.seats is not None
+            info = await _start(self.service, info.seats[0], info.seats[1], info.game)
+            self.replaced += 1
+        self.infos[info.id] = info
+        return info
+
+
+async def _start(service: MatchService, a: PlayerRef, b: PlayerRef, game: str) -> MatchInfo:
+    info, _ = await service.challenge(a, b, game, guild_id=1, channel_id=2, days_per_move=3)
+    info, _ = await service.accept(info.id, b)
+    return info
 
 
 async def _fill(service: MatchService, count: int) -> list[MatchInfo]:
     """``count`` started matches of every game in turn, between 200 pairs of players."""
     names = games.names()
-    infos = []
-    for n in range(count):
+
+    async def one(n: int) -> MatchInfo:
         a = PlayerRef(1_000 + 2 * (n % 200), f"player {2 * (n % 200)}")
         b = PlayerRef(1_001 + 2 * (n % 200), f"player {2 * (n % 200) + 1}")
-        info, _ = await service.challenge(
-            a, b, names[n % len(names)], guild_id=1, channel_id=2, days_per_move=3
-        )
-        info, _ = await service.accept(info.id, b)
-        infos.append(info)
+        return await _start(service, a, b, names[n % len(names)])
+
+    infos: list[MatchInfo] = []
+    for first in range(0, count, FILL_AT_ONCE):
+        chunk = range(first, min(count, first + FILL_AT_ONCE))
+        infos.extend(await asyncio.gather(*(one(n) for n in chunk)))
     return infos
 
 
 async def _client(
-    service: MatchService,
-    infos: dict[int, MatchInfo],
-    rng: random.Random,
-    until: float,
-    latencies: list[float],
+    live: _Live, ids: list[int], rng: random.Random, until: float, latencies: list[float]
 ) -> None:
-    ids = list(infos)  # this client's own matches: one player per match at a time
-    while time.perf_counter() < until:
-        match_id = rng.choice(ids)
-        info = infos[match_id]
-        if info.status != "active" or info.to_move is None:
-            continue
-        legal = await service.legal_moves(match_id, info.to_move)
-        if not legal:
-            continue
-        move = rng.choice(legal)
+    """One player moving flat out on its own matches (``ids``, kept up to date).
+
+    Every pass awaits the service, so a client never spins on the event loop without
+    yielding; a match that ends is replaced, so the client always has somewhere to move.
+    """
+    while ids and time.perf_counter() < until:
+        index = rng.randrange(len(ids))
+        info = live.infos[ids[index]]
+        assert info.to_move is not None
+        legal = await live.service.legal_moves(info.id, info.to_move)
         start = time.perf_counter()
-        info, _ = await service.move(match_id, info.to_move, move)
+        info, _ = await live.service.move(info.id, info.to_move, rng.choice(legal))
         latencies.append(time.perf_counter() - start)
-        infos[match_id] = info
+        ids[index] = (await live.played(info)).id
 
 
-async def _measure(
-    service: MatchService, infos: dict[int, MatchInfo], clients: int, seconds: float
-) -> tuple[float, float, float, int]:
+async def _flat_out(live: _Live, clients: int, seconds: float) -> tuple[float, float, float]:
+    """``clients`` players moving as fast as they can: (moves/s, p50 ms, p99 ms)."""
     latencies: list[float] = []
+    shares: list[list[int]] = [[] for _ in range(clients)]
+    for n, match_id in enumerate(live.infos):
+        shares[n % clients].append(match_id)
     start = time.perf_counter()
-    until = start + seconds
-    shares: list[dict[int, MatchInfo]] = [{} for _ in range(clients)]
-    for match_id, info in infos.items():
-        shares[match_id % clients][match_id] = info
     await asyncio.gather(
         *(
-            _client(service, share, random.Random(c), until, latencies)
+            _client(live, share, random.Random(c), start + seconds, latencies)
             for c, share in enumerate(shares)
         )
     )
-    for share in shares:
-        infos.update(share)
-    elapsed = time.perf_counter() - start
-    count = len(latencies)
-    return (count / elapsed, *_percentiles(latencies), count)
+    return (len(latencies) / (time.perf_counter() - start), *_percentiles(latencies))
 
 
 def _percentiles(latencies: list[float]) -> tuple[float, float]:
+    if not latencies:
+        return float("nan"), float("nan")
     latencies.sort()
     p50 = latencies[len(latencies) // 2] * 1000
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
@@ -94,26 +124,29 @@ def _percentiles(latencies: list[float]) -> tuple[float, float]:
 
 
 async def _steady(
-    service: MatchService, infos: dict[int, MatchInfo], rate: float, seconds: float
-) -> tuple[float, float, float]:
-    """Moves arriving at ``rate`` per second on idle matches: (achieved rate, p50, p99)."""
+    live: _Live, rate: float, seconds: float, *, wal: Path | None = None
+) -> tuple[float, float, float, int]:
+    """Moves arriving at ``rate`` per second on idle live matches.
+
+    (achieved moves/s, p50 ms, p99 ms, largest WAL file seen in bytes, sampled every 50 ms).
+    """
     rng = random.Random(99)
-    idle = [match_id for match_id, info in infos.items() if info.status == "active"]
+    idle = list(live.infos)
     latencies: list[float] = []
     tasks: set[asyncio.Task[None]] = set()
+    largest = 0
 
     async def one(match_id: int, arrival: float) -> None:
-        info = infos[match_id]
+        info = live.infos[match_id]
         assert info.to_move is not None
-        legal = await service.legal_moves(match_id, info.to_move)
-        info, _ = await service.move(match_id, info.to_move, rng.choice(legal))
+        legal = await live.service.legal_moves(match_id, info.to_move)
+        info, _ = await live.service.move(match_id, info.to_move, rng.choice(legal))
         latencies.append(time.perf_counter() - arrival)
-        infos[match_id] = info
-        if info.status == "active":
-            idle.append(match_id)
+        idle.append((await live.played(info)).id)
 
     start = time.perf_counter()
     launched = 0
+    sampled = start
     while (now := time.perf_counter()) < start + seconds:
         while launched < int((now - start) * rate) and idle:
             index = rng.randrange(len(idle))
@@ -122,41 +155,69 @@ async def _steady(
             tasks.add(task)
             task.add_done_callback(tasks.discard)
             launched += 1
+        if wal is not None and now - sampled >= 0.05:
+            sampled = now
+            largest = max(largest, _size(wal))
         await asyncio.sleep(0.0005)
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - start
-    return (len(latencies) / elapsed, *_percentiles(latencies))
+    return (len(latencies) / elapsed, *_percentiles(latencies), largest)
+
+
+def _line(level: str, live: int, load: str, rate: float, p50: float, p99: float) -> None:
+    print(f"{level:<12} {live:>7,}  {load:<24} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}")
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.path.getsize(path)
+    except FileNotFoundError:
+        return 0
 
 
 async def _bench(seconds: float) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
+        wal = Path(f"{path}-wal")
         service = await MatchService.open(path)
         start = time.perf_counter()
-        infos = {info.id: info for info in await _fill(service, STORED_MATCHES)}
+        stored = await _fill(service, STORED_MATCHES)
         filled = time.perf_counter() - start
         await service.close()
         print(
-            f"{STORED_MATCHES:,} matches stored ({', '.join(games.names())}) "
-            f"in {filled:.1f} s; moves go to random ones"
+            f"{STORED_MATCHES:,} matches stored ({', '.join(games.names())}) in {filled:.1f} s; "
+            f"each line plays on some of them, a match that ends replaced by a new one"
         )
-        print(f"{'synchronous':<12} {'load':<26} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+        header = f"{'synchronous':<12} {'live':>7}  {'load':<24} {'moves/s':>9} {'p50 ms':>8}"
+        print(f"{header} {'p99 ms':>8}")
         for durable in (False, True):
             level = "FULL" if durable else "NORMAL"
             service = await MatchService.open(path, durable=durable)
             try:
-                for clients in (1, CLIENTS):
-                    rate, p50, p99, _ = await _measure(service, infos, clients, seconds)
-                    load = (
-                        "one player at a time" if clients == 1 else f"{clients} players, flat out"
-                    )
-                    print(f"{level:<12} {load:<26} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}")
-                rate, p50, p99 = await _steady(service, infos, OFFERED, seconds)
-                load = f"{OFFERED:,} moves/s arriving"
-                print(f"{level:<12} {load:<26} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}")
+                for count in LIVE:
+                    live = _Live(service, stored[:count])
+                    rate, p50, p99 = await _flat_out(live, CLIENTS, seconds)
+                    _line(level, count, f"{CLIENTS} players, flat out", rate, p50, p99)
+                    rate, p50, p99, _ = await _steady(live, OFFERED, seconds)
+                    _line(level, count, f"{OFFERED:,} moves/s arriving", rate, p50, p99)
+                    stored[:count] = live.infos.values()
             finally:
                 await service.close()
         print(f"targets: >= {OFFERED:,} moves/s, p99 <= 10 ms")
+
+        sustain = seconds * SUSTAIN_FACTOR
+        service = await MatchService.open(path)
+        try:
+            live = _Live(service, stored[:SUSTAINED_LIVE])
+            rate, p50, p99, largest = await _steady(live, OFFERED, sustain, wal=wal)
+            at_end = _size(wal)
+        finally:
+            await service.close()
+        print(
+            f"sustained: {OFFERED:,} moves/s arriving on {SUSTAINED_LIVE:,} live matches for "
+            f"{sustain:.0f} s (NORMAL): {rate:,.0f} moves/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
+            f"WAL {at_end / 2**20:.1f} MB at the end, {largest / 2**20:.1f} MB at most"
+        )
 
 
 def run(seconds: float) -> None:

@@ -21,7 +21,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.storage import default_path, durable_from_env
+from bot import config
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
 
@@ -116,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("path", type=Path)
     commands.add_parser("verify", help="replay every match; set aside those that differ")
     args = parser.parse_args(argv)
-    db = args.db or default_path()
-    durable = durable_from_env()
+    db = args.db or config.database_path()
+    durable = config.durable()
     if args.command == "backup":
         return backup(db, args.path)
     if args.command is None and os.environ.get("DISCORD_TOKEN"):

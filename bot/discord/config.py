@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 import yarl
 
-from bot.storage import DEFAULT_PATH
+from bot import config
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 
@@ -25,7 +25,7 @@ class Settings:
     api_base: str = DEFAULT_API_BASE
     gateway_url: str | None = None
     dev_guild: int | None = None
-    database: Path = Path(DEFAULT_PATH)
+    database: Path = config.DEFAULT_PATH
     durable: bool = False
 
     @classmethod
@@ -50,15 +50,13 @@ class Settings:
         guild_text = env.get("TAPIS_DEV_GUILD", "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"TAPIS_DEV_GUILD must be a server id (digits), not {guild_text!r}")
-        database = Path(env.get("TAPIS_DB", "").strip() or DEFAULT_PATH)
-        durable = env.get("TAPIS_DURABLE", "").strip().lower() in ("1", "true", "yes", "on")
         return cls(
             token=token,
             api_base=api_base.rstrip("/"),
             gateway_url=gateway,
             dev_guild=int(guild_text) if guild_text else None,
-            database=database,
-            durable=durable,
+            database=config.database_path(env),
+            durable=config.durable(env),
         )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import storage
+from bot import config, storage
 from bot.__main__ import backup
 from bot.migrations import MIGRATIONS
 from bot.service import MatchOver, MatchService
@@ -91,16 +91,21 @@ async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path)
         await db.close()
 
 
-def test_the_default_database_and_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bot/config.py`` reads them, for the bot and the sandbox alike; storage never does."""
     monkeypatch.delenv("TAPIS_DB", raising=False)
-    assert storage.default_path() == Path("data/tapis.db")
+    assert config.database_path() == Path("data/tapis.db")
     monkeypatch.setenv("TAPIS_DB", "/tmp/elsewhere.db")
-    assert storage.default_path() == Path("/tmp/elsewhere.db")
+    assert config.database_path() == Path("/tmp/elsewhere.db")
+    assert config.database_path({"TAPIS_DB": "  "}) == Path("data/tapis.db")
     monkeypatch.delenv("TAPIS_DURABLE", raising=False)
     monkeypatch.delenv("TAPIS_SYNCHRONOUS", raising=False)
-    assert not storage.durable_from_env()
+    assert not config.durable()
     monkeypatch.setenv("TAPIS_DURABLE", "1")
-    assert storage.durable_from_env()
+    assert config.durable()
+    assert config.durable({"TAPIS_SYNCHRONOUS": "full"})
+    assert not config.durable({"TAPIS_DURABLE": "no"})
+    assert "environ" not in Path(storage.__file__).read_text(encoding="utf-8")
 
 
 async def test_verify_replays_and_sets_aside_a_tampered_match(

@@ -1,0 +1,33 @@
+"""Settings every entry point shares (the Discord bot, the sandbox, the command line).
+
+They are read here, from the environment (or a mapping built from it and a ``.env`` file), and
+handed to the storage as plain arguments, so ``bot/storage.py`` never looks at the environment
+and a test can open any database with any setting.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DEFAULT_PATH = Path("data") / "tapis.db"
+_YES = ("1", "true", "yes", "on")
+
+
+def database_path(env: Mapping[str, str] | None = None) -> Path:
+    """``TAPIS_DB`` if set (and not blank), else ``data/tapis.db``."""
+    env = os.environ if env is None else env
+    return Path(env.get("TAPIS_DB", "").strip() or DEFAULT_PATH)
+
+
+def durable(env: Mapping[str, str] | None = None) -> bool:
+    """Whether every acknowledged write must survive a power loss (``synchronous=FULL``).
+
+    ``TAPIS_DURABLE=1`` (or true/yes/on) asks for it; so does ``TAPIS_SYNCHRONOUS=FULL`` or
+    ``EXTRA``, the SQLite names, for whoever thinks in those.
+    """
+    env = os.environ if env is None else env
+    flag = env.get("TAPIS_DURABLE", "").strip().lower()
+    sync = env.get("TAPIS_SYNCHRONOUS", "").strip().upper()
+    return flag in _YES or sync in ("FULL", "EXTRA")
