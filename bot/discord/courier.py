@@ -21,7 +21,7 @@ import discord
 import games
 from bot.discord.components import moves_view, rematch_view
 from bot.discord.painter import Painter
-from bot.service import Delivery, MatchInfo, MatchService, PlayerRecord
+from bot.service import Delivery, MatchInfo, MatchService, PlayerProfile
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
@@ -39,7 +39,7 @@ class Courier:
         self._closed: set[int] = set()
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
-        self._records: dict[int, tuple[float, PlayerRecord | None]] = {}
+        self._records: dict[int, tuple[float, PlayerProfile | None]] = {}
         self._rematch_offered: set[int] = set()
         self.painter = Painter()
 
@@ -124,7 +124,7 @@ class Courier:
         """Read the player's preferences afresh next time (they just changed them)."""
         self._records.pop(user_id, None)
 
-    async def record(self, user_id: int) -> PlayerRecord | None:
+    async def record(self, user_id: int) -> PlayerProfile | None:
         """The player's stored preferences, read at most once a minute."""
         now = time.monotonic()
         cached = self._records.get(user_id)
