@@ -38,7 +38,7 @@ class TapisBot(commands.Bot):
         self.settings = settings
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
-        self.courier = Courier(self)
+        self.courier = Courier(self, self._note_dms)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
@@ -56,6 +56,10 @@ class TapisBot(commands.Bot):
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
+
+    async def _note_dms(self, user_id: int, closed: bool) -> None:
+        """The courier's one word back: a player's DMs turned out closed, or open again."""
+        await self.service.set_dms_closed(user_id, closed)
 
     async def _run_clocks(self) -> None:
         await self.wait_until_ready()
