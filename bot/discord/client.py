@@ -93,19 +93,19 @@ class TapisBot(commands.Bot):
         ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         scope = f"guild:{guild.id}" if guild else "global"
-        record = self._sync_record()
-        known = json.loads(record.read_text()) if record.is_file() else {}
+        hashes = self._sync_hashes()
+        known = json.loads(hashes.read_text()) if hashes.is_file() else {}
         if known.get(scope) == digest:
             log.info("commands unchanged (%s): no sync", scope)
             return False
         await self.tree.sync(guild=guild)
         known[scope] = digest
-        record.parent.mkdir(parents=True, exist_ok=True)
-        record.write_text(json.dumps(known, indent=1))
+        hashes.parent.mkdir(parents=True, exist_ok=True)
+        hashes.write_text(json.dumps(known, indent=1))
         log.info("commands synced (%s)", scope)
         return True
 
-    def _sync_record(self) -> Path:
+    def _sync_hashes(self) -> Path:
         return self.settings.database.with_name(self.settings.database.name + ".commands.json")
 
     # -- errors ------------------------------------------------------------------------------

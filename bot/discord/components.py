@@ -3,7 +3,8 @@
 Every component carries what it needs in its ``custom_id`` (the match id, the move or the verb),
 and discord.py's ``DynamicItem`` rebuilds it from a pattern after a restart, so a hand sent
 yesterday still plays today. The callbacks only hand over to the bot's :class:`Actions`; the
-rules stay in the service and the engines.
+rules stay in the service and the engines. A ``discord.ui.View`` is called buttons or
+components here: in Tapis a "view" is what a game shows a seat.
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ class ClockTask:
     async def check(self) -> list[Delivery]:
         """Handle every match with a reminder or deadline due; what to deliver.
 
-        A match whose clock cannot be handled (a damaged record, an engine error) is set
+        A match whose clock cannot be handled (a damaged stored match, an engine error) is set
         aside and the others go on; a database error is left for the next pass.
         """
         now = self._store.ts()

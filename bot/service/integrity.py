@@ -1,7 +1,7 @@
 """Integrity: a stored match must be what replaying its move log from its seed gives.
 
 A match that does not verify is set aside (status "corrupt"), so nobody plays on from a
-damaged record and nothing else is held up by it.
+damaged stored match and nothing else is held up by it.
 """
 
 from __future__ import annotations
