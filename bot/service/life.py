@@ -20,8 +20,10 @@ import games
 from bot import clocks, ratings
 from bot.service.clock import ClockTask
 from bot.service.standings import write_result
-from bot.service.store import Change, Changed, MatchStore, dumps
+from bot.service.store import MatchStore, dumps
 from bot.service.values import (
+    Change,
+    Changed,
     Conflict,
     Delivery,
     Json,
@@ -141,7 +143,7 @@ class MatchLife:
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
         """Accept a challenge: the match starts at once, dealt from a fresh random seed."""
 
-        def decide(row: MatchRow, people: People) -> Change[None]:
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
             open_challenge(row)
             if user.user_id == row.challenger_id:
                 raise Refused("you cannot accept your own challenge (you may cancel it)")
@@ -151,7 +153,7 @@ class MatchLife:
             seed = fresh_seed()
             state = games.get(row.game).new_match(seed=seed, options=row.options)
             seats = (row.challenger_id, user.user_id)
-            deadline, reminder = clocks.deadline_after(self.store.ts(), row.days_per_move)
+            deadline, reminder = clocks.deadline_after(now, row.days_per_move)
             after = replace(
                 row,
                 status="active",
@@ -169,10 +171,10 @@ class MatchLife:
         changed = _done(await self.store.change(match_id, decide, also_people=(user.user_id,)))
         row, people = changed.after, changed.people
         self.clock.changed(row.reminder_at)
-        return row.info(people), wording.accepted(row, people, self.store.ts())
+        return row.info(people), wording.accepted(row, people, changed.now)
 
     async def _close_challenge(self, match_id: int, user_id: int, status: str) -> Outcome:
-        def decide(row: MatchRow, people: People) -> Change[None]:
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
             open_challenge(row)
             if status == "declined":
                 if row.opponent_id is None:
@@ -194,7 +196,7 @@ class MatchLife:
         return await self._close_challenge(match_id, user_id, "cancelled")
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
-        def decide(row: MatchRow, people: People) -> Change[None]:
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
             return Change(replace(row, thread_id=thread_id))
 
         await self.store.change(match_id, decide)
@@ -241,10 +243,8 @@ class MatchLife:
         ``expected_version`` (the version a button was drawn at) refuses a stale move with
         Conflict instead of applying it to a position the player did not see.
         """
-        now = 0.0
 
-        def decide(row: MatchRow, people: People) -> Change[list[ratings.Change]]:
-            nonlocal now
+        def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
             seat, state = playing(row, user_id)
             if state.to_move != seat:
                 assert row.seat_ids is not None
@@ -262,15 +262,14 @@ class MatchLife:
                     f"{wording.sentence(str(error))} "
                     f"Moves open to you: {wording.listing(state.legal_moves())}."
                 ) from None
-            now = self.store.ts()
             return _moved(row, seat, user_id, canonical, after, now)
 
         changed = _done(await self.store.change(match_id, decide))
         row, people = changed.after, changed.people
         self.clock.changed(row.reminder_at)
         if row.status == "finished":
-            return row.info(people), wording.ending(row, people, changed.also or [], now)
-        return row.info(people), wording.progress(row, people, now)
+            return row.info(people), wording.ending(row, people, changed.also or [], changed.now)
+        return row.info(people), wording.progress(row, people, changed.now)
 
     def _end(
         self, row: MatchRow, winner: int, how: str, extra: Json, now: float
@@ -284,23 +283,24 @@ class MatchLife:
         return Change(ended, also=lambda conn: write_result(conn, ended, how, now))
 
     async def resign(self, match_id: int, user_id: int) -> Outcome:
-        now = self.store.ts()
         seat = 0
 
-        def decide(row: MatchRow, people: People) -> Change[list[ratings.Change]]:
+        def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
             nonlocal seat
             seat, _ = playing(row, user_id)
             return self._end(row, 1 - seat, "resignation", {"resigned": seat}, now)
 
         changed = _done(await self.store.change(match_id, decide))
         row, people = changed.after, changed.people
-        return row.info(people), wording.resigned(row, people, seat, changed.also or [], now)
+        return row.info(people), wording.resigned(
+            row, people, seat, changed.also or [], changed.now
+        )
 
     async def abort(self, match_id: int, user_id: int) -> Outcome:
         """Call a match off before its first move: no result, no rating."""
         seat = 0
 
-        def decide(row: MatchRow, people: People) -> Change[None]:
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
             nonlocal seat
             seat, _ = playing(row, user_id)
             if row.version > 0:
@@ -318,21 +318,23 @@ class MatchLife:
         return row.info(people), wording.aborted(row, people, seat)
 
     # -- clocks -----------------------------------------------------------------------------
-    async def check_clock(self, match_id: int, now: float) -> list[Delivery]:
-        """A due match (for the clock task): a loss on time past its deadline, else its
-        reminder; nothing if it is no longer due."""
+    async def check_clock(self, match_id: int, due: float) -> list[Delivery]:
+        """A match due at ``due`` (for the clock task): a loss on time past its deadline,
+        else its reminder; nothing if it is no longer due."""
         seat = 0
 
-        def decide(row: MatchRow, people: People) -> Change[list[ratings.Change]] | None:
+        def decide(
+            row: MatchRow, people: People, now: float
+        ) -> Change[list[ratings.Change]] | None:
             nonlocal seat
             if row.status != "active" or row.state is None or row.seat_ids is None:
                 return None
             if row.state.to_move is None:
                 return None
             seat = row.state.to_move
-            if row.deadline is not None and row.deadline <= now:
+            if row.deadline is not None and row.deadline <= due:
                 return self._end(row, 1 - seat, "time", {"timed_out": seat}, now)
-            if row.reminder_at is not None and row.reminder_at <= now:
+            if row.reminder_at is not None and row.reminder_at <= due:
                 return Change(replace(row, reminder_at=None), touch=False)
             return None
 
@@ -341,8 +343,8 @@ class MatchLife:
             return []
         row, people = changed.after, changed.people
         if row.status == "finished":
-            return wording.timed_out(row, people, seat, changed.also or [], now)
-        return wording.reminder(row, people, seat, now)
+            return wording.timed_out(row, people, seat, changed.also or [], due)
+        return wording.reminder(row, people, seat, due)
 
 
 def _moved(

@@ -19,12 +19,14 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import games
 from bot.service.values import (
+    Change,
+    Changed,
     Conflict,
     Json,
     MatchRow,
@@ -142,28 +144,6 @@ def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
     if after.state is not before.state:  # states are immutable: a new one is a new object
         columns["state"] = None if after.state is None else after.state.to_json()
     return columns
-
-
-@dataclass(frozen=True)
-class Change(Generic[T]):
-    """What a caller of :meth:`MatchStore.change` decided: the row to save, players to
-    remember, and more writes for the same transaction (``also``, e.g. the move log)."""
-
-    after: MatchRow
-    also: Callable[[sqlite3.Connection], T] | None = None
-    remember: tuple[PlayerRef, ...] = ()
-    touch: bool = True  # bump ``updated_at`` (a player-visible change)
-
-
-@dataclass(frozen=True)
-class Changed(Generic[T]):
-    """What :meth:`MatchStore.change` did: the row before and after, the people the match
-    speaks of (as now remembered), and what ``also`` returned."""
-
-    before: MatchRow
-    after: MatchRow
-    people: People
-    also: T | None
 
 
 class _KeyedLocks:
@@ -356,30 +336,34 @@ class MatchStore:
     async def change(
         self,
         match_id: int,
-        decide: Callable[[MatchRow, People], Change[T] | None],
+        decide: Callable[[MatchRow, People, float], Change[T] | None],
         *,
         also_people: tuple[int, ...] = (),
     ) -> Changed[T] | None:
         """Load the match under its lock, ask ``decide`` for the change (it may refuse with a
         ServiceError, or return None for no change), save it; what was done.
 
+        ``decide`` gets the match, its people and the time: one time for the whole change,
+        taken once the match is held, so its stored times and its words agree.
+
         ``also_people``: more players ``decide`` may need to name (one accepting a challenge).
         """
         async with self.locks.hold(match_id):
             before = await self.load(match_id)
             people = await self.people((*before.user_ids(), *also_people))
-            change = decide(before, people)
+            now = self.ts()
+            change = decide(before, people, now)
             if change is None:
                 return None
-            also = await self.save(before, change)
+            also = await self.save(before, change, now)
         people = {**people}
         for player in change.remember:
             people[player.user_id] = people.get(
                 player.user_id, PlayerProfile.unknown(player.user_id)
             ).seen_as(player)
-        return Changed(before, change.after, people, also)
+        return Changed(before, change.after, people, now, also)
 
-    async def save(self, before: MatchRow, change: Change[T]) -> T | None:
+    async def save(self, before: MatchRow, change: Change[T], now: float) -> T | None:
         """Write what changed from ``before`` to ``change.after`` (and ``change.also``) in one
         transaction, if the match is still as read; Conflict otherwise, and nothing written.
 
@@ -388,7 +372,7 @@ class MatchStore:
         after = change.after
         columns = changed_columns(before, after)
         if change.touch:
-            columns["updated_at"] = self.ts()
+            columns["updated_at"] = now
         sets = ", ".join(f"{column} = ?" for column in columns)
         sql = f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = ?"
         params = (*columns.values(), before.id, before.version, before.status)

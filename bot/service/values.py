@@ -7,15 +7,17 @@ mappings) so that they could be stored with the move that owes them and sent aga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from bot import clocks
 from games import State
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 DeliveryKind = Literal["hand", "board", "notice", "dm"]
 
@@ -292,3 +294,26 @@ class MatchRow:
             version=self.version,
             result=None if self.result is None else dict(self.result),
         )
+
+
+@dataclass(frozen=True)
+class Change(Generic[T]):
+    """What a caller of ``MatchStore.change`` decided: the row to save, players to
+    remember, and more writes for the same transaction (``also``, e.g. the move log)."""
+
+    after: MatchRow
+    also: Callable[[sqlite3.Connection], T] | None = None
+    remember: tuple[PlayerRef, ...] = ()
+    touch: bool = True  # bump ``updated_at`` (a player-visible change)
+
+
+@dataclass(frozen=True)
+class Changed(Generic[T]):
+    """What ``MatchStore.change`` did: the row before and after, the people the match
+    speaks of (as now remembered), the time it was decided at, and what ``also`` returned."""
+
+    before: MatchRow
+    after: MatchRow
+    people: People
+    now: float
+    also: T | None
