@@ -113,7 +113,7 @@ def _row_fields(
 
 
 # The columns a change may write, each with how it is read off a row. A match's id, game,
-# place of birth, challenger, options, clock and rating terms never change once made.
+# guild and channel, challenger, options, clock and rating terms never change once made.
 _SAVED: tuple[tuple[str, Callable[[MatchRow], object]], ...] = (
     ("status", lambda row: row.status),
     ("opponent_id", lambda row: row.opponent_id),
@@ -207,9 +207,8 @@ class MatchStore:
         profile = self._people[user_id] = _profile(stored)
         return profile
 
-    def remember(self, conn: sqlite3.Connection, players: Iterable[PlayerRef]) -> None:
+    def remember(self, conn: sqlite3.Connection, players: Iterable[PlayerRef], now: float) -> None:
         """In a plan: store the players' names as last seen (unless already known)."""
-        now = self.ts()
         for player in players:
             known = self._people.get(player.user_id)
             if known is not None and known.seen_as(player) is known:
@@ -303,7 +302,7 @@ class MatchStore:
         now = self.ts()
 
         def plan(conn: sqlite3.Connection) -> int | None:
-            self.remember(conn, players)
+            self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
                 " options, status, days_per_move, rated, rematch_of, created_at, updated_at)"
@@ -379,7 +378,7 @@ class MatchStore:
         also = change.also
 
         def plan(conn: sqlite3.Connection) -> T | None:
-            self.remember(conn, change.remember)  # first: the match may now refer to them
+            self.remember(conn, change.remember, now)  # first: the match may refer to them
             if columns and conn.execute(sql, params).rowcount != 1:
                 raise _Stale
             return None if also is None else also(conn)

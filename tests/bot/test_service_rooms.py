@@ -6,11 +6,16 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
+import pytest
+
 import bot.service
-from bot.service import MatchService
+from bot.service import Conflict, MatchService
+from bot.service.store import changed_columns
+from bot.service.values import Change
 from tests.bot.conftest import start_match
 
 ROOMS = Path(bot.service.__file__).parent
@@ -87,3 +92,25 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         ("life", "clock"),
         ("life", "wording"),
     ]
+
+
+async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
+    """One save path: the columns written are those that differ, under the version check."""
+    info = await start_match(service, days=1)
+    row = await service.store.peek(info.id)
+    reminded = replace(row, reminder_at=None)
+    assert changed_columns(row, reminded) == {"reminder_at": None}
+    assert changed_columns(row, row) == {}
+    with pytest.raises(ValueError, match="never changes"):
+        changed_columns(row, replace(row, rated=not row.rated))
+    assert row.state is not None
+    move = row.state.legal_moves()[0]
+    moved = replace(row, state=row.state.apply(move), version=row.version + 1)
+    assert set(changed_columns(row, moved)) == {"state", "version"}
+    # A save from a row older than the stored one writes nothing and says so.
+    await service.store.save(row, Change(moved), 0.0)
+    with pytest.raises(Conflict):
+        await service.store.save(row, Change(reminded), 0.0)
+    stored = await service.store.read(info.id)
+    assert stored.version == moved.version and stored.reminder_at == row.reminder_at
+    assert stored.state is not None and stored.state.to_json() == moved.state.to_json()
