@@ -19,7 +19,6 @@ import io
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -27,9 +26,6 @@ import games
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.painter import Painter
 from bot.service import Delivery, Place
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
@@ -40,8 +36,8 @@ DmsNoted = Callable[[int, bool], Awaitable[None]]
 
 
 class Courier:
-    def __init__(self, bot: TapisBot, dms_noted: DmsNoted) -> None:
-        self.bot = bot
+    def __init__(self, bot: discord.Client, dms_noted: DmsNoted) -> None:
+        self.bot = bot  # only to reach Discord: what to send comes with each delivery
         self._dms_noted = dms_noted
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, so DMs open once
         self._closed: set[int] = set()
