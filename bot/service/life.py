@@ -136,7 +136,7 @@ class MatchLife:
             rated=rated,
         )
         row = await self.store.create(new, players)
-        people = await self.store.people(row.user_ids())
+        people = await self.store.people(row.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
         return row.info(people), wording.challenged(row, people)
 

@@ -13,6 +13,7 @@ reading (cache first), ``load`` it for changing it (its lock held), ``save`` a c
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import sqlite3
@@ -21,6 +22,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
+from operator import attrgetter
 from typing import Any, Literal, TypeVar
 
 import games
@@ -112,38 +114,47 @@ def _row_fields(
     )
 
 
-# The columns a change may write, each with how it is read off a row. A match's id, game,
-# guild and channel, challenger, options, clock and rating terms never change once made.
-_SAVED: tuple[tuple[str, Callable[[MatchRow], object]], ...] = (
-    ("status", lambda row: row.status),
-    ("opponent_id", lambda row: row.opponent_id),
-    ("seat0_id", lambda row: None if row.seat_ids is None else row.seat_ids[0]),
-    ("seat1_id", lambda row: None if row.seat_ids is None else row.seat_ids[1]),
-    ("seed", lambda row: row.seed),
-    ("version", lambda row: row.version),
-    ("to_move_id", lambda row: row.to_move_id),
-    ("deadline", lambda row: row.deadline),
-    ("reminder_at", lambda row: row.reminder_at),
-    ("result", lambda row: row.result),
-    ("thread_id", lambda row: row.thread_id),
-)
+# The columns a change may write that are fields of a row as they are; the seats and the
+# result are stored otherwise (two columns, JSON). A match's id, game, guild and channel,
+# challenger, options, clock and rating terms never change once made.
+_PLAIN: tuple[str, ...] = ("status", "opponent_id", "seed", "version", "to_move_id")
+_PLAIN += ("deadline", "reminder_at", "thread_id")
+_read_plain = attrgetter(*_PLAIN)
 _FIXED: tuple[str, ...] = ("id", "game", "guild_id", "channel_id", "challenger_id", "options")
 _FIXED += ("days_per_move", "rematch_of", "rated")
+_read_fixed = attrgetter(*_FIXED)
 
 
 def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
-    """The stored columns that differ from ``before`` to ``after``, encoded for storing."""
-    for name in _FIXED:
-        if getattr(before, name) != getattr(after, name):
-            raise ValueError(f"a match's {name} never changes")
+    """The stored columns that differ from ``before`` to ``after``, encoded for storing.
+
+    Run for every move, so it compares whole tuples read in one go (attrgetter) before
+    looking at any column alone.
+    """
+    if _read_fixed(before) != _read_fixed(after):
+        name = next(n for n in _FIXED if getattr(before, n) != getattr(after, n))
+        raise ValueError(f"a match's {name} never changes")
     columns: dict[str, object] = {}
-    for column, read in _SAVED:
-        value = read(after)
-        if value != read(before):
-            columns[column] = dumps(value) if column == "result" and value is not None else value
+    old, new = _read_plain(before), _read_plain(after)
+    if old != new:
+        for column, was, now in zip(_PLAIN, old, new, strict=True):
+            if was != now:
+                columns[column] = now
+    if after.seat_ids != before.seat_ids:
+        seats = after.seat_ids or (None, None)
+        columns["seat0_id"], columns["seat1_id"] = seats
+    if after.result != before.result:
+        columns["result"] = None if after.result is None else dumps(after.result)
     if after.state is not before.state:  # states are immutable: a new one is a new object
         columns["state"] = None if after.state is None else after.state.to_json()
     return columns
+
+
+@functools.cache
+def _update_sql(columns: tuple[str, ...]) -> str:
+    """The UPDATE for these columns under the version check (a handful of shapes in all)."""
+    sets = ", ".join(f"{column} = ?" for column in columns)
+    return f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = ?"
 
 
 class _KeyedLocks:
@@ -187,7 +198,7 @@ class MatchStore:
     # -- players ----------------------------------------------------------------------------
     async def people(self, user_ids: Iterable[int]) -> dict[int, PlayerProfile]:
         """The profiles of ``user_ids`` (an unknown player gets a made-up name)."""
-        ids = list(dict.fromkeys(user_ids))
+        ids = tuple(user_ids)
         missing = [user_id for user_id in ids if user_id not in self._people]
         if missing:
             marks = ", ".join("?" * len(missing))
@@ -277,7 +288,7 @@ class MatchStore:
 
     async def peek_with_people(self, match_id: int) -> tuple[MatchRow, People]:
         row = await self.peek(match_id)
-        return row, await self.people(row.user_ids())
+        return row, await self.people(row.user_ids)
 
     async def load(self, match_id: int) -> MatchRow:
         """The match for changing it; the caller holds its lock."""
@@ -349,7 +360,7 @@ class MatchStore:
         """
         async with self.locks.hold(match_id):
             before = await self.load(match_id)
-            people = await self.people((*before.user_ids(), *also_people))
+            people = await self.people((*before.user_ids, *also_people))
             now = self.ts()
             change = decide(before, people, now)
             if change is None:
@@ -372,8 +383,7 @@ class MatchStore:
         columns = changed_columns(before, after)
         if change.touch:
             columns["updated_at"] = now
-        sets = ", ".join(f"{column} = ?" for column in columns)
-        sql = f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = ?"
+        sql = _update_sql(tuple(columns))
         params = (*columns.values(), before.id, before.version, before.status)
         also = change.also
 

@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar
 
 from bot import clocks
@@ -47,7 +48,7 @@ class PlayerProfile:
         """Someone never stored (a name is still needed to speak of them)."""
         return cls(user_id, f"player {user_id}")
 
-    @property
+    @cached_property
     def ref(self) -> PlayerRef:
         return PlayerRef(self.user_id, self.name, self.locale)
 
@@ -260,10 +261,12 @@ class MatchRow:
             return 1
         return None
 
-    @property
+    # Read several times for every move: made once per row (a changed row is a new object).
+    @cached_property
     def place(self) -> Place:
         return Place(self.guild_id, self.channel_id, self.thread_id)
 
+    @cached_property
     def user_ids(self) -> tuple[int, ...]:
         """Everyone this match speaks of."""
         ids = [self.challenger_id]

@@ -101,7 +101,7 @@ def delivery(
     names: tuple[str, str] | None = None,
 ) -> Delivery:
     """A delivery about ``row`` carrying where it goes and its recipient's settings."""
-    recipient = None if to is None else person(people, to)
+    recipient = None if to is None else people.get(to)
     return Delivery(
         kind,
         row.id,
@@ -119,12 +119,14 @@ def delivery(
     )
 
 
-def board(row: MatchRow, people: People, clock: str) -> Delivery:
+def board(
+    row: MatchRow, people: People, clock: str, names: tuple[str, str] | None = None
+) -> Delivery:
     """The public table: only ``view(None)``, and text made only from it."""
     assert row.state is not None
     state = row.state
     view = state.view(None)
-    names = seat_names(row, people)
+    names = names or seat_names(row, people)
     parts = [title(row)]
     last = view.get("last_move")
     if isinstance(last, dict) and last.get("seat") in (0, 1) and last.get("move"):
@@ -141,12 +143,14 @@ def board(row: MatchRow, people: People, clock: str) -> Delivery:
     return delivery("board", row, people, None, text, view=view, mention=mention, names=names)
 
 
-def hand(row: MatchRow, people: People, seat: int, clock: str) -> Delivery:
+def hand(
+    row: MatchRow, people: People, seat: int, clock: str, names: tuple[str, str] | None = None
+) -> Delivery:
     """One player's hand: ``view(seat)``, and text made only from it."""
     assert row.seat_ids is not None and row.state is not None
     state = row.state
     view = state.view(seat)
-    names = seat_names(row, people)
+    names = names or seat_names(row, people)
     opponent = names[1 - seat]
     parts = [f"{title(row)} against {opponent}"]
     last = view.get("last_move")
@@ -165,8 +169,12 @@ def hand(row: MatchRow, people: People, seat: int, clock: str) -> Delivery:
 
 def progress(row: MatchRow, people: People, now: float) -> list[Delivery]:
     """After a change in play: the board, then each player's hand."""
-    clock = clock_text(row, now)
-    return [board(row, people, clock), hand(row, people, 0, clock), hand(row, people, 1, clock)]
+    clock, names = clock_text(row, now), seat_names(row, people)
+    return [
+        board(row, people, clock, names),
+        hand(row, people, 0, clock, names),
+        hand(row, people, 1, clock, names),
+    ]
 
 
 def ending(
@@ -187,7 +195,7 @@ def ending(
         text += f" {game_title(row.game)} ratings {where}: {moved}."
     return [
         delivery("notice", row, people, None, text, names=names),
-        board(row, people, clock_text(row, now)),
+        board(row, people, clock_text(row, now), names),
     ]
 
 
