@@ -52,9 +52,12 @@ def test_the_rooms_import_no_circle() -> None:
         visit(room, ())
 
 
-def _entries(calls: list[tuple[str, str]]) -> Callable[[FrameType, str, object], None]:
+def _entries(
+    calls: list[tuple[str, str]], costly: list[str]
+) -> Callable[[FrameType, str, object], None]:
     """A profiler noting each first call from one service room into another (values, the
-    plain data every room handles, left out); a coroutine resumed is not called again."""
+    plain data every room handles, left out), and in ``costly`` each game view and clock
+    text the words ask for; a coroutine resumed is not called again."""
     seen: set[FrameType] = set()
 
     def profile(frame: FrameType, event: str, arg: object) -> None:
@@ -63,6 +66,8 @@ def _entries(calls: list[tuple[str, str]]) -> Callable[[FrameType, str, object],
         seen.add(frame)
         callee = frame.f_globals.get("__name__", "")
         caller = frame.f_back.f_globals.get("__name__", "")
+        if caller == "bot.service.wording" and frame.f_code.co_name in ("view", "clock_text"):
+            costly.append(frame.f_code.co_name)
         inside = caller.startswith("bot.service.") and callee.startswith("bot.service.")
         if caller == callee or not inside:
             return
@@ -75,12 +80,14 @@ def _entries(calls: list[tuple[str, str]]) -> Callable[[FrameType, str, object],
 
 async def test_a_move_walks_through_each_room_once(service: MatchService) -> None:
     """load → decide → save → word: the life asks the store once (which asks the life's
-    decision once), the clock once, the wording once."""
+    decision once), the clock once, the wording once; the words ask for each view (the
+    board's and both hands') and the clock text once."""
     info = await start_match(service)
     assert info.to_move is not None
     move = (await service.legal_moves(info.id, info.to_move))[0]
     calls: list[tuple[str, str]] = []
-    sys.setprofile(_entries(calls))
+    costly: list[str] = []
+    sys.setprofile(_entries(calls, costly))
     try:
         await service.move(info.id, info.to_move, move)
     finally:
@@ -92,6 +99,7 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         ("life", "clock"),
         ("life", "wording"),
     ]
+    assert sorted(costly) == ["clock_text", "view", "view", "view"]
 
 
 async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
