@@ -21,7 +21,7 @@ test: $(STAMP) lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games rendering
+	$(BIN)/mypy games rendering bot/service
 	$(BIN)/lint-imports --no-cache
 
 format: $(STAMP)

@@ -63,7 +63,7 @@ def next_streak(streak: int, outcome: int) -> int:
     return 0
 
 
-def record(
+def rate_match(
     conn: sqlite3.Connection,
     game: str,
     guild_id: int | None,
@@ -72,7 +72,7 @@ def record(
     how: str,
     now: float,
 ) -> list[Change]:
-    """Update both players' ratings and records in every scope of a finished match, in the
+    """Update both players' ratings and tallies in every scope of a finished match, in the
     transaction that ends it (``conn``, the writer's, in its thread)."""
     changes = []
     for scope in scopes(guild_id):
@@ -87,12 +87,12 @@ def record(
 
 def skill(conn: sqlite3.Connection, user_id: int, game: str, scope: int) -> Skill:
     """A player's skill in a game and scope; a newcomer's if they have no rating there."""
-    records = conn.execute(
+    stored = conn.execute(
         "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?",
         (user_id, game, scope),
     )
-    for record in records:
-        return Skill(record[0], record[1])
+    for line in stored:
+        return Skill(line[0], line[1])
     return Skill()
 
 

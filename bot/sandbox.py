@@ -126,8 +126,8 @@ class Sandbox:
 
     async def run(self) -> int:
         self.write(self._intro())
-        record = await self.service.player(self.human.user_id)
-        self.four_colour = bool(record and record.four_colour)
+        profile = await self.service.player(self.human.user_id)
+        self.four_colour = bool(profile and profile.four_colour)
         while True:
             match = await self._choose()
             if match is None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import discord
 
 import games
-from bot.discord.components import challenge_view, moves_view
+from bot.discord.components import challenge_buttons, move_buttons
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ class Actions:
         """
         message = await channel.send(
             text[:2000],
-            view=challenge_view(info.id),
+            view=challenge_buttons(info.id),
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
         )
         if not isinstance(channel, discord.TextChannel):
@@ -334,24 +334,27 @@ class Actions:
         try:
             match_id = await self.resolve(interaction, match_id)
             delivery = await self.service.hand_delivery(match_id, interaction.user.id)
-            info = await self.service.get(match_id)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
+        user_id = interaction.user.id
         picture = await courier.picture(delivery)
         legal = list((delivery.view or {}).get("legal_moves") or [])
-        view = moves_view(match_id, info.version, legal)
-        text = courier.heading(info) + delivery.text
-        closed = await courier.dms_closed(interaction.user.id)
+        components = move_buttons(match_id, delivery.version, legal)
+        text = courier.heading(delivery) + delivery.text
+        closed = courier.dms_closed(user_id, delivery.dms_closed)
         if where == "dm" or (where is None and not closed):
-            if await courier.dm(interaction.user.id, text, picture, view, retry=where == "dm"):
+            sent = await courier.dm(
+                user_id, text, picture, components, closed=delivery.dms_closed, retry=where == "dm"
+            )
+            if sent:
                 await interaction.followup.send("Your hand is in your DMs.", ephemeral=True)
                 return
             text += "\n(Your DMs are closed to me, so here it is, visible to you alone.)"
         await interaction.followup.send(
             text[:2000],
             file=_file(picture),
-            view=view or discord.utils.MISSING,
+            view=components or discord.utils.MISSING,
             ephemeral=True,
         )
 

@@ -38,7 +38,7 @@ class TapisBot(commands.Bot):
         self.settings = settings
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
-        self.courier = Courier(self)
+        self.courier = Courier(self, self._note_dms)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
@@ -56,6 +56,10 @@ class TapisBot(commands.Bot):
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
+
+    async def _note_dms(self, user_id: int, closed: bool) -> None:
+        """The courier's one word back: a player's DMs turned out closed, or open again."""
+        await self.service.set_dms_closed(user_id, closed)
 
     async def _run_clocks(self) -> None:
         await self.wait_until_ready()
@@ -89,19 +93,19 @@ class TapisBot(commands.Bot):
         ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         scope = f"guild:{guild.id}" if guild else "global"
-        record = self._sync_record()
-        known = json.loads(record.read_text()) if record.is_file() else {}
+        hashes = self._sync_hashes()
+        known = json.loads(hashes.read_text()) if hashes.is_file() else {}
         if known.get(scope) == digest:
             log.info("commands unchanged (%s): no sync", scope)
             return False
         await self.tree.sync(guild=guild)
         known[scope] = digest
-        record.parent.mkdir(parents=True, exist_ok=True)
-        record.write_text(json.dumps(known, indent=1))
+        hashes.parent.mkdir(parents=True, exist_ok=True)
+        hashes.write_text(json.dumps(known, indent=1))
         log.info("commands synced (%s)", scope)
         return True
 
-    def _sync_record(self) -> Path:
+    def _sync_hashes(self) -> Path:
         return self.settings.database.with_name(self.settings.database.name + ".commands.json")
 
     # -- errors ------------------------------------------------------------------------------

@@ -266,7 +266,6 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
     async def cards(self, interaction: discord.Interaction, colours: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_preferences(interaction.user.id, four_colour=colours == 4)
-        self.bot.courier.forget(interaction.user.id)
         await interaction.followup.send(
             f"Your hands will be drawn in {colours} colours from now on.", ephemeral=True
         )

@@ -3,7 +3,8 @@
 Every component carries what it needs in its ``custom_id`` (the match id, the move or the verb),
 and discord.py's ``DynamicItem`` rebuilds it from a pattern after a restart, so a hand sent
 yesterday still plays today. The callbacks only hand over to the bot's :class:`Actions`; the
-rules stay in the service and the engines.
+rules stay in the service and the engines. A ``discord.ui.View`` is called buttons or
+components here: in Tapis a "view" is what a game shows a seat.
 """
 
 from __future__ import annotations
@@ -170,20 +171,20 @@ class RematchButton(
 DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton)
 
 
-def rematch_view(match_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(match_id))
-    return view
+def rematch_buttons(match_id: int) -> discord.ui.View:
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(RematchButton(match_id))
+    return buttons
 
 
-def challenge_view(match_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(AnswerButton(match_id, "accept"))
-    view.add_item(AnswerButton(match_id, "decline"))
-    return view
+def challenge_buttons(match_id: int) -> discord.ui.View:
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(AnswerButton(match_id, "accept"))
+    buttons.add_item(AnswerButton(match_id, "decline"))
+    return buttons
 
 
-def moves_view(match_id: int, version: int, legal: list[str]) -> discord.ui.View | None:
+def move_buttons(match_id: int, version: int, legal: list[str]) -> discord.ui.View | None:
     """Components for a player's legal moves, laid out within Discord's 5×5 limit.
 
     A verb whose moves name several cards (discards, melds) becomes one multi-select of the
@@ -192,7 +193,7 @@ def moves_view(match_id: int, version: int, legal: list[str]) -> discord.ui.View
     """
     if not legal:
         return None
-    view = discord.ui.View(timeout=None)
+    components = discord.ui.View(timeout=None)
     multi_verbs = sorted({m.split()[0] for m in legal if len(move_cards(m)) > 1})
     rows_left = MAX_ROWS
     for verb in multi_verbs[: MAX_ROWS - 1]:
@@ -202,17 +203,17 @@ def moves_view(match_id: int, version: int, legal: list[str]) -> discord.ui.View
             continue
         sizes = [len(move_cards(m)) for m in moves]
         options = [discord.SelectOption(label=pretty(c), value=c) for c in cards]
-        view.add_item(PickSelect(match_id, version, verb, options, min(sizes), max(sizes)))
+        components.add_item(PickSelect(match_id, version, verb, options, min(sizes), max(sizes)))
         rows_left -= 1
     handled = {m for m in legal if m.split()[0] in multi_verbs and move_cards(m)}
     simple = [m for m in legal if m not in handled]
     if len(simple) <= rows_left * PER_ROW and all(len(m) <= 80 for m in simple):
         for move in simple:
-            view.add_item(MoveButton(match_id, version, move))
+            components.add_item(MoveButton(match_id, version, move))
     elif simple and rows_left:
         options = [discord.SelectOption(label=pretty(m)[:100], value=m) for m in simple]
-        view.add_item(PickSelect(match_id, version, "", options[:MAX_OPTIONS]))
-    return view if view.children else None
+        components.add_item(PickSelect(match_id, version, "", options[:MAX_OPTIONS]))
+    return components if components.children else None
 
 
 def legal_order(moves: list[str]) -> Any:

@@ -1,5 +1,10 @@
 """Sending the service's deliveries to Discord: hands by DM, boards and notices in threads.
 
+A delivery carries all its sending needs — where its match lives, the version its buttons
+are drawn at, its recipient's picture settings and whether their DMs were known closed — so
+the courier never asks the service anything; it only reports, through one callback, a
+player whose DMs turned out closed or open again.
+
 Pictures are drawn off the event loop, in worker processes (painter.py), all of a batch's
 pictures at once; then the messages go out in the order the service gave. A user whose DMs
 are closed (403, code 50007) is remembered — Discord counts every refused request toward a ban — and
@@ -13,39 +18,33 @@ import asyncio
 import io
 import json
 import logging
-import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 import discord
 
 import games
-from bot.discord.components import moves_view, rematch_view
+from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.painter import Painter
-from bot.service import Delivery, MatchInfo, MatchService, PlayerRecord
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
+from bot.service import Delivery, Place
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
-RECORD_SECONDS = 60.0
 PUBLIC_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+# Told when a player's DMs turn out closed (True) or open again (False), to store it.
+DmsNoted = Callable[[int, bool], Awaitable[None]]
 
 
 class Courier:
-    def __init__(self, bot: TapisBot) -> None:
-        self.bot = bot
+    def __init__(self, bot: discord.Client, dms_noted: DmsNoted) -> None:
+        self.bot = bot  # only to reach Discord: what to send comes with each delivery
+        self._dms_noted = dms_noted
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, so DMs open once
         self._closed: set[int] = set()
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
-        self._records: dict[int, tuple[float, PlayerRecord | None]] = {}
         self._rematch_offered: set[int] = set()
         self.painter = Painter()
-
-    @property
-    def service(self) -> MatchService:
-        return self.bot.service
 
     # -- the batch ---------------------------------------------------------------------------
 
@@ -64,46 +63,41 @@ class Courier:
         deliveries = [d for d in deliveries if not self._repeated(d, acting)]
         if not deliveries:
             return
-        infos: dict[int, MatchInfo] = {}
-        for match_id in dict.fromkeys(d.match_id for d in deliveries):
-            infos[match_id] = await self.service.get(match_id)
         pictures = await asyncio.gather(*(self.picture(d) for d in deliveries))
         lanes: dict[tuple[str, int], list[tuple[Delivery, bytes | None]]] = {}
         for delivery, picture in zip(deliveries, pictures, strict=True):
-            private = delivery.kind in ("hand", "dm")
-            lane = ("user", delivery.to or 0) if private else ("match", delivery.match_id)
+            lane = ("user", delivery.to or 0) if delivery.private else ("match", delivery.match_id)
             lanes.setdefault(lane, []).append((delivery, picture))
-        await asyncio.gather(
-            *(self._send_lane(lane, infos, interaction) for lane in lanes.values())
-        )
-        for info in infos.values():
-            if info.status == "finished" and any(
-                d.kind == "notice" and d.match_id == info.id for d in deliveries
-            ):
-                await self.offer_rematch(info)
+        await asyncio.gather(*(self._send_lane(lane, interaction) for lane in lanes.values()))
+        endings = {
+            d.match_id: d for d in deliveries if d.kind == "notice" and d.status == "finished"
+        }
+        for ending in endings.values():
+            await self.offer_rematch(ending)
 
-    async def offer_rematch(self, info: MatchInfo) -> None:
+    async def offer_rematch(self, ending: Delivery) -> None:
         """Under a finished match, a button for another one on the same terms."""
-        if info.id in self._rematch_offered or info.seats is None:
+        if ending.match_id in self._rematch_offered or ending.names is None:
             return
-        self._rematch_offered.add(info.id)
-        names = " and ".join(p.name for p in info.seats)
+        self._rematch_offered.add(ending.match_id)
+        names = " and ".join(ending.names)
         try:
             await self.public(
-                info, f"{names}: another match?", None, None, view=rematch_view(info.id)
+                ending.place,
+                f"{names}: another match?",
+                None,
+                None,
+                components=rematch_buttons(ending.match_id),
             )
         except discord.HTTPException:
-            log.exception("could not offer a rematch of match %s", info.id)
+            log.exception("could not offer a rematch of match %s", ending.match_id)
 
     async def _send_lane(
-        self,
-        lane: list[tuple[Delivery, bytes | None]],
-        infos: dict[int, MatchInfo],
-        interaction: discord.Interaction | None,
+        self, lane: list[tuple[Delivery, bytes | None]], interaction: discord.Interaction | None
     ) -> None:
         for delivery, picture in lane:
             try:
-                await self._send_one(delivery, picture, infos[delivery.match_id], interaction)
+                await self._send_one(delivery, picture, interaction)
             except discord.HTTPException:
                 log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
 
@@ -120,85 +114,65 @@ class Courier:
         self._last_hand[slot] = key
         return False
 
-    def forget(self, user_id: int) -> None:
-        """Read the player's preferences afresh next time (they just changed them)."""
-        self._records.pop(user_id, None)
-
-    async def record(self, user_id: int) -> PlayerRecord | None:
-        """The player's stored preferences, read at most once a minute."""
-        now = time.monotonic()
-        cached = self._records.get(user_id)
-        if cached is None or now - cached[0] > RECORD_SECONDS:
-            cached = (now, await self.service.player(user_id))
-            self._records[user_id] = cached
-        return cached[1]
-
     async def picture(self, delivery: Delivery) -> bytes | None:
+        """The picture of a hand (in its recipient's colours) or a board; None for text."""
         if delivery.view is None or delivery.kind not in ("hand", "board"):
             return None
-        four_colour = False
-        if delivery.to is not None:
-            record = await self.record(delivery.to)
-            four_colour = bool(record and record.four_colour)
         if delivery.kind == "hand":
-            return await self.painter.hand(delivery.view, four_colour)
+            return await self.painter.hand(delivery.view, delivery.four_colour)
         return await self.painter.table(delivery.view, delivery.names or ("seat 1", "seat 2"))
 
     async def _send_one(
-        self,
-        delivery: Delivery,
-        picture: bytes | None,
-        info: MatchInfo,
-        interaction: discord.Interaction | None,
+        self, delivery: Delivery, picture: bytes | None, interaction: discord.Interaction | None
     ) -> None:
         if delivery.kind == "hand":
-            await self.hand(delivery, picture, info, interaction)
+            await self.hand(delivery, picture, interaction)
         elif delivery.kind == "dm":
-            if not await self.dm(delivery.to or 0, self.heading(info) + delivery.text):
-                await self.public(info, f"<@{delivery.to}> {delivery.text}", None, delivery.to)
+            to = delivery.to or 0
+            text = self.heading(delivery) + delivery.text
+            if not await self.dm(to, text, closed=delivery.dms_closed):
+                await self.public(delivery.place, f"<@{to}> {delivery.text}", None, to)
         else:
-            await self.public(info, delivery.text, picture, delivery.mention, delivery.kind)
+            await self.public(
+                delivery.place, delivery.text, picture, delivery.mention, delivery.kind
+            )
 
     # -- private -----------------------------------------------------------------------------
 
-    def heading(self, info: MatchInfo) -> str:
+    def heading(self, delivery: Delivery) -> str:
         """Which match a DM is about: server, channel (a link), match id."""
-        guild = self.bot.get_guild(info.guild_id) if info.guild_id else None
-        place = info.thread_id or info.channel_id
-        parts = [f"**{guild.name}**" if guild else None, f"<#{place}>" if place else None]
-        title = games.get(info.game).title
-        parts.append(f"{title} match #{info.id}")
+        place = delivery.place
+        guild = self.bot.get_guild(place.guild_id) if place.guild_id else None
+        parts = [f"**{guild.name}**" if guild else None]
+        parts.append(f"<#{place.channel}>" if place.channel else None)
+        parts.append(f"{games.get(delivery.game).title} match #{delivery.match_id}")
         return " · ".join(p for p in parts if p) + "\n"
 
     async def hand(
-        self,
-        delivery: Delivery,
-        picture: bytes | None,
-        info: MatchInfo,
-        interaction: discord.Interaction | None,
+        self, delivery: Delivery, picture: bytes | None, interaction: discord.Interaction | None
     ) -> bool:
         """The hand by DM, else privately to the interaction's user; False if neither."""
         assert delivery.to is not None and delivery.view is not None
-        text = self.heading(info) + delivery.text
+        text = self.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
-        view = moves_view(delivery.match_id, info.version, legal)
-        if await self.dm(delivery.to, text, picture, view):
+        components = move_buttons(delivery.match_id, delivery.version, legal)
+        if await self.dm(delivery.to, text, picture, components, closed=delivery.dms_closed):
             return True
-        await self.tell_dms_closed(info, delivery.to)
+        await self.tell_dms_closed(delivery, delivery.to)
         if interaction is not None and interaction.user.id == delivery.to:
             await interaction.followup.send(
-                text[:2000], file=_png(picture, "hand"), view=view or discord.utils.MISSING,
-                ephemeral=True,
+                text[:2000], file=_png(picture, "hand"),
+                view=components or discord.utils.MISSING, ephemeral=True,
             )  # fmt: skip
             return True
         return False
 
-    async def tell_dms_closed(self, info: MatchInfo, user_id: int) -> None:
-        if (info.id, user_id) in self._told:
+    async def tell_dms_closed(self, delivery: Delivery, user_id: int) -> None:
+        if (delivery.match_id, user_id) in self._told:
             return
-        self._told.add((info.id, user_id))
+        self._told.add((delivery.match_id, user_id))
         await self.public(
-            info,
+            delivery.place,
             f"<@{user_id}>, I cannot send you your hand: your direct messages are closed to me. "
             "Use `/hand` here to see it privately. To get it by DM after each move, open this "
             "server's menu → Privacy Settings → allow direct messages, then use `/hand` with "
@@ -212,12 +186,17 @@ class Courier:
         user_id: int,
         text: str,
         picture: bytes | None = None,
-        view: discord.ui.View | None = None,
+        components: discord.ui.View | None = None,
         *,
+        closed: bool = False,
         retry: bool = False,
     ) -> bool:
-        """Send a DM; False (and remembered) when the user's DMs are closed."""
-        if not retry and await self.dms_closed(user_id):
+        """Send a DM; False (and remembered) when the user's DMs are closed.
+
+        ``closed``: the delivery says they were known closed; ``retry`` tries all the same
+        (the user asked for a DM) and notes them open again if it goes through.
+        """
+        if not retry and self.dms_closed(user_id, closed):
             return False
         try:
             channel_id = self._dm_channels.get(user_id)
@@ -226,56 +205,49 @@ class Courier:
                 channel_id = self._dm_channels[user_id] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(
-                text[:2000], file=_png(picture, "hand"), view=view or discord.utils.MISSING
+                text[:2000], file=_png(picture, "hand"), view=components or discord.utils.MISSING
             )
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 raise
             self._closed.add(user_id)
-            self._records.pop(user_id, None)
-            await self.service.set_dms_closed(user_id, True)
+            await self._dms_noted(user_id, True)
             return False
-        if retry:
-            record = await self.record(user_id)
-            if user_id in self._closed or (record is not None and record.dms_closed):
-                self._closed.discard(user_id)
-                self._records.pop(user_id, None)
-                await self.service.set_dms_closed(user_id, False)
+        if retry and (user_id in self._closed or closed):
+            self._closed.discard(user_id)
+            await self._dms_noted(user_id, False)
         return True
 
-    async def dms_closed(self, user_id: int) -> bool:
-        if user_id in self._closed:
-            return True
-        record = await self.record(user_id)
-        if record is not None and record.dms_closed:
+    def dms_closed(self, user_id: int, known_closed: bool) -> bool:
+        """Whether not to try a DM: closed as seen here, or as the delivery says."""
+        if known_closed:
             self._closed.add(user_id)
-            return True
-        return False
+        return user_id in self._closed
 
     # -- public ------------------------------------------------------------------------------
 
     async def public(
         self,
-        info: MatchInfo,
+        place: Place,
         text: str,
         picture: bytes | None,
         mention: int | None,
         kind: str = "notice",
         *,
-        view: discord.ui.View | None = None,
+        components: discord.ui.View | None = None,
     ) -> None:
-        place = info.thread_id or info.channel_id
-        if place is None:
+        channel_id = place.channel
+        if channel_id is None:
             return
         if mention is not None and f"<@{mention}>" not in text:
             text = (
                 f"{text}\n<@{mention}>, your move." if kind == "board" else f"<@{mention}> {text}"
             )
-        channel = self.bot.get_partial_messageable(place, guild_id=info.guild_id)
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=place.guild_id)
         await channel.send(
             text[:2000],
             file=_png(picture, "table"),
-            view=view or discord.utils.MISSING,
+            view=components or discord.utils.MISSING,
             allowed_mentions=PUBLIC_MENTIONS,
         )
 

@@ -145,7 +145,7 @@ async def test_a_damaged_match_does_not_stop_the_clocks(
     conn.execute("UPDATE matches SET state = '{' WHERE id = ?", (broken.id,))
     conn.commit()
     conn.close()
-    service._cache.clear()  # as after a restart
+    service.store.cache.clear()  # as after a restart
     clock.advance(days=2)
     deliveries = await service.check_clocks()
     assert {d.match_id for d in deliveries} == {fine.id}
@@ -201,14 +201,14 @@ async def test_a_match_whose_clock_fails_is_set_aside(
 ) -> None:
     broken = await start_match(service, days=1)
     fine = await start_match(service, days=1)
-    original = service._end
+    original = service.life._end
 
-    async def failing_end(row, *args):  # type: ignore[no-untyped-def]
+    def failing_end(row, *args):  # type: ignore[no-untyped-def]
         if row.id == broken.id:
             raise RuntimeError("engine trouble")
-        return await original(row, *args)
+        return original(row, *args)
 
-    monkeypatch.setattr(service, "_end", failing_end)
+    monkeypatch.setattr(service.life, "_end", failing_end)
     clock.advance(days=2)
     deliveries = await service.check_clocks()
     assert {d.match_id for d in deliveries} == {fine.id}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import games
 import rendering
+from bot.service import Delivery
 from tests.discord.conftest import StartBot
 from tests.discord.driver import PNG, Table
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -384,3 +386,35 @@ async def test_a_challenge_from_a_match_thread_gets_its_own_thread(
     info = await bot.service.get(int(post.custom_ids()[0].split(":")[-1]))
     assert info.channel_id == fake.channel_id
     assert info.thread_id not in (None, first.thread_id)
+
+
+class _Unreachable:
+    """Stands for the service while the courier sends: any use of it is a failure."""
+
+    def __getattr__(self, name: str) -> None:
+        raise AssertionError(f"the courier asked the service for {name!r}")
+
+
+async def test_deliveries_carry_all_the_courier_needs(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Stored as JSON and read back (as an outbox would), a resignation's deliveries are
+    sent with no service to ask: the result and the board in the thread, the rematch offer,
+    and the winner's DM headed with the match."""
+    bot = await start_bot()
+    table = await Table.open(fake, bot, "cinq-as", "rounds=1", alice, bob)
+    _, deliveries = await bot.service.resign(table.match_id, alice.id)
+    stored = [json.dumps(d.to_json()) for d in deliveries]
+    service, since = bot.service, len(fake.log)
+    bot.service = _Unreachable()  # type: ignore[assignment]
+    try:
+        await bot.courier.send([Delivery.from_json(json.loads(text)) for text in stored])
+    finally:
+        bot.service = service
+    assert [Delivery.from_json(json.loads(text)) for text in stored] == deliveries
+    sent = fake.log[since:]
+    public = [s for s in sent if s.channel_id == table.thread_id]
+    assert "resigned" in public[0].content and public[1].files
+    assert any(c.startswith("tapis:rematch:") for s in public for c in s.custom_ids())
+    (dm,) = [s for s in sent if fake.is_dm(s)]
+    assert dm.dm_to == bob.id and f"match #{table.match_id}" in dm.content

@@ -83,7 +83,7 @@ async def test_commands_sync_to_the_dev_guild_only_when_they_change(
     await start_bot()
     assert fake.command_syncs == [fake.guild_id]
     # A changed command set is synced again.
-    record = bot._sync_record()
+    record = bot._sync_hashes()
     record.write_text(record.read_text().replace('"guild', '"old-guild'))
     await start_bot()
     assert fake.command_syncs == [fake.guild_id, fake.guild_id]

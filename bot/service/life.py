@@ -1,0 +1,382 @@
+"""The life of a match: challenge → accept → moves → ending (by play, resignation, time).
+
+Every change walks the same path once: the store loads the match and its people under the
+match's lock, a pure ``decide`` here checks the request and makes the new row, the store
+saves it (with the move log, the result and the ratings in the same transaction), and the
+words are made from what was saved (wording.py). The clock task is told when a turn's due
+time comes sooner.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from dataclasses import replace
+from typing import TypeVar
+
+import bot.service.wording as wording
+import games
+from bot import clocks, ratings
+from bot.service.clock import ClockTask
+from bot.service.standings import write_result
+from bot.service.store import MatchStore, dumps
+from bot.service.values import (
+    Change,
+    Changed,
+    Conflict,
+    Delivery,
+    Json,
+    MatchInfo,
+    MatchOver,
+    MatchRow,
+    NotAPlayer,
+    NotYourTurn,
+    People,
+    PlayerRef,
+    Refused,
+    person,
+)
+from games import State
+
+T = TypeVar("T")
+
+Outcome = tuple[MatchInfo, list[Delivery]]
+
+
+def fresh_seed() -> int:
+    """The seed of a new match's deals: unpredictable, so nobody can know the cards."""
+    return secrets.randbits(62)
+
+
+def playing(row: MatchRow, user_id: int) -> tuple[int, State]:
+    """The seat of ``user_id`` in an active match; NotAPlayer or MatchOver otherwise."""
+    seat = row.seat_of(user_id)
+    if seat is None:
+        if row.status == "challenge":
+            raise MatchOver(wording.status_reason(row))
+        raise NotAPlayer(f"you do not play in match #{row.id}")
+    if row.status != "active" or row.state is None or row.state.to_move is None:
+        raise MatchOver(wording.status_reason(row))
+    return seat, row.state
+
+
+def open_challenge(row: MatchRow) -> MatchRow:
+    """``row`` if it is still an open challenge; MatchOver saying why not otherwise."""
+    if row.status != "challenge":
+        raise MatchOver(
+            f"match #{row.id} is no longer an open challenge ({wording.status_reason(row)})"
+            if row.status != "active"
+            else f"match #{row.id} has already started"
+        )
+    return row
+
+
+def _done(changed: Changed[T] | None) -> Changed[T]:
+    assert changed is not None  # only the clock's decisions may change nothing
+    return changed
+
+
+class MatchLife:
+    """Challenges, moves and endings, over a :class:`MatchStore`; owns the clock task."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+        self.clock = ClockTask(store, self.check_clock)
+
+    # -- challenges -------------------------------------------------------------------------
+    async def challenge(
+        self,
+        challenger: PlayerRef,
+        opponent: PlayerRef | None,
+        game: str,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        options: Json | None = None,
+        days_per_move: int | None = None,
+        rated: bool = True,
+        rematch_of: int | None = None,
+    ) -> Outcome:
+        """Challenge ``opponent``, or anyone when it is None (an open challenge)."""
+        try:
+            rules = games.get(game)
+        except KeyError:
+            raise Refused(
+                f"there is no game called {game!r}; the games are {', '.join(games.names())}"
+            ) from None
+        try:
+            rules.check_options(options)
+            days = clocks.check_days(days_per_move)
+        except ValueError as error:
+            raise Refused(f"{error}.") from None
+        if opponent is not None and opponent.user_id == challenger.user_id:
+            raise Refused("you cannot challenge yourself: name another player, or anyone")
+        players = (challenger, *([opponent] if opponent else []))
+        new = MatchRow(
+            id=0,
+            game=rules.name,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=None,
+            challenger_id=challenger.user_id,
+            opponent_id=None if opponent is None else opponent.user_id,
+            seat_ids=None,
+            options=json.loads(dumps(dict(options or {}))),  # as it reads back
+            seed=None,
+            status="challenge",
+            version=0,
+            state=None,
+            to_move_id=None,
+            days_per_move=days,
+            deadline=None,
+            reminder_at=None,
+            result=None,
+            rematch_of=rematch_of,
+            rated=rated,
+        )
+        row = await self.store.create(new, players)
+        people = await self.store.people(row.user_ids)
+        people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
+        return row.info(people), wording.challenged(row, people)
+
+    async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
+        """Accept a challenge: the match starts at once, dealt from a fresh random seed."""
+
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
+            open_challenge(row)
+            if user.user_id == row.challenger_id:
+                raise Refused("you cannot accept your own challenge (you may cancel it)")
+            if row.opponent_id is not None and row.opponent_id != user.user_id:
+                challenged = person(people, row.opponent_id).name
+                raise NotAPlayer(f"this challenge is for {challenged}, not for you")
+            seed = fresh_seed()
+            state = games.get(row.game).new_match(seed=seed, options=row.options)
+            seats = (row.challenger_id, user.user_id)
+            deadline, reminder = clocks.deadline_after(now, row.days_per_move)
+            after = replace(
+                row,
+                status="active",
+                opponent_id=user.user_id,
+                seat_ids=seats,
+                seed=seed,
+                state=state,
+                version=0,
+                to_move_id=None if state.to_move is None else seats[state.to_move],
+                deadline=deadline,
+                reminder_at=reminder,
+            )
+            return Change(after, remember=(user,))
+
+        changed = _done(await self.store.change(match_id, decide, also_people=(user.user_id,)))
+        row, people = changed.after, changed.people
+        self.clock.changed(row.reminder_at)
+        return row.info(people), wording.accepted(row, people, changed.now)
+
+    async def _close_challenge(self, match_id: int, user_id: int, status: str) -> Outcome:
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
+            open_challenge(row)
+            if status == "declined":
+                if row.opponent_id is None:
+                    raise NotAPlayer("an open challenge cannot be declined: leave it, or accept it")
+                if user_id != row.opponent_id:
+                    raise NotAPlayer("only the player challenged can decline this challenge")
+            elif user_id != row.challenger_id:
+                raise NotAPlayer("only the player who made this challenge can cancel it")
+            return Change(replace(row, status=status))
+
+        changed = _done(await self.store.change(match_id, decide))
+        row, people = changed.after, changed.people
+        return row.info(people), wording.challenge_closed(row, people, user_id)
+
+    async def decline(self, match_id: int, user_id: int) -> Outcome:
+        return await self._close_challenge(match_id, user_id, "declined")
+
+    async def cancel(self, match_id: int, user_id: int) -> Outcome:
+        return await self._close_challenge(match_id, user_id, "cancelled")
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
+            return Change(replace(row, thread_id=thread_id))
+
+        await self.store.change(match_id, decide)
+
+    async def rematch(self, match_id: int, user: PlayerRef) -> Outcome:
+        """Ask the same opponent for another match on the same terms; if they asked first,
+        this accepts their rematch."""
+        row, people = await self.store.peek_with_people(match_id)
+        seat = row.seat_of(user.user_id)
+        if seat is None or row.seat_ids is None:
+            raise NotAPlayer(f"you did not play match #{match_id}, so you cannot ask a rematch")
+        if row.status != "finished":
+            raise Refused(f"a rematch follows a finished match, and {wording.status_reason(row)}")
+        pending = await self.store.db.fetchone(
+            "SELECT id, challenger_id FROM matches WHERE rematch_of = ? AND status = 'challenge'"
+            " ORDER BY id DESC LIMIT 1",
+            (match_id,),
+        )
+        if pending is not None:
+            if pending["challenger_id"] == user.user_id:
+                raise Refused(
+                    f"you have already asked for a rematch (match #{pending['id']}): "
+                    "waiting for your opponent"
+                )
+            return await self.accept(pending["id"], user)
+        return await self.challenge(
+            user,
+            person(people, row.seat_ids[1 - seat]).ref,
+            row.game,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            options=row.options,
+            days_per_move=row.days_per_move,
+            rated=row.rated,
+            rematch_of=row.id,
+        )
+
+    # -- play -------------------------------------------------------------------------------
+    async def move(
+        self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None
+    ) -> Outcome:
+        """Play ``move`` for ``user_id``: stored with the new state in one transaction.
+
+        ``expected_version`` (the version a button was drawn at) refuses a stale move with
+        Conflict instead of applying it to a position the player did not see.
+        """
+
+        def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
+            seat, state = playing(row, user_id)
+            if state.to_move != seat:
+                assert row.seat_ids is not None
+                who = person(people, row.seat_ids[1 - seat]).name
+                raise NotYourTurn(f"it is {who}'s turn in match #{match_id}, not yours")
+            if expected_version is not None and expected_version != row.version:
+                raise Conflict(
+                    f"match #{match_id} has moved on since that was shown: look at it again"
+                )
+            try:
+                after = state.apply(move)
+                canonical = state.canonical(move)
+            except ValueError as error:
+                raise Refused(
+                    f"{wording.sentence(str(error))} "
+                    f"Moves open to you: {wording.listing(state.legal_moves())}."
+                ) from None
+            return _moved(row, seat, user_id, canonical, after, now)
+
+        changed = _done(await self.store.change(match_id, decide))
+        row, people = changed.after, changed.people
+        self.clock.changed(row.reminder_at)
+        if row.status == "finished":
+            return row.info(people), wording.ending(row, people, changed.also or [], changed.now)
+        return row.info(people), wording.progress(row, people, changed.now)
+
+    def _end(
+        self, row: MatchRow, winner: int, how: str, extra: Json, now: float
+    ) -> Change[list[ratings.Change]]:
+        """End an active match without a move (a resignation, a loss on time)."""
+        assert row.state is not None
+        result = {"winner": winner, "scores": list(row.state.scores), "how": how, **extra}
+        ended = replace(
+            row, status="finished", result=result, to_move_id=None, deadline=None, reminder_at=None
+        )
+        return Change(ended, also=lambda conn: write_result(conn, ended, how, now))
+
+    async def resign(self, match_id: int, user_id: int) -> Outcome:
+        seat = 0
+
+        def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
+            nonlocal seat
+            seat, _ = playing(row, user_id)
+            return self._end(row, 1 - seat, "resignation", {"resigned": seat}, now)
+
+        changed = _done(await self.store.change(match_id, decide))
+        row, people = changed.after, changed.people
+        return row.info(people), wording.resigned(
+            row, people, seat, changed.also or [], changed.now
+        )
+
+    async def abort(self, match_id: int, user_id: int) -> Outcome:
+        """Call a match off before its first move: no result, no rating."""
+        seat = 0
+
+        def decide(row: MatchRow, people: People, now: float) -> Change[None]:
+            nonlocal seat
+            seat, _ = playing(row, user_id)
+            if row.version > 0:
+                raise Refused(
+                    f"match #{match_id} has begun ({row.version} move"
+                    f"{'s' if row.version != 1 else ''} played): it can no longer be aborted, "
+                    "but you may resign"
+                )
+            return Change(
+                replace(row, status="aborted", to_move_id=None, deadline=None, reminder_at=None)
+            )
+
+        changed = _done(await self.store.change(match_id, decide))
+        row, people = changed.after, changed.people
+        return row.info(people), wording.aborted(row, people, seat)
+
+    # -- clocks -----------------------------------------------------------------------------
+    async def check_clock(self, match_id: int, due: float) -> list[Delivery]:
+        """A match due at ``due`` (for the clock task): a loss on time past its deadline,
+        else its reminder; nothing if it is no longer due."""
+        seat = 0
+
+        def decide(
+            row: MatchRow, people: People, now: float
+        ) -> Change[list[ratings.Change]] | None:
+            nonlocal seat
+            if row.status != "active" or row.state is None or row.seat_ids is None:
+                return None
+            if row.state.to_move is None:
+                return None
+            seat = row.state.to_move
+            if row.deadline is not None and row.deadline <= due:
+                return self._end(row, 1 - seat, "time", {"timed_out": seat}, now)
+            if row.reminder_at is not None and row.reminder_at <= due:
+                return Change(replace(row, reminder_at=None), touch=False)
+            return None
+
+        changed = await self.store.change(match_id, decide)
+        if changed is None:
+            return []
+        row, people = changed.after, changed.people
+        if row.status == "finished":
+            return wording.timed_out(row, people, seat, changed.also or [], due)
+        return wording.reminder(row, people, seat, due)
+
+
+def _moved(
+    row: MatchRow, seat: int, user_id: int, move: str, after: State, now: float
+) -> Change[list[ratings.Change]]:
+    """The change a move makes: new state and turn, the move logged, the result if over."""
+    assert row.seat_ids is not None
+    result = after.result
+    finished = result is not None or after.to_move is None
+    if finished:
+        result = {**(result or {}), "how": "play"}
+        deadline = reminder = to_move = None
+    else:
+        deadline, reminder = clocks.deadline_after(now, row.days_per_move)
+        to_move = row.seat_ids[after.to_move] if after.to_move is not None else None
+    version = row.version + 1
+    moved = replace(
+        row,
+        version=version,
+        state=after,
+        status="finished" if finished else "active",
+        to_move_id=to_move,
+        deadline=deadline,
+        reminder_at=reminder,
+        result=result,
+    )
+
+    def log_move(conn: sqlite3.Connection) -> list[ratings.Change]:
+        conn.execute(
+            "INSERT INTO moves (match_id, ply, seat, user_id, move, at) VALUES (?, ?, ?, ?, ?, ?)",
+            (row.id, version, seat, user_id, move, now),
+        )
+        return write_result(conn, moved, "play", now) if finished else []
+
+    return Change(moved, also=log_move)

@@ -1,0 +1,257 @@
+"""The match service: one object over the rooms, the only one callers need.
+
+It opens the database and hands each request to the room that owns it: the match life
+(life.py) for challenges, moves and endings, the standings, the clock task, integrity; and
+answers look-ups from the match store with words from wording.py. It holds no rule of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import bot.service.wording as wording
+from bot.service.integrity import Integrity
+from bot.service.life import MatchLife, Outcome
+from bot.service.standings import Standings
+from bot.service.store import MatchStore
+from bot.service.values import (
+    Delivery,
+    Json,
+    MatchInfo,
+    MatchOver,
+    MatchRow,
+    NotAPlayer,
+    PlayerProfile,
+    PlayerRef,
+    PlayerStats,
+    Standing,
+)
+from bot.storage import Database
+
+ACTIVE = ("challenge", "active")
+
+
+def utcnow() -> datetime:
+    """The wall clock, aware UTC; the service takes another one in tests."""
+    return datetime.now(UTC)
+
+
+def _started(row: MatchRow) -> MatchRow:
+    if row.state is None:
+        raise MatchOver(wording.status_reason(row))
+    return row
+
+
+class MatchService:
+    """The match service over one SQLite database (see ``open``).
+
+    Concurrency: every change to a match runs under that match's lock: it reads the match,
+    asks the engine, then writes the move, the new state (and, at the end, the result and
+    ratings) atomically — one savepoint of a group-committed transaction — with an ``UPDATE``
+    that also checks the version it read (optimistic), so a move is applied exactly once even
+    if another process shares the file. It returns once that is committed. Matches are kept
+    in a cache of read-back states, filled only under their lock and only with committed rows.
+    """
+
+    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+        self.store = MatchStore(db, now)
+        self.life = MatchLife(self.store)
+        self.clock = self.life.clock
+        self.standings = Standings(self.store)
+        self.integrity = Integrity(self.store)
+
+    # -- opening and closing ----------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        durable: bool = False,
+        now: Callable[[], datetime] = utcnow,
+    ) -> MatchService:
+        """The service over the database at ``path``, created and migrated if needed.
+
+        ``durable=True`` sets ``synchronous=FULL``: an acknowledged move then survives a
+        power loss too, not only a killed process.
+        """
+        return cls(await Database.open(path, durable=durable), now)
+
+    async def close(self) -> None:
+        await self.store.db.close()
+
+    @property
+    def database(self) -> Database:
+        return self.store.db
+
+    # -- players ----------------------------------------------------------------------------
+    async def player(self, user_id: int) -> PlayerProfile | None:
+        """What is stored of a player (None if never seen)."""
+        return await self.store.profile(user_id)
+
+    async def set_preferences(self, user_id: int, *, four_colour: bool | None = None) -> None:
+        if four_colour is not None:
+            await self.store.set_flag(user_id, "four_colour", four_colour)
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        await self.store.set_flag(user_id, "dms_closed", closed)
+
+    # -- looking at matches -----------------------------------------------------------------
+    async def get(self, match_id: int) -> MatchInfo:
+        row, people = await self.store.peek_with_people(match_id)
+        return row.info(people)
+
+    async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
+        found = await self.store.db.fetchone(
+            "SELECT id FROM matches WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,)
+        )
+        return None if found is None else await self.get(found["id"])
+
+    async def matches_of(self, user_id: int, *, active_only: bool = True) -> list[MatchInfo]:
+        """A player's matches: theirs to move first, then the most recently changed."""
+        statuses = ACTIVE if active_only else (*ACTIVE, "finished", "aborted", "corrupt")
+        marks = ", ".join("?" * len(statuses))
+        found = await self.store.db.fetchall(
+            f"SELECT id FROM matches WHERE id IN ("
+            f" SELECT id FROM matches WHERE seat0_id = ? AND status IN ({marks})"
+            f" UNION SELECT id FROM matches WHERE seat1_id = ? AND status IN ({marks})"
+            f" UNION SELECT id FROM matches WHERE challenger_id = ? AND status IN ({marks})"
+            f" UNION SELECT id FROM matches WHERE opponent_id = ? AND status IN ({marks}))"
+            f" ORDER BY to_move_id = ? DESC, updated_at DESC, id DESC LIMIT 100",
+            [x for _ in range(4) for x in (user_id, *statuses)] + [user_id],
+        )
+        infos = []
+        for match in found:
+            try:
+                infos.append(await self.get(match["id"]))
+            except MatchOver:
+                continue  # set aside while we looked: the others go on
+        return infos
+
+    async def view_for(self, match_id: int, user_id: int | None) -> Json:
+        """The game view of ``user_id`` if they play in the match, else the public one."""
+        row = _started(await self.store.peek(match_id))
+        assert row.state is not None
+        return row.state.view(None if user_id is None else row.seat_of(user_id))
+
+    async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
+        row = await self.store.peek(match_id)
+        seat = row.seat_of(user_id)
+        if row.status != "active" or row.state is None or seat is None:
+            return []
+        return row.state.legal_moves() if row.state.to_move == seat else []
+
+    async def hand_delivery(self, match_id: int, user_id: int) -> Delivery:
+        row, people = await self.store.peek_with_people(match_id)
+        _started(row)
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(f"you do not play in match #{match_id}, so you have no hand there")
+        return wording.hand(row, people, seat, wording.clock_text(row, self.store.ts()))
+
+    async def board_delivery(self, match_id: int) -> Delivery:
+        row, people = await self.store.peek_with_people(match_id)
+        _started(row)
+        return wording.board(row, people, wording.clock_text(row, self.store.ts()))
+
+    # -- the match life ---------------------------------------------------------------------
+    async def challenge(
+        self,
+        challenger: PlayerRef,
+        opponent: PlayerRef | None,
+        game: str,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        options: Json | None = None,
+        days_per_move: int | None = None,
+        rated: bool = True,
+        rematch_of: int | None = None,
+    ) -> Outcome:
+        """Challenge ``opponent``, or anyone when it is None (an open challenge).
+
+        ``rated=False`` keeps the match out of ratings (the local sandbox's practice games).
+        """
+        return await self.life.challenge(
+            challenger,
+            opponent,
+            game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            options=options,
+            days_per_move=days_per_move,
+            rated=rated,
+            rematch_of=rematch_of,
+        )
+
+    async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
+        """Accept a challenge: the match starts at once, dealt from a fresh random seed."""
+        return await self.life.accept(match_id, user)
+
+    async def decline(self, match_id: int, user_id: int) -> Outcome:
+        return await self.life.decline(match_id, user_id)
+
+    async def cancel(self, match_id: int, user_id: int) -> Outcome:
+        return await self.life.cancel(match_id, user_id)
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        await self.life.set_thread(match_id, thread_id)
+
+    async def rematch(self, match_id: int, user: PlayerRef) -> Outcome:
+        """Ask the same opponent for another match on the same terms; if they asked first,
+        this accepts their rematch."""
+        return await self.life.rematch(match_id, user)
+
+    async def move(
+        self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None
+    ) -> Outcome:
+        """Play ``move`` for ``user_id`` (see :meth:`MatchLife.move`)."""
+        return await self.life.move(match_id, user_id, move, expected_version=expected_version)
+
+    async def resign(self, match_id: int, user_id: int) -> Outcome:
+        return await self.life.resign(match_id, user_id)
+
+    async def abort(self, match_id: int, user_id: int) -> Outcome:
+        """Call a match off before its first move: no result, no rating."""
+        return await self.life.abort(match_id, user_id)
+
+    # -- standings --------------------------------------------------------------------------
+    async def leaderboard(self, game: str, guild_id: int | None, limit: int = 10) -> list[Standing]:
+        return await self.standings.leaderboard(game, guild_id, limit)
+
+    async def stats(
+        self, user_id: int, game: str | None = None, guild_id: int | None = None
+    ) -> PlayerStats:
+        return await self.standings.stats(user_id, game, guild_id)
+
+    # -- clocks -----------------------------------------------------------------------------
+    @property
+    def clock_next(self) -> float | None:
+        """When the clock task plans to look next (unix seconds), None if at rest."""
+        return self.clock.planned
+
+    def wake_clocks(self) -> None:
+        """Make the clock task look again now (after the injected clock moved, in tests)."""
+        self.clock.wake()
+
+    async def next_clock_event(self) -> float | None:
+        """The earliest pending reminder or deadline (unix seconds), None if none."""
+        return await self.clock.next_due()
+
+    async def check_clocks(self) -> list[Delivery]:
+        """Send due reminders and end the matches whose deadline has passed; what to deliver."""
+        return await self.clock.check()
+
+    async def run_clocks(self, deliver: Callable[[list[Delivery]], Awaitable[None]]) -> None:
+        """The one clock task (see :meth:`ClockTask.run`); cancel it to stop it."""
+        await self.clock.run(deliver)
+
+    # -- integrity --------------------------------------------------------------------------
+    async def verify(self, match_id: int) -> bool:
+        """Replay the match's move log from its seed and compare with the stored state."""
+        return await self.integrity.verify(match_id)
+
+    async def verify_all(self, *, active_only: bool = False) -> list[int]:
+        """Verify every match (or every active one); the ids of those set aside."""
+        return await self.integrity.verify_all(active_only=active_only)

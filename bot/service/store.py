@@ -1,0 +1,433 @@
+"""The match store: matches and players as stored, read back, cached, and saved.
+
+Every change to a match goes through :meth:`MatchStore.change`: under the match's lock it
+loads the match (and everyone it speaks of), lets the caller decide the new row, and saves
+it with :meth:`MatchStore.save`, the one ``UPDATE matches`` that writes the columns that
+changed under the version check. The cache of read-back matches is filled only under a
+match's lock and only with committed rows, so it never holds an older row than a writer left.
+
+The verbs, each with one meaning: ``read`` a match from the database, ``peek`` at it for
+reading (cache first), ``load`` it for changing it (its lock held), ``save`` a change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import sqlite3
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from datetime import datetime
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
+
+import games
+from bot.service.values import (
+    Change,
+    Changed,
+    Conflict,
+    Json,
+    MatchRow,
+    NotFound,
+    People,
+    PlayerProfile,
+    PlayerRef,
+)
+from bot.storage import Database
+from games import State
+
+T = TypeVar("T")
+log = logging.getLogger("tapis.service")
+
+
+def dumps(data: object) -> str:
+    """JSON as stored: compact and with sorted keys, so equal data is stored equal."""
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+class Unreadable(Exception):
+    """A stored match that cannot be read back; it will be set aside."""
+
+
+class _Stale(Exception):
+    """In a plan: the match is not as read (another process changed it); nothing written."""
+
+
+def row_from_stored(stored: sqlite3.Row) -> MatchRow:
+    """Read a ``matches`` row back, its state included; Unreadable if it is damaged.
+
+    A match already set aside is read leniently, without its state, so it can still be
+    listed and shown as set aside.
+    """
+    if stored["status"] == "corrupt":
+        return _row_fields(stored, stored["game"], _loads_or(stored["options"], {}), None, None)
+    try:
+        game = games.get(stored["game"])
+        options = json.loads(stored["options"])
+        if not isinstance(options, dict):
+            raise ValueError("options are not a mapping")
+        result = None if stored["result"] is None else json.loads(stored["result"])
+        state = None if stored["state"] is None else game.from_json(stored["state"])
+    except (KeyError, ValueError, TypeError) as error:
+        raise Unreadable(str(error) or type(error).__name__) from error
+    if stored["status"] == "active" and state is None:
+        raise Unreadable("an active match without a state")
+    return _row_fields(stored, game.name, options, result, state)
+
+
+def _loads_or(text: str | None, default: Any) -> Any:
+    try:
+        return default if text is None else json.loads(text)
+    except ValueError:
+        return default
+
+
+def _row_fields(
+    stored: sqlite3.Row, game: str, options: Json, result: Json | None, state: State | None
+) -> MatchRow:
+    seat0, seat1 = stored["seat0_id"], stored["seat1_id"]
+    return MatchRow(
+        id=stored["id"],
+        game=game,
+        guild_id=stored["guild_id"],
+        channel_id=stored["channel_id"],
+        thread_id=stored["thread_id"],
+        challenger_id=stored["challenger_id"],
+        opponent_id=stored["opponent_id"],
+        seat_ids=None if seat0 is None or seat1 is None else (seat0, seat1),
+        options=options if isinstance(options, dict) else {},
+        seed=stored["seed"],
+        status=stored["status"],
+        version=stored["version"],
+        state=state,
+        to_move_id=stored["to_move_id"],
+        days_per_move=stored["days_per_move"],
+        deadline=stored["deadline"],
+        reminder_at=stored["reminder_at"],
+        result=result,
+        rematch_of=stored["rematch_of"],
+        rated=bool(stored["rated"]),
+    )
+
+
+# The columns a change may write that are fields of a row as they are; the seats and the
+# result are stored otherwise (two columns, JSON). A match's id, game, guild and channel,
+# challenger, options, clock and rating terms never change once made.
+_PLAIN: tuple[str, ...] = ("status", "opponent_id", "seed", "version", "to_move_id")
+_PLAIN += ("deadline", "reminder_at", "thread_id")
+_read_plain = attrgetter(*_PLAIN)
+_FIXED: tuple[str, ...] = ("id", "game", "guild_id", "channel_id", "challenger_id", "options")
+_FIXED += ("days_per_move", "rematch_of", "rated")
+_read_fixed = attrgetter(*_FIXED)
+
+
+def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
+    """The stored columns that differ from ``before`` to ``after``, encoded for storing.
+
+    Run for every move, so it compares whole tuples read in one go (attrgetter) before
+    looking at any column alone.
+    """
+    if _read_fixed(before) != _read_fixed(after):
+        name = next(n for n in _FIXED if getattr(before, n) != getattr(after, n))
+        raise ValueError(f"a match's {name} never changes")
+    columns: dict[str, object] = {}
+    old, new = _read_plain(before), _read_plain(after)
+    if old != new:
+        for column, was, now in zip(_PLAIN, old, new, strict=True):
+            if was != now:
+                columns[column] = now
+    if after.seat_ids != before.seat_ids:
+        seats = after.seat_ids or (None, None)
+        columns["seat0_id"], columns["seat1_id"] = seats
+    if after.result != before.result:
+        columns["result"] = None if after.result is None else dumps(after.result)
+    if after.state is not before.state:  # states are immutable: a new one is a new object
+        columns["state"] = None if after.state is None else after.state.to_json()
+    return columns
+
+
+@functools.cache
+def _update_sql(columns: tuple[str, ...]) -> str:
+    """The UPDATE for these columns under the version check (a handful of shapes in all)."""
+    sets = ", ".join(f"{column} = ?" for column in columns)
+    return f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = ?"
+
+
+class _KeyedLocks:
+    """One asyncio lock per match id, forgotten once nobody holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: int) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+
+class MatchStore:
+    """Matches and players in one SQLite database, with a cache of both."""
+
+    CACHE_SIZE = 20_000  # matches whose state is kept read back (a few kB each)
+
+    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+        self.db = db
+        self._now = now
+        self.locks = _KeyedLocks()
+        self.cache: OrderedDict[int, MatchRow] = OrderedDict()
+        self._people: dict[int, PlayerProfile] = {}
+
+    def ts(self) -> float:
+        return self._now().timestamp()
+
+    # -- players ----------------------------------------------------------------------------
+    async def people(self, user_ids: Iterable[int]) -> dict[int, PlayerProfile]:
+        """The profiles of ``user_ids`` (an unknown player gets a made-up name)."""
+        ids = tuple(user_ids)
+        missing = [user_id for user_id in ids if user_id not in self._people]
+        if missing:
+            marks = ", ".join("?" * len(missing))
+            for stored in await self.db.fetchall(
+                f"SELECT * FROM players WHERE user_id IN ({marks})", missing
+            ):
+                self._people[stored["user_id"]] = _profile(stored)
+        return {
+            user_id: self._people.get(user_id) or PlayerProfile.unknown(user_id) for user_id in ids
+        }
+
+    async def profile(self, user_id: int) -> PlayerProfile | None:
+        """The stored profile of a player, read afresh (None if never seen)."""
+        stored = await self.db.fetchone("SELECT * FROM players WHERE user_id = ?", (user_id,))
+        if stored is None:
+            return None
+        profile = self._people[user_id] = _profile(stored)
+        return profile
+
+    def remember(self, conn: sqlite3.Connection, players: Iterable[PlayerRef], now: float) -> None:
+        """In a plan: store the players' names as last seen (unless already known)."""
+        for player in players:
+            known = self._people.get(player.user_id)
+            if known is not None and known.seen_as(player) is known:
+                continue
+            conn.execute(
+                "INSERT INTO players (user_id, name, locale, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+                " SET name = excluded.name, locale = excluded.locale,"
+                " updated_at = excluded.updated_at",
+                (player.user_id, player.name, player.locale, now, now),
+            )
+
+    def remembered(self, players: Iterable[PlayerRef]) -> None:
+        """After a commit that remembered ``players``: the cache follows."""
+        for player in players:
+            known = self._people.get(player.user_id)
+            if known is not None:
+                self._people[player.user_id] = known.seen_as(player)
+
+    async def set_flag(
+        self, user_id: int, column: Literal["four_colour", "dms_closed"], value: bool
+    ) -> None:
+        """Store one of a player's yes/no settings (``four_colour``, ``dms_closed``)."""
+        now = self.ts()
+
+        def plan(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                f"INSERT INTO players (user_id, name, {column}, created_at, updated_at)"
+                f" VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+                f" SET {column} = excluded.{column}, updated_at = excluded.updated_at",
+                (user_id, f"player {user_id}", int(value), now, now),
+            )
+
+        await self.db.transact(plan)
+        known = self._people.get(user_id)
+        if known is not None:
+            if column == "four_colour":
+                self._people[user_id] = replace(known, four_colour=value)
+            else:
+                self._people[user_id] = replace(known, dms_closed=value)
+
+    # -- reading matches --------------------------------------------------------------------
+    async def read(self, match_id: int) -> MatchRow:
+        """The committed match from the database (NotFound if none); a damaged one is set
+        aside on the way and comes back with status "corrupt"."""
+        try:
+            return row_from_stored(await self.read_stored(match_id))
+        except Unreadable as error:
+            await self.set_aside(match_id, str(error))
+        return row_from_stored(await self.read_stored(match_id))
+
+    async def read_stored(self, match_id: int) -> sqlite3.Row:
+        stored = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if stored is None:
+            raise NotFound(f"there is no match #{match_id}")
+        return stored
+
+    async def peek(self, match_id: int) -> MatchRow:
+        """The match for reading: from the cache, else read under its lock (only the lock's
+        holder may fill the cache, so it never takes an older row than a writer left)."""
+        row = self.cache.get(match_id)
+        if row is not None:
+            return row
+        async with self.locks.hold(match_id):
+            return await self.load(match_id)
+
+    async def peek_with_people(self, match_id: int) -> tuple[MatchRow, People]:
+        row = await self.peek(match_id)
+        return row, await self.people(row.user_ids)
+
+    async def load(self, match_id: int) -> MatchRow:
+        """The match for changing it; the caller holds its lock."""
+        row = self.cache.get(match_id)
+        if row is None:
+            row = await self.read(match_id)
+            self.keep(row)
+        else:
+            self.cache.move_to_end(match_id)
+        return row
+
+    def keep(self, row: MatchRow) -> None:
+        self.cache[row.id] = row
+        self.cache.move_to_end(row.id)
+        while len(self.cache) > self.CACHE_SIZE:
+            self.cache.popitem(last=False)
+
+    # -- writing matches --------------------------------------------------------------------
+    async def create(self, row: MatchRow, players: tuple[PlayerRef, ...]) -> MatchRow:
+        """Store a new challenge (``row`` with any id) and remember its players; the row
+        as stored, with its id."""
+        now = self.ts()
+
+        def plan(conn: sqlite3.Connection) -> int | None:
+            self.remember(conn, players, now)
+            cursor = conn.execute(
+                "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
+                " options, status, days_per_move, rated, rematch_of, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.game,
+                    row.guild_id,
+                    row.channel_id,
+                    row.challenger_id,
+                    row.opponent_id,
+                    dumps(row.options),
+                    row.status,
+                    row.days_per_move,
+                    int(row.rated),
+                    row.rematch_of,
+                    now,
+                    now,
+                ),
+            )
+            return cursor.lastrowid
+
+        match_id = await self.db.transact(plan)
+        assert match_id is not None
+        self.remembered(players)
+        row = replace(row, id=match_id)
+        async with self.locks.hold(match_id):
+            self.keep(row)
+        return row
+
+    async def change(
+        self,
+        match_id: int,
+        decide: Callable[[MatchRow, People, float], Change[T] | None],
+        *,
+        also_people: tuple[int, ...] = (),
+    ) -> Changed[T] | None:
+        """Load the match under its lock, ask ``decide`` for the change (it may refuse with a
+        ServiceError, or return None for no change), save it; what was done.
+
+        ``decide`` gets the match, its people and the time: one time for the whole change,
+        taken once the match is held, so its stored times and its words agree.
+
+        ``also_people``: more players ``decide`` may need to name (one accepting a challenge).
+        """
+        async with self.locks.hold(match_id):
+            before = await self.load(match_id)
+            people = await self.people((*before.user_ids, *also_people))
+            now = self.ts()
+            change = decide(before, people, now)
+            if change is None:
+                return None
+            also = await self.save(before, change, now)
+        people = {**people}
+        for player in change.remember:
+            people[player.user_id] = people.get(
+                player.user_id, PlayerProfile.unknown(player.user_id)
+            ).seen_as(player)
+        return Changed(before, change.after, people, now, also)
+
+    async def save(self, before: MatchRow, change: Change[T], now: float) -> T | None:
+        """Write what changed from ``before`` to ``change.after`` (and ``change.also``) in one
+        transaction, if the match is still as read; Conflict otherwise, and nothing written.
+
+        The caller holds the match's lock; the cache keeps the saved row.
+        """
+        after = change.after
+        columns = changed_columns(before, after)
+        if change.touch:
+            columns["updated_at"] = now
+        sql = _update_sql(tuple(columns))
+        params = (*columns.values(), before.id, before.version, before.status)
+        also = change.also
+
+        def plan(conn: sqlite3.Connection) -> T | None:
+            self.remember(conn, change.remember, now)  # first: the match may refer to them
+            if columns and conn.execute(sql, params).rowcount != 1:
+                raise _Stale
+            return None if also is None else also(conn)
+
+        try:
+            result = await self.db.transact(plan)
+        except _Stale:
+            self.cache.pop(before.id, None)
+            raise Conflict(
+                f"match #{before.id} changed meanwhile: look at it again and retry"
+            ) from None
+        self.remembered(change.remember)
+        self.keep(after)
+        return result
+
+    async def set_aside(self, match_id: int, problem: str) -> None:
+        """Flag a damaged match so no one plays it and nothing else is held up by it.
+
+        Not a :meth:`save`: the stored row may not even read back.
+        """
+        log.error("match #%s set aside: %s", match_id, problem)
+        self.cache.pop(match_id, None)
+        now = self.ts()
+
+        def plan(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
+                " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?",
+                (problem[:500], now, match_id),
+            )
+
+        await self.db.transact(plan)
+
+
+def _profile(stored: sqlite3.Row) -> PlayerProfile:
+    return PlayerProfile(
+        user_id=stored["user_id"],
+        name=stored["name"],
+        locale=stored["locale"],
+        four_colour=bool(stored["four_colour"]),
+        dms_closed=bool(stored["dms_closed"]),
+    )

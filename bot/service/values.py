@@ -1,0 +1,322 @@
+"""The service's plain data: what callers pass in, what they get back, and the stored match.
+
+Nothing here does I/O, so every other module of the service may import it and none of
+them needs another to name what it handles. Deliveries are plain data (ids, strings, JSON
+mappings) so that they could be stored with the move that owes them and sent again later.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
+from functools import cached_property
+from typing import Any, Generic, Literal, TypeVar
+
+from bot import clocks
+from games import State
+
+Json = dict[str, Any]
+T = TypeVar("T")
+
+DeliveryKind = Literal["hand", "board", "notice", "dm"]
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """Who acts: a Discord user id, the display name to show, their locale."""
+
+    user_id: int
+    name: str
+    locale: str = "en"
+
+
+@dataclass(frozen=True)
+class PlayerProfile:
+    """What is remembered of a player: the name last seen and their preferences."""
+
+    user_id: int
+    name: str
+    locale: str = "en"
+    four_colour: bool = False
+    dms_closed: bool = False
+    extra: Json = field(default_factory=dict)
+
+    @classmethod
+    def unknown(cls, user_id: int) -> PlayerProfile:
+        """Someone never stored (a name is still needed to speak of them)."""
+        return cls(user_id, f"player {user_id}")
+
+    @cached_property
+    def ref(self) -> PlayerRef:
+        return PlayerRef(self.user_id, self.name, self.locale)
+
+    def seen_as(self, ref: PlayerRef) -> PlayerProfile:
+        """The profile with the name and locale ``ref`` was last seen with."""
+        if (ref.name, ref.locale) == (self.name, self.locale):
+            return self
+        return replace(self, name=ref.name, locale=ref.locale)
+
+
+# Everyone a match speaks of, by user id: read with the match, so that its words and its
+# deliveries are made without going back to the database.
+People = Mapping[int, PlayerProfile]
+
+
+def person(people: People, user_id: int) -> PlayerProfile:
+    return people.get(user_id) or PlayerProfile.unknown(user_id)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a match's public messages go: its thread if it has one, else its channel."""
+
+    guild_id: int | None = None
+    channel_id: int | None = None
+    thread_id: int | None = None
+
+    @property
+    def channel(self) -> int | None:
+        return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """Something the adapter must send, in list order, with all it needs to send it.
+
+    - ``hand``: private to user ``to``: their hand from ``view`` (= ``state.view(seat)``), with
+      buttons for ``view["legal_moves"]`` drawn at ``version``; ``text`` says which match and
+      whose turn.
+    - ``board``: public, to ``place``: the table from ``view`` (= ``state.view(None)``);
+      ``text`` = last move, scores, whose turn; ``mention`` = to move.
+    - ``notice``: public text to ``place`` (challenge, start, result…).
+    - ``dm``: private text to user ``to`` (a clock reminder, "your opponent resigned"…).
+
+    ``game``, ``place`` and ``version`` say which match and where, so a DM can be headed
+    with it; ``status`` is the match's status once the change was made (a finished match's
+    notice invites a rematch); ``four_colour`` and ``dms_closed`` are the recipient's
+    settings when it was made. Public deliveries never hold hidden information, in ``view``
+    or in ``text``.
+    """
+
+    kind: DeliveryKind
+    match_id: int
+    to: int | None
+    text: str
+    view: Json | None = None
+    mention: int | None = None
+    names: tuple[str, str] | None = None
+    game: str = ""
+    version: int = 0
+    status: str = ""
+    place: Place = Place()
+    four_colour: bool = False
+    dms_closed: bool = False
+
+    @property
+    def private(self) -> bool:
+        return self.kind in ("hand", "dm")
+
+    def to_json(self) -> Json:
+        """The delivery as JSON-ready data (``from_json`` reads it back equal)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Json) -> Delivery:
+        names = data.get("names")
+        return cls(
+            **{
+                **data,
+                "names": None if names is None else (str(names[0]), str(names[1])),
+                "place": Place(**data.get("place", {})),
+            }
+        )
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """One match as the adapter sees it (never the hidden state)."""
+
+    id: int
+    game: str
+    status: str  # challenge | active | finished | declined | cancelled | aborted | corrupt
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    challenger: PlayerRef
+    opponent: PlayerRef | None
+    seats: tuple[PlayerRef, PlayerRef] | None
+    options: Json
+    days_per_move: int | None
+    deadline: datetime | None
+    to_move: int | None
+    version: int
+    result: Json | None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` plays in this match, or None for anyone else."""
+        if self.seats is None:
+            return None
+        for seat, player in enumerate(self.seats):
+            if player.user_id == user_id:
+                return seat
+        return None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard."""
+
+    rank: int
+    user_id: int
+    name: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's results in one game (or all games) on one server (or everywhere)."""
+
+    user_id: int
+    name: str
+    game: str | None
+    guild_id: int | None
+    rating: float | None  # None when ``game`` is None: ratings are per game
+    rank: int | None  # None while unrated
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    streak: int  # > 0: wins in a row; < 0: losses in a row; 0 after a draw or no game
+    losses_on_time: int
+    resignations: int  # matches this player resigned
+    wins_on_time: int = 0
+    wins_by_resignation: int = 0
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``str(error)`` is a polite sentence for the user."""
+
+
+class NotFound(ServiceError):
+    """No such match (or game, or player)."""
+
+
+class NotAPlayer(ServiceError):
+    """Someone acted on a match they do not play in."""
+
+
+class NotYourTurn(ServiceError):
+    """A player moved while it is the opponent's turn."""
+
+
+class MatchOver(ServiceError):
+    """The match is no longer being played (finished, cancelled, aborted, set aside)."""
+
+
+class Refused(ServiceError):
+    """The engine refused the move (its message kept, plus what is legal), or a bad request."""
+
+
+class Conflict(ServiceError):
+    """The match changed while the request was made (a stale button, another process)."""
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A match as stored, with its state read back (``state`` is None before the start)."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    challenger_id: int
+    opponent_id: int | None
+    seat_ids: tuple[int, int] | None
+    options: Json
+    seed: int | None
+    status: str
+    version: int
+    state: State | None
+    to_move_id: int | None
+    days_per_move: int | None
+    deadline: float | None
+    reminder_at: float | None
+    result: Json | None
+    rematch_of: int | None
+    rated: bool
+
+    def seat_of(self, user_id: int) -> int | None:
+        if self.seat_ids is None:
+            return None
+        if self.seat_ids[0] == user_id:
+            return 0
+        if self.seat_ids[1] == user_id:
+            return 1
+        return None
+
+    # Read several times for every move: made once per row (a changed row is a new object).
+    @cached_property
+    def place(self) -> Place:
+        return Place(self.guild_id, self.channel_id, self.thread_id)
+
+    @cached_property
+    def user_ids(self) -> tuple[int, ...]:
+        """Everyone this match speaks of."""
+        ids = [self.challenger_id]
+        for user_id in (self.opponent_id, *(self.seat_ids or ())):
+            if user_id is not None and user_id not in ids:
+                ids.append(user_id)
+        return tuple(ids)
+
+    def info(self, people: People) -> MatchInfo:
+        """The match as the adapter sees it."""
+        seats = None
+        if self.seat_ids is not None:
+            seats = (person(people, self.seat_ids[0]).ref, person(people, self.seat_ids[1]).ref)
+        return MatchInfo(
+            id=self.id,
+            game=self.game,
+            status=self.status,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            thread_id=self.thread_id,
+            challenger=person(people, self.challenger_id).ref,
+            opponent=None if self.opponent_id is None else person(people, self.opponent_id).ref,
+            seats=seats,
+            options=dict(self.options),
+            days_per_move=self.days_per_move,
+            deadline=clocks.to_datetime(self.deadline),
+            to_move=self.to_move_id,
+            version=self.version,
+            result=None if self.result is None else dict(self.result),
+        )
+
+
+@dataclass(frozen=True)
+class Change(Generic[T]):
+    """What a caller of ``MatchStore.change`` decided: the row to save, players to
+    remember, and more writes for the same transaction (``also``, e.g. the move log)."""
+
+    after: MatchRow
+    also: Callable[[sqlite3.Connection], T] | None = None
+    remember: tuple[PlayerRef, ...] = ()
+    touch: bool = True  # bump ``updated_at`` (a player-visible change)
+
+
+@dataclass(frozen=True)
+class Changed(Generic[T]):
+    """What ``MatchStore.change`` did: the row before and after, the people the match
+    speaks of (as now remembered), the time it was decided at, and what ``also`` returned."""
+
+    before: MatchRow
+    after: MatchRow
+    people: People
+    now: float
+    also: T | None

@@ -1,0 +1,124 @@
+"""The service's rooms import each other without a circle (type-only imports included), so
+each can be read, and loaded, alone."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+
+import pytest
+
+import bot.service
+from bot.service import Conflict, MatchService
+from bot.service.store import changed_columns
+from bot.service.values import Change
+from tests.bot.conftest import start_match
+
+ROOMS = Path(bot.service.__file__).parent
+
+
+def _imports(path: Path) -> set[str]:
+    """The service modules ``path`` imports, wherever the import stands."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found |= {name.split(".")[2] for name in names if name.startswith("bot.service.")}
+    return found
+
+
+def test_the_rooms_import_no_circle() -> None:
+    graph = {path.stem: _imports(path) for path in ROOMS.glob("*.py") if path.stem != "__init__"}
+    assert graph["values"] == set() and graph["wording"] == {"values"}
+    done: set[str] = set()
+
+    def visit(room: str, path: tuple[str, ...]) -> None:
+        assert room not in path, f"import circle: {' → '.join((*path, room))}"
+        if room in done:
+            return
+        for other in graph[room]:
+            visit(other, (*path, room))
+        done.add(room)
+
+    for room in graph:
+        visit(room, ())
+
+
+def _entries(
+    calls: list[tuple[str, str]], costly: list[str]
+) -> Callable[[FrameType, str, object], None]:
+    """A profiler noting each first call from one service room into another (values, the
+    plain data every room handles, left out), and in ``costly`` each game view and clock
+    text the words ask for; a coroutine resumed is not called again."""
+    seen: set[FrameType] = set()
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event != "call" or frame in seen or frame.f_back is None:
+            return
+        seen.add(frame)
+        callee = frame.f_globals.get("__name__", "")
+        caller = frame.f_back.f_globals.get("__name__", "")
+        if caller == "bot.service.wording" and frame.f_code.co_name in ("view", "clock_text"):
+            costly.append(frame.f_code.co_name)
+        inside = caller.startswith("bot.service.") and callee.startswith("bot.service.")
+        if caller == callee or not inside:
+            return
+        rooms = (caller.removeprefix("bot.service."), callee.removeprefix("bot.service."))
+        if "values" not in rooms:
+            calls.append(rooms)
+
+    return profile
+
+
+async def test_a_move_walks_through_each_room_once(service: MatchService) -> None:
+    """load → decide → save → word: the life asks the store once (which asks the life's
+    decision once), the clock once, the wording once; the words ask for each view (the
+    board's and both hands') and the clock text once."""
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    calls: list[tuple[str, str]] = []
+    costly: list[str] = []
+    sys.setprofile(_entries(calls, costly))
+    try:
+        await service.move(info.id, info.to_move, move)
+    finally:
+        sys.setprofile(None)
+    assert calls == [
+        ("match_service", "life"),
+        ("life", "store"),
+        ("store", "life"),
+        ("life", "clock"),
+        ("life", "wording"),
+    ]
+    assert sorted(costly) == ["clock_text", "view", "view", "view"]
+
+
+async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
+    """One save path: the columns written are those that differ, under the version check."""
+    info = await start_match(service, days=1)
+    row = await service.store.peek(info.id)
+    reminded = replace(row, reminder_at=None)
+    assert changed_columns(row, reminded) == {"reminder_at": None}
+    assert changed_columns(row, row) == {}
+    with pytest.raises(ValueError, match="never changes"):
+        changed_columns(row, replace(row, rated=not row.rated))
+    assert row.state is not None
+    move = row.state.legal_moves()[0]
+    moved = replace(row, state=row.state.apply(move), version=row.version + 1)
+    assert set(changed_columns(row, moved)) == {"state", "version"}
+    # A save from a row older than the stored one writes nothing and says so.
+    await service.store.save(row, Change(moved), 0.0)
+    with pytest.raises(Conflict):
+        await service.store.save(row, Change(reminded), 0.0)
+    stored = await service.store.read(info.id)
+    assert stored.version == moved.version and stored.reminder_at == row.reminder_at
+    assert stored.state is not None and stored.state.to_json() == moved.state.to_json()
