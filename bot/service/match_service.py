@@ -27,6 +27,7 @@ from bot.service.values import (
     PlayerRef,
     PlayerStats,
     Standing,
+    game_view,
 )
 from bot.storage import Database
 
@@ -133,7 +134,7 @@ class MatchService:
         """The game view of ``user_id`` if they play in the match, else the public one."""
         row = _started(await self.store.peek(match_id))
         assert row.state is not None
-        return row.state.view(None if user_id is None else row.seat_of(user_id))
+        return game_view(row.state, None if user_id is None else row.seat_of(user_id))
 
     async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
         row = await self.store.peek(match_id)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from bot import clocks
 from games import State
@@ -21,6 +21,12 @@ Json = dict[str, Any]
 T = TypeVar("T")
 
 DeliveryKind = Literal["hand", "board", "notice", "dm"]
+
+
+def game_view(state: State, seat: int | None) -> Json:
+    """``state.view(seat)`` as plain JSON data: the service carries views without reading
+    any game's own keys, so each game's typed view is only a mapping here."""
+    return cast(Json, state.view(seat))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,15 @@ import functools
 
 import games
 from bot import clocks, ratings
-from bot.service.values import Delivery, DeliveryKind, Json, MatchRow, People, person
+from bot.service.values import (
+    Delivery,
+    DeliveryKind,
+    Json,
+    MatchRow,
+    People,
+    game_view,
+    person,
+)
 
 MAX_LISTED_MOVES = 12
 
@@ -125,7 +133,7 @@ def board(
     """The public table: only ``view(None)``, and text made only from it."""
     assert row.state is not None
     state = row.state
-    view = state.view(None)
+    view = game_view(state, None)
     names = names or seat_names(row, people)
     parts = [title(row)]
     last = view.get("last_move")
@@ -149,7 +157,7 @@ def hand(
     """One player's hand: ``view(seat)``, and text made only from it."""
     assert row.seat_ids is not None and row.state is not None
     state = row.state
-    view = state.view(seat)
+    view = game_view(state, seat)
     names = names or seat_names(row, people)
     opponent = names[1 - seat]
     parts = [f"{title(row)} against {opponent}"]
