@@ -66,8 +66,9 @@ def _entries(
         seen.add(frame)
         callee = frame.f_globals.get("__name__", "")
         caller = frame.f_back.f_globals.get("__name__", "")
-        if caller == "bot.service.wording" and frame.f_code.co_name in ("view", "clock_text"):
-            costly.append(frame.f_code.co_name)
+        name = frame.f_code.co_name
+        if caller == "bot.service.wording" and name in ("view", "game_view", "clock_text"):
+            costly.append(name.removeprefix("game_"))
         inside = caller.startswith("bot.service.") and callee.startswith("bot.service.")
         if caller == callee or not inside:
             return
