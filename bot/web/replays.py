@@ -1,0 +1,231 @@
+"""Matches played again through their engines, and the pictures of each move, cached.
+
+A match is dealt again from its seed and options and its logged moves applied, so nothing
+but the engine decides what a position was. What may be shown is decided here, once:
+
+- a finished (or aborted) match shows every hand at every ply;
+- any match shows its public table (``state.view(None)``) at any ply up to where it stands;
+  a live match's page asks for nothing else, so it can show no hand and no stock order.
+
+Pictures are drawn by ``rendering`` in a worker thread, never on the event loop, and kept in
+a bounded cache keyed by (match, ply, kind): a finished match's pictures never change, and a
+live one's earlier plies do not either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from PIL import Image
+
+import games
+import rendering
+from bot.storage import Database
+from bot.web import queries
+from games import notation
+
+KINDS: Final = ("table", "hand0", "hand1")
+CACHE_BYTES: Final = 64 * 1024 * 1024
+CACHE_MATCHES: Final = 32
+
+
+class Hidden(LookupError):
+    """What was asked for may not be shown (a hand of a live match, a ply not yet played)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """The match at one ply: the move that made it (None at the deal) and what it shows."""
+
+    ply: int
+    seat: int | None
+    move: str | None
+    scores: tuple[int, int]
+    hands: tuple[list[str], list[str]]
+
+
+class _Lru(OrderedDict[Any, Any]):
+    """An OrderedDict used as a least-recently-used cache bounded by count and bytes."""
+
+    def __init__(self, max_items: int, max_bytes: int | None = None) -> None:
+        super().__init__()
+        self.max_items = max_items
+        self.max_bytes = max_bytes
+        self.bytes = 0
+
+    def get_fresh(self, key: Any) -> Any:
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        if key in self:
+            self.bytes -= _size(self.pop(key))
+        self[key] = value
+        self.bytes += _size(value)
+        while len(self) > self.max_items or (
+            self.max_bytes is not None and self.bytes > self.max_bytes and len(self) > 1
+        ):
+            _, old = self.popitem(last=False)
+            self.bytes -= _size(old)
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, bytes) else 0
+
+
+class Replays:
+    """States and pictures of the matches in one database, with their caches."""
+
+    def __init__(self, db: Database, *, cache_bytes: int = CACHE_BYTES) -> None:
+        self.db = db
+        self._states: _Lru = _Lru(CACHE_MATCHES)
+        self._frames: _Lru = _Lru(100_000, cache_bytes)
+        self._drawing: dict[tuple[int, int, str], asyncio.Future[bytes]] = {}
+        self._draw_slots = asyncio.Semaphore(2)
+
+    @property
+    def cached_frames(self) -> int:
+        return len(self._frames)
+
+    # -- states ------------------------------------------------------------------------------
+
+    async def states(self, match: queries.Match) -> list[Any]:
+        """The states of a match from the deal (index 0) to its stored version.
+
+        Cached per (match, version): a live match's next move makes a new entry."""
+        key = (match.id, match.version)
+        found = self._states.get_fresh(key)
+        if found is not None:
+            return list(found)
+        log = await queries.moves(self.db, match.id, match.version)
+        states = await asyncio.to_thread(_replay, match, log)
+        self._states.put(key, tuple(states))
+        return states
+
+    async def lines(self, match: queries.Match) -> list[Line]:
+        """Every ply of a finished match with both hands: only for a match that is over."""
+        if not match.replayable:
+            raise Hidden(f"match #{match.id} is not over: its hands are not shown")
+        states = await self.states(match)
+        log = await queries.moves(self.db, match.id, match.version)
+        lines = []
+        for ply, state in enumerate(states):
+            seat, move = log[ply - 1] if ply else (None, None)
+            lines.append(
+                Line(
+                    ply,
+                    seat,
+                    move,
+                    (int(state.scores[0]), int(state.scores[1])),
+                    (list(state.view(0)["hand"]), list(state.view(1)["hand"])),
+                )
+            )
+        return lines
+
+    # -- pictures ----------------------------------------------------------------------------
+
+    async def frame(self, match: queries.Match, ply: int, kind: str) -> bytes:
+        """The picture ``kind`` (table, hand0, hand1) at ``ply``; ``Hidden`` if not allowed."""
+        if kind not in KINDS:
+            raise Hidden(f"no picture called {kind!r}")
+        if not 0 <= ply <= match.version:
+            raise Hidden(f"match #{match.id} has no ply {ply}")
+        if kind != "table" and not match.replayable:
+            raise Hidden(f"match #{match.id} is not over: its hands are not shown")
+        key = (match.id, ply, kind)
+        cached = self._frames.get_fresh(key)
+        if cached is not None:
+            return bytes(cached)
+        pending = self._drawing.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[key] = future
+        try:
+            states = await self.states(match)
+            state = states[ply]
+            async with self._draw_slots:
+                picture = await asyncio.to_thread(_draw, state, kind, match.names)
+            self._frames.put(key, picture)
+            future.set_result(picture)
+            return picture
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a lone waiter must not log "never retrieved"
+            raise
+        finally:
+            del self._drawing[key]
+
+
+def _replay(match: queries.Match, log: list[tuple[int, str]]) -> list[Any]:
+    """Deal the match and apply its log; a log the engine refuses is a ValueError."""
+    game = games.get(match.game)
+    state = game.new_match(seed=match.seed or 0, options=match.options or None)
+    states = [state]
+    for seat, move in log:
+        if state.to_move != seat:
+            raise ValueError(f"match #{match.id}: the log has seat {seat} move out of turn")
+        state = state.apply(move)
+        states.append(state)
+    return states
+
+
+def _draw(state: Any, kind: str, names: tuple[str, str]) -> bytes:
+    if kind == "table":
+        return rendering.table_png(state.view(None), names)
+    return rendering.hand_png(state.view(int(kind[-1])))
+
+
+def composite(state: Any, names: tuple[str, str], width: int = 640) -> Image.Image:
+    """One picture of a finished match's position: seat 0's hand, the table, seat 1's hand,
+    scaled to ``width`` (for the animated replay and the pager in Discord)."""
+    parts = [
+        Image.open(io.BytesIO(_draw(state, kind, names))).convert("RGB")
+        for kind in ("hand1", "table", "hand0")
+    ]
+    full = max(part.width for part in parts)
+    height = sum(part.height for part in parts)
+    sheet = Image.new("RGB", (full, height), (20, 60, 40))
+    top = 0
+    for part in parts:
+        sheet.paste(part, ((full - part.width) // 2, top))
+        top += part.height
+    scale = width / full
+    return sheet.resize((width, round(height * scale)), Image.Resampling.LANCZOS)
+
+
+# -- export -----------------------------------------------------------------------------------
+
+
+def export(match: queries.Match, log: list[tuple[int, str]]) -> str:
+    """A finished match in the Tapis notation (``docs/notation.md``)."""
+    if not match.replayable:
+        raise Hidden(f"match #{match.id} is not over: its moves are exported once it ends")
+    result = match.result or {}
+    tags = {
+        "Game": match.game,
+        "Seed": str(match.seed or 0),
+        "Options": _options_text(match.options),
+        "Match": str(match.id),
+        "Seat0": match.names[0],
+        "Seat1": match.names[1],
+        "Date": datetime.fromtimestamp(match.created_at, UTC).strftime("%Y-%m-%d"),
+        "Result": notation.result_tag(result) if match.status == "finished" else "*",
+        "How": str(result.get("how", "play")) if match.status == "finished" else "aborted",
+    }
+    scores = result.get("scores")
+    if isinstance(scores, list) and len(scores) == 2:
+        tags["Scores"] = f"{scores[0]} {scores[1]}"
+    return notation.write(notation.Record(tags, [(seat, move) for seat, move in log]))
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return json.dumps(options, sort_keys=True, separators=(", ", ": "))
