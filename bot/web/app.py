@@ -311,27 +311,45 @@ async def match_page(request: web.Request) -> web.StreamResponse:
         return site.page(
             "live.html", match=match, view=view, public_server=public_server, cache="no-cache"
         )
-    lines = await request.app[REPLAYS_KEY].lines(match)
+    replays = request.app[REPLAYS_KEY]
+    lines = await replays.lines(match)
     text = request.query.get("ply")
     ply = len(lines) - 1
     if text is not None:
         if not text.isascii() or not text.isdigit() or int(text[:9]) >= len(lines):
             raise web.HTTPNotFound()
         ply = int(text)
+    hands = [_hand_text(hand) for hand in await replays.hands(match, ply)]
+    said = [_said(line, match.names) for line in lines]
+    data = [
+        {"move": words, "scores": list(line.scores)}
+        for line, words in zip(lines, said, strict=True)
+    ]
     return site.page(
-        "match.html", match=match, lines=lines, ply=ply, public_server=public_server,
-        data=json.dumps([_line_data(line, match.names) for line in lines]),
-        cache="public, max-age=300",
+        "match.html", match=match, lines=lines, said=said, ply=ply, hands=hands,
+        public_server=public_server, data=json.dumps(data), cache="public, max-age=300",
     )  # fmt: skip
 
 
-def _line_data(line: Line, names: tuple[str, str]) -> dict[str, Any]:
-    return {
-        "ply": line.ply,
-        "move": None if line.move is None else f"{names[line.seat or 0]}: {pretty(line.move)}",
-        "scores": list(line.scores),
-        "hands": [" ".join(pretty(card) for card in hand) or "no cards" for hand in line.hands],
-    }
+def _said(line: Line, names: tuple[str, str]) -> str | None:
+    """A move as the page says it: ``Ada: play Q♠``."""
+    return None if line.move is None else f"{names[line.seat or 0]}: {pretty(line.move)}"
+
+
+def _hand_text(hand: list[str]) -> str:
+    return pretty(" ".join(hand)) or "no cards"
+
+
+async def hands(request: web.Request) -> web.StreamResponse:
+    """Both hands at one ply of a finished match, for the replay's alt texts."""
+    match = await _match(request)
+    text = request.match_info["ply"]
+    if not text.isdigit() or len(text) > 9:
+        raise web.HTTPNotFound()
+    both = await request.app[REPLAYS_KEY].hands(match, int(text))
+    response = web.json_response({"hands": [_hand_text(hand) for hand in both]})
+    response.headers["Cache-Control"] = FOREVER
+    return response
 
 
 async def frame(request: web.Request) -> web.StreamResponse:
@@ -388,6 +406,7 @@ def create_app(
     app.router.add_get("/players/{player}", profile)
     app.router.add_get("/matches/{match}", match_page)
     app.router.add_get("/matches/{match}/frames/{ply}/{kind}.png", frame)
+    app.router.add_get("/matches/{match}/hands/{ply}.json", hands)
     app.router.add_get("/matches/{match}/export.tpn", export_file)
     app.router.add_get("/static/{name}", static)
     return app

@@ -41,13 +41,12 @@ class Hidden(LookupError):
 
 @dataclass(frozen=True)
 class Line:
-    """The match at one ply: the move that made it (None at the deal) and what it shows."""
+    """The match at one ply: the move that made it (None at the deal) and the scores."""
 
     ply: int
     seat: int | None
     move: str | None
     scores: tuple[int, int]
-    hands: tuple[list[str], list[str]]
 
 
 class _Lru(OrderedDict[Any, Any]):
@@ -101,34 +100,46 @@ class Replays:
         """The states of a match from the deal (index 0) to its stored version.
 
         Cached per (match, version): a live match's next move makes a new entry."""
+        states, _ = await self._replayed(match)
+        return list(states)
+
+    async def _replayed(
+        self, match: queries.Match
+    ) -> tuple[tuple[Any, ...], tuple[tuple[int, str], ...]]:
         key = (match.id, match.version)
         found = self._states.get_fresh(key)
-        if found is not None:
-            return list(found)
-        log = await queries.moves(self.db, match.id, match.version)
-        states = await asyncio.to_thread(_replay, match, log)
-        self._states.put(key, tuple(states))
-        return states
+        if found is None:
+            log = tuple(await queries.moves(self.db, match.id, match.version))
+            states = tuple(await asyncio.to_thread(_replay, match, list(log)))
+            found = (states, log)
+            self._states.put(key, found)
+        return found  # type: ignore[no-any-return]
 
     async def lines(self, match: queries.Match) -> list[Line]:
-        """Every ply of a finished match with both hands: only for a match that is over."""
+        """Every ply of a finished match: only for a match that is over (its move log may
+        name cards that were face down, such as discards)."""
+        if not match.replayable:
+            raise Hidden(f"match #{match.id} is not over: its moves are not shown")
+        states, log = await self._replayed(match)
+        return [
+            Line(
+                ply,
+                log[ply - 1][0] if ply else None,
+                log[ply - 1][1] if ply else None,
+                (int(state.scores[0]), int(state.scores[1])),
+            )
+            for ply, state in enumerate(states)
+        ]
+
+    async def hands(self, match: queries.Match, ply: int) -> tuple[list[str], list[str]]:
+        """Both hands at ``ply`` of a finished match (asked for one ply at a time: a long
+        match's views, all at once, would make its page slow to build)."""
         if not match.replayable:
             raise Hidden(f"match #{match.id} is not over: its hands are not shown")
-        states = await self.states(match)
-        log = await queries.moves(self.db, match.id, match.version)
-        lines = []
-        for ply, state in enumerate(states):
-            seat, move = log[ply - 1] if ply else (None, None)
-            lines.append(
-                Line(
-                    ply,
-                    seat,
-                    move,
-                    (int(state.scores[0]), int(state.scores[1])),
-                    (list(state.view(0)["hand"]), list(state.view(1)["hand"])),
-                )
-            )
-        return lines
+        if not 0 <= ply <= match.version:
+            raise Hidden(f"match #{match.id} has no ply {ply}")
+        state = (await self.states(match))[ply]
+        return list(state.view(0)["hand"]), list(state.view(1)["hand"])
 
     # -- pictures ----------------------------------------------------------------------------
 

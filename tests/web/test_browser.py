@@ -18,6 +18,7 @@ from aiohttp import web
 import games
 from bot.web import queries
 from bot.web.app import create_app
+from games.cards import SUIT_SYMBOLS
 from tests.web.conftest import World
 
 ARGS = [
@@ -41,7 +42,7 @@ def chromium() -> str | None:
 
 BROWSER = chromium()
 try:
-    from playwright.async_api import Page, async_playwright
+    from playwright.async_api import Page, async_playwright, expect
 except ImportError:  # pragma: no cover - the dev extra installs it
     async_playwright = None  # type: ignore[assignment]
 
@@ -158,6 +159,17 @@ async def test_stepping_a_replay_changes_the_picture_and_the_move_list(
     assert "Move 2 of" in after[2]
     assert after[3] != before[3]  # the picture itself changed
     assert page.url.endswith("?ply=2")
+    # The hands' descriptions follow the pictures: the engine's hands at ply 2.
+    match = await queries.match(world.service.database, match_id)
+    assert match is not None
+    state = games.get(match.game).new_match(seed=match.seed or 0, options=match.options)
+    for _seat, move in (await queries.moves(world.service.database, match_id))[:2]:
+        state = state.apply(move)
+    cards = state.view(0)["hand"]
+    symbols = " ".join(card[:-1] + SUIT_SYMBOLS[card[-1]] for card in cards) or "no cards"
+    await expect(page.locator("#hand0")).to_have_attribute(
+        "alt", f"{match.names[0]}'s hand: {symbols}"
+    )
     await page.keyboard.press("ArrowLeft")
     assert (await shown())[0].endswith("/frames/1/table.png")
     await page.locator("#slider").fill("4")

@@ -29,8 +29,16 @@
     for (const kind of ["table", "hand0", "hand1"]) {
       document.getElementById(kind).src = frame(kind, ply);
     }
-    document.getElementById("hand0").alt = names[0] + "'s hand: " + line.hands[0];
-    document.getElementById("hand1").alt = names[1] + "'s hand: " + line.hands[1];
+    // The hands' alt texts come a ply at a time (cached forever: a past ply never changes).
+    const asked = ply;
+    fetch("/matches/" + match + "/hands/" + ply + ".json")
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (found) {
+        if (!found || asked !== ply) return;
+        document.getElementById("hand0").alt = names[0] + "'s hand: " + found.hands[0];
+        document.getElementById("hand1").alt = names[1] + "'s hand: " + found.hands[1];
+      })
+      .catch(function () { /* the pictures still show; only their descriptions wait */ });
     const scores = "scores " + line.scores[0] + " – " + line.scores[1];
     document.getElementById("table").alt = "The table at move " + ply + " of " + last + "; " + scores;
     caption.textContent = (line.move ? "Move " + ply + " of " + last + " — " + line.move
