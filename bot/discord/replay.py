@@ -102,6 +102,7 @@ async def _page(bot: TapisBot, match: queries.Match, ply: int) -> tuple[str, dis
     states = await replays.states(match)
     picture = await asyncio.to_thread(_page_png, states[ply], match.names)
     line = lines[ply]
+    scores = states[ply].scores
     title = games.get(match.game).title
     said = (
         f"move {ply} of {len(lines) - 1} — {match.names[line.seat or 0]}: {pretty(line.move)}"
@@ -110,7 +111,7 @@ async def _page(bot: TapisBot, match: queries.Match, ply: int) -> tuple[str, dis
     )
     text = (
         f"**#{match.id} {title}**: {match.names[0]} v {match.names[1]} — {said}; "
-        f"scores {line.scores[0]} – {line.scores[1]}"
+        f"scores {scores[0]} – {scores[1]}"
     )
     file = discord.File(io.BytesIO(picture), filename=f"tapis-{match.id}-{ply}.png")
     return text[:2000], file, Pager(match.id, ply, len(lines) - 1)

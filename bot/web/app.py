@@ -319,15 +319,12 @@ async def match_page(request: web.Request) -> web.StreamResponse:
         if not text.isascii() or not text.isdigit() or int(text[:9]) >= len(lines):
             raise web.HTTPNotFound()
         ply = int(text)
-    hands = [_hand_text(hand) for hand in await replays.hands(match, ply)]
+    position = await replays.position(match, ply)
     said = [_said(line, match.names) for line in lines]
-    data = [
-        {"move": words, "scores": list(line.scores)}
-        for line, words in zip(lines, said, strict=True)
-    ]
     return site.page(
-        "match.html", match=match, lines=lines, said=said, ply=ply, hands=hands,
-        public_server=public_server, data=json.dumps(data), cache="public, max-age=300",
+        "match.html", match=match, lines=lines, said=said, ply=ply,
+        hands=[_hand_text(hand) for hand in position.hands], scores=position.scores,
+        public_server=public_server, data=json.dumps(said), cache="public, max-age=300",
     )  # fmt: skip
 
 
@@ -340,14 +337,16 @@ def _hand_text(hand: list[str]) -> str:
     return pretty(" ".join(hand)) or "no cards"
 
 
-async def hands(request: web.Request) -> web.StreamResponse:
-    """Both hands at one ply of a finished match, for the replay's alt texts."""
+async def position(request: web.Request) -> web.StreamResponse:
+    """Both hands and the scores at one ply of a finished match, for the replay's texts."""
     match = await _match(request)
     text = request.match_info["ply"]
     if not text.isdigit() or len(text) > 9:
         raise web.HTTPNotFound()
-    both = await request.app[REPLAYS_KEY].hands(match, int(text))
-    response = web.json_response({"hands": [_hand_text(hand) for hand in both]})
+    found = await request.app[REPLAYS_KEY].position(match, int(text))
+    response = web.json_response(
+        {"hands": [_hand_text(hand) for hand in found.hands], "scores": list(found.scores)}
+    )
     response.headers["Cache-Control"] = FOREVER
     return response
 
@@ -406,7 +405,7 @@ def create_app(
     app.router.add_get("/players/{player}", profile)
     app.router.add_get("/matches/{match}", match_page)
     app.router.add_get("/matches/{match}/frames/{ply}/{kind}.png", frame)
-    app.router.add_get("/matches/{match}/hands/{ply}.json", hands)
+    app.router.add_get("/matches/{match}/plies/{ply}.json", position)
     app.router.add_get("/matches/{match}/export.tpn", export_file)
     app.router.add_get("/static/{name}", static)
     return app

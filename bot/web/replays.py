@@ -41,11 +41,18 @@ class Hidden(LookupError):
 
 @dataclass(frozen=True)
 class Line:
-    """The match at one ply: the move that made it (None at the deal) and the scores."""
+    """One ply of a match: the move that made it (None at the deal) and who made it."""
 
     ply: int
     seat: int | None
     move: str | None
+
+
+@dataclass(frozen=True)
+class Position:
+    """What a finished match's replay shows at one ply besides its pictures."""
+
+    hands: tuple[list[str], list[str]]
     scores: tuple[int, int]
 
 
@@ -116,30 +123,31 @@ class Replays:
         return found  # type: ignore[no-any-return]
 
     async def lines(self, match: queries.Match) -> list[Line]:
-        """Every ply of a finished match: only for a match that is over (its move log may
-        name cards that were face down, such as discards)."""
+        """Every ply of a finished match, from its log alone (no replay: a long match's page
+        stays cheap). Only for a match that is over: its log may name cards that were face
+        down, such as discards."""
         if not match.replayable:
             raise Hidden(f"match #{match.id} is not over: its moves are not shown")
-        states, log = await self._replayed(match)
-        return [
-            Line(
-                ply,
-                log[ply - 1][0] if ply else None,
-                log[ply - 1][1] if ply else None,
-                (int(state.scores[0]), int(state.scores[1])),
-            )
-            for ply, state in enumerate(states)
+        log = await queries.moves(self.db, match.id, match.version)
+        return [Line(0, None, None)] + [
+            Line(ply, seat, move) for ply, (seat, move) in enumerate(log, 1)
         ]
 
-    async def hands(self, match: queries.Match, ply: int) -> tuple[list[str], list[str]]:
-        """Both hands at ``ply`` of a finished match (asked for one ply at a time: a long
-        match's views, all at once, would make its page slow to build)."""
+    async def position(self, match: queries.Match, ply: int) -> Position:
+        """Both hands and the scores at ``ply`` of a finished match; the last ply is read
+        from the stored state, any other is replayed."""
         if not match.replayable:
             raise Hidden(f"match #{match.id} is not over: its hands are not shown")
         if not 0 <= ply <= match.version:
             raise Hidden(f"match #{match.id} has no ply {ply}")
-        state = (await self.states(match))[ply]
-        return list(state.view(0)["hand"]), list(state.view(1)["hand"])
+        if ply == match.version and match.state is not None:
+            state = games.get(match.game).from_json(match.state)
+        else:
+            state = (await self.states(match))[ply]
+        return Position(
+            (list(state.view(0)["hand"]), list(state.view(1)["hand"])),
+            (int(state.scores[0]), int(state.scores[1])),
+        )
 
     # -- pictures ----------------------------------------------------------------------------
 

@@ -25,24 +25,28 @@
     next = Math.max(0, Math.min(last, next));
     if (next === ply && !push) return;
     ply = next;
-    const line = lines[ply];
     for (const kind of ["table", "hand0", "hand1"]) {
       document.getElementById(kind).src = frame(kind, ply);
     }
-    // The hands' alt texts come a ply at a time (cached forever: a past ply never changes).
+    const said = lines[ply]
+      ? "Move " + ply + " of " + last + " — " + lines[ply]
+      : "The deal (move 0 of " + last + ")";
+    caption.textContent = said;
+    // The scores and the hands' descriptions come a ply at a time (cached for good: a past
+    // ply never changes), so a long match's page stays small.
     const asked = ply;
-    fetch("/matches/" + match + "/hands/" + ply + ".json")
+    fetch("/matches/" + match + "/plies/" + ply + ".json")
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (found) {
         if (!found || asked !== ply) return;
+        const scores = "scores " + found.scores[0] + " – " + found.scores[1];
+        caption.textContent = said + "; " + scores;
+        document.getElementById("table").alt =
+          "The table at move " + ply + " of " + last + "; " + scores;
         document.getElementById("hand0").alt = names[0] + "'s hand: " + found.hands[0];
         document.getElementById("hand1").alt = names[1] + "'s hand: " + found.hands[1];
       })
       .catch(function () { /* the pictures still show; only their descriptions wait */ });
-    const scores = "scores " + line.scores[0] + " – " + line.scores[1];
-    document.getElementById("table").alt = "The table at move " + ply + " of " + last + "; " + scores;
-    caption.textContent = (line.move ? "Move " + ply + " of " + last + " — " + line.move
-      : "The deal (move 0 of " + last + ")") + "; " + scores;
     slider.value = String(ply);
     document.getElementById("prev").href = "?ply=" + Math.max(0, ply - 1);
     document.getElementById("next").href = "?ply=" + Math.min(last, ply + 1);
