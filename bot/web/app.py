@@ -10,11 +10,13 @@ page; anything unforeseen is a 500 page and a log line, never a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import math
 import re
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -29,7 +31,7 @@ import games
 from bot.storage import Database
 from bot.web import queries
 from bot.web.chart import Chart, chart
-from bot.web.replays import KINDS, Hidden, Line, Replays, export
+from bot.web.replays import KINDS, Hidden, Line, Replays, export, warm_up
 from games.cards import SUIT_SYMBOLS
 
 log = logging.getLogger("tapis.web")
@@ -413,7 +415,18 @@ def create_app(
 
 async def start(db: Database, host: str, port: int, **options: Any) -> web.AppRunner:
     """Serve the site in the running event loop (the bot's, or ``python -m bot web``'s)."""
-    runner = web.AppRunner(create_app(db, **options), access_log=None)
+    app = create_app(db, **options)
+    # Card faces drawn once in the background, so the first replays need not wait for them;
+    # stopped between two pictures when the site closes.
+    stop = threading.Event()
+    warming = asyncio.create_task(asyncio.to_thread(warm_up, stop=stop), name="tapis-web-warm")
+
+    async def stop_warming(app: web.Application) -> None:
+        stop.set()
+        await asyncio.gather(warming, return_exceptions=True)
+
+    app.on_cleanup.append(stop_warming)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     log.info("web site on http://%s:%d/", host, port)

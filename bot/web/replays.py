@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -155,6 +156,8 @@ class Replays:
         """The picture ``kind`` (table, hand0, hand1) at ``ply``; ``Hidden`` if not allowed."""
         if kind not in KINDS:
             raise Hidden(f"no picture called {kind!r}")
+        if match.status not in ("active", *queries.REPLAYABLE):
+            raise Hidden(f"match #{match.id} was set aside: it is not shown")
         if not 0 <= ply <= match.version:
             raise Hidden(f"match #{match.id} has no ply {ply}")
         if kind != "table" and not match.replayable:
@@ -182,6 +185,26 @@ class Replays:
             raise
         finally:
             del self._drawing[key]
+
+
+def warm_up(positions: int = 12, stop: threading.Event | None = None) -> None:
+    """Draw a few positions of one random match of each game, so the card faces every
+    picture is made of are drawn once before the first visitor waits for them (``rendering``
+    caches faces; a cold face costs more than the rest of a picture)."""
+    import random
+
+    for name in games.names():
+        state = games.get(name).new_match(seed=0)
+        chooser = random.Random(0)
+        seen = [state]
+        while state.to_move is not None and len(seen) < 400:
+            state = state.apply(chooser.choice(state.legal_moves()))
+            seen.append(state)
+        for index in range(0, len(seen), max(1, len(seen) // positions)):
+            for kind in KINDS:
+                if stop is not None and stop.is_set():
+                    return
+                _draw(seen[index], kind, ("A", "B"))
 
 
 def _replay(match: queries.Match, log: list[tuple[int, str]]) -> list[Any]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import socket
 
+import aiohttp
+import pytest
 from PIL import Image
 
 from bench.web import populate
@@ -73,3 +76,20 @@ async def test_export_and_web_switch(
     assert await queries.web_enabled(service.database, fake.guild_id)
     await (await fake.slash(alice, "tapis web", state="off")).finished()
     assert not await queries.web_enabled(service.database, fake.guild_id)
+
+
+async def test_the_bot_serves_the_site_when_asked(
+    start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("TAPIS_WEB_PORT", str(port))
+    bot = await start_bot()
+    await populate(bot.service.database, 1, players=2)
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/") as page:
+        assert page.status == 200 and "Latest matches" in await page.text()
+    await bot.close()
+    with pytest.raises(aiohttp.ClientConnectionError):
+        async with aiohttp.ClientSession() as http:
+            await http.get(f"http://127.0.0.1:{port}/")
