@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import sqlite3
 import tempfile
@@ -145,6 +146,8 @@ async def _measure(seconds: float) -> None:
         began = time.perf_counter()
         ids = await populate(db, STORED_MATCHES)
         moves = await db.fetchone("SELECT COUNT(*) FROM moves")
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"  machine load (1 min average) at start: {load:.1f} on {os.cpu_count()} cores")
         print(
             f"  database: {STORED_MATCHES:,} finished matches, {moves[0] if moves else 0:,} "
             f"moves, built in {time.perf_counter() - began:.1f} s"

@@ -104,6 +104,7 @@ async def test_live_match_shows_no_hand_and_no_moves(client: TestClient, world: 
     await text(client, f"/matches/{world.live}/frames/0/hand0.png", 404)
     await text(client, f"/matches/{world.live}/frames/{match.version}/hand1.png", 404)
     await text(client, f"/matches/{world.live}/export.tpn", 404)
+    await text(client, f"/matches/{world.live}/plies/0.json", 404)
     await text(client, f"/matches/{world.live}/frames/{match.version + 1}/table.png", 404)
     table = await client.get(f"/matches/{world.live}/frames/{match.version}/table.png")
     assert table.status == 200 and (await table.read())[:4] == b"\x89PNG"
@@ -128,6 +129,8 @@ async def test_a_finished_match_replays_with_both_hands(client: TestClient, worl
     assert first in page
     hand = " ".join(f"{c[:-1]}{'♠♥♦♣'['SHDC'.index(c[-1])]}" for c in state.view(0)["hand"])
     assert hand in page  # seat 0's hand at the deal, in the picture's alt text
+    position = await (await client.get(f"/matches/{match.id}/plies/0.json")).json()
+    assert position == {"hands": [hand, position["hands"][1]], "scores": [0, 0]}
     picture = await client.get(f"/matches/{match.id}/frames/0/hand0.png")
     assert picture.status == 200
     assert "immutable" in picture.headers["Cache-Control"]
