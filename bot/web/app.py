@@ -15,6 +15,7 @@ import hashlib
 import json
 import logging
 import math
+import os
 import re
 import threading
 import time
@@ -150,11 +151,21 @@ class RateLimiter:
         return 0.0
 
 
-def _middlewares(site: Site, limiter: RateLimiter | None) -> list[Any]:
+def client_of(request: web.Request, forwarded: bool) -> str:
+    """Who is asking: the peer's address, or behind a trusted reverse proxy (``forwarded``)
+    the first address of its ``X-Forwarded-For``."""
+    if forwarded:
+        first = request.headers.get("X-Forwarded-For", "").split(",")[0].strip()
+        if first:
+            return first
+    return request.remote or "?"
+
+
+def _middlewares(site: Site, limiter: RateLimiter | None, forwarded: bool) -> list[Any]:
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if limiter is not None and not request.path.startswith("/static/"):
-            wait = limiter.allow(request.remote or "?")
+            wait = limiter.allow(client_of(request, forwarded))
             if wait:
                 response = _error(site, 429, "Too many requests: please wait a moment.")
                 response.headers["Retry-After"] = str(math.ceil(wait))
@@ -168,7 +179,7 @@ def _middlewares(site: Site, limiter: RateLimiter | None) -> list[Any]:
                 error.status, "There is no such page here."
             )
             response = _error(site, error.status, text)
-        except (Hidden, LookupError):
+        except Hidden:
             response = _error(site, 404, "There is no such page here.")
         except Exception:
             log.exception("page %s failed", request.path_qs)
@@ -391,12 +402,23 @@ async def static(request: web.Request) -> web.StreamResponse:
 
 
 def create_app(
-    db: Database, *, rate: float | None = RATE, burst: int = BURST, cache_bytes: int | None = None
+    db: Database,
+    *,
+    rate: float | None = RATE,
+    burst: int = BURST,
+    cache_bytes: int | None = None,
+    forwarded: bool | None = None,
 ) -> web.Application:
-    """The site over ``db`` (opened and closed by the caller); ``rate=None``: no rate limit."""
+    """The site over ``db`` (opened and closed by the caller); ``rate=None``: no rate limit.
+
+    ``forwarded`` (default: ``TAPIS_WEB_FORWARDED=1``) trusts ``X-Forwarded-For`` to tell
+    clients apart, as it must behind a reverse proxy; never set it without one, or anyone
+    could choose their own address and escape the limit."""
+    if forwarded is None:
+        forwarded = os.environ.get("TAPIS_WEB_FORWARDED", "").strip().lower() in ("1", "yes")
     site = Site.load()
     limiter = None if rate is None else RateLimiter(rate, burst)
-    app = web.Application(middlewares=_middlewares(site, limiter))
+    app = web.Application(middlewares=_middlewares(site, limiter, forwarded))
     app[DB_KEY] = db
     app[SITE_KEY] = site
     app[REPLAYS_KEY] = Replays(db) if cache_bytes is None else Replays(db, cache_bytes=cache_bytes)

@@ -175,6 +175,16 @@ async def test_rate_limit_per_client(world: World) -> None:
         assert (await client.get("/static/site.css")).status == 200  # files are not counted
 
 
+async def test_behind_a_proxy_each_forwarded_client_has_its_own_limit(world: World) -> None:
+    app = create_app(world.service.database, rate=1.0, burst=1, forwarded=True)
+    async with TestClient(TestServer(app)) as client:
+        one = {"X-Forwarded-For": "203.0.113.1, 10.0.0.1"}
+        two = {"X-Forwarded-For": "203.0.113.2"}
+        assert (await client.get("/games/piquet", headers=one)).status == 200
+        assert (await client.get("/games/piquet", headers=one)).status == 429
+        assert (await client.get("/games/piquet", headers=two)).status == 200
+
+
 def test_rate_limiter_refills() -> None:
     now = [0.0]
     limiter = RateLimiter(2.0, 2, clock=lambda: now[0])
