@@ -41,6 +41,7 @@ async def test_replay_animates_a_short_match_and_pages_a_long_one(
     page = await handle.finished(60)
     assert page.files and f"move 0 of {versions[long]}" in page.content
     next_id = next(c for c in page.custom_ids() if c.endswith(":next"))
+    await start_bot()  # a restart: the buttons are rebuilt from their custom ids
     pressed = await fake.press(alice, page, next_id)
     edited = await pressed.finished(60)
     assert f"move 1 of {versions[long]}" in edited.content and edited.files
