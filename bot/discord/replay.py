@@ -20,8 +20,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 import games
+from bot.discord.components import pretty
 from bot.web import queries
-from bot.web.app import pretty
 from bot.web.replays import Replays, composite, export
 from bot.web.settings import set_web
 
