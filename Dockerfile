@@ -34,5 +34,9 @@ ENV PYTHONPATH=/opt/tapis \
 WORKDIR /app
 USER tapis
 VOLUME ["/app/data"]
+# The web site, served by the bot when TAPIS_WEB_PORT is set, e.g. with
+#   -e TAPIS_WEB_PORT=8080 -e TAPIS_WEB_HOST=0.0.0.0 -p 127.0.0.1:8080:8080
+# and a reverse proxy (TLS, TAPIS_WEB_FORWARDED=1) in front of it.
+EXPOSE 8080
 
 CMD ["python", "-m", "bot"]

@@ -16,6 +16,8 @@ run: $(STAMP)
 	$(BIN)/python -m bot
 
 test: $(STAMP) lint
+	@command -v chromium >/dev/null 2>&1 || [ -n "$$TAPIS_CHROMIUM" ] || \
+		echo "NOTE: no Chromium found: the browser tests (tests/web/test_browser.py) will be SKIPPED. Install it with: apt-get install chromium"
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -4,6 +4,8 @@
     python -m bot sandbox         the local sandbox, even with a token
     python -m bot backup PATH     a consistent copy of the database at PATH
     python -m bot verify          replay every match's log; set aside the ones that differ
+    python -m bot verify FILE     replay a match file (docs/notation.md); the first illegal move
+    python -m bot web             serve the read-only web site (TAPIS_WEB_HOST, TAPIS_WEB_PORT)
 
 The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
 ``TAPIS_DURABLE=1`` makes every acknowledged move survive a power loss (synchronous=FULL).
@@ -76,6 +78,52 @@ async def _verify(db: Path, durable: bool) -> int:
     return 0
 
 
+def verify_file(path: Path) -> int:
+    """Replay a match file through its engine; say where it first goes wrong, if it does."""
+    from games import notation
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"Tapis: cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    try:
+        record = notation.read(text)
+    except notation.NotationError as error:
+        print(f"{path}: not a Tapis match file: {error}")
+        return 1
+    found = notation.replay(record)
+    if found.ok:
+        over = found.state is not None and found.state.result is not None
+        scores = " – ".join(str(s) for s in found.state.scores) if found.state else "?"
+        print(
+            f"{path}: {record.game}, {found.plies} moves, all legal; "
+            + (f"the match is over, {scores}." if over else f"it stops unfinished at {scores}.")
+        )
+        return 0
+    print(f"{path}: {found.error}")
+    return 1
+
+
+def web(db: Path, durable: bool, port: int | None) -> int:
+    """Serve the web site until Ctrl-C."""
+    from bot.web import DEFAULT_PORT, host_from_env, port_from_env, serve
+
+    try:
+        port = port or port_from_env() or DEFAULT_PORT
+    except ValueError as error:
+        print(f"Tapis: {error}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve(db, host_from_env(), port, durable=durable))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as error:
+        print(f"Tapis: cannot serve on port {port}: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def backup(db: Path, target: Path) -> int:
     """Copy ``db`` to ``target`` with VACUUM INTO: one consistent snapshot, safe while the
     bot runs; then check the copy."""
@@ -114,12 +162,21 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("sandbox", help="play in the terminal against the computer")
     copy = commands.add_parser("backup", help="a consistent copy of the database")
     copy.add_argument("path", type=Path)
-    commands.add_parser("verify", help="replay every match; set aside those that differ")
+    check = commands.add_parser(
+        "verify", help="replay every match (set aside those that differ), or one match file"
+    )
+    check.add_argument("file", type=Path, nargs="?", help="a match file in the Tapis notation")
+    site = commands.add_parser("web", help="serve the read-only web site")
+    site.add_argument("--port", type=int, default=None, help="port (TAPIS_WEB_PORT, or 8080)")
     args = parser.parse_args(argv)
     db = args.db or config.database_path()
     durable = config.durable()
     if args.command == "backup":
         return backup(db, args.path)
+    if args.command == "verify" and args.file is not None:
+        return verify_file(args.file)
+    if args.command == "web":
+        return web(db, durable, args.port)
     if args.command is None and os.environ.get("DISCORD_TOKEN"):
         return run_discord()
     try:

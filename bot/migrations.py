@@ -104,4 +104,42 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ) WITHOUT ROWID;
     CREATE INDEX ratings_board ON ratings (game, scope, rating DESC);
     """,
+    # 2: the web site. A server shows its pages only once it asked to (privacy: off by
+    # default), and each rating change is kept for the profile's chart. A trigger records the
+    # history, so every path that rates a match feeds it in that match's own transaction.
+    """
+    CREATE TABLE guild_settings (
+        guild_id   INTEGER PRIMARY KEY,
+        web        INTEGER NOT NULL DEFAULT 0 CHECK (web IN (0, 1)),
+        updated_at REAL NOT NULL
+    );
+
+    CREATE TABLE rating_history (
+        user_id INTEGER NOT NULL,
+        game    TEXT NOT NULL,
+        scope   INTEGER NOT NULL,
+        games   INTEGER NOT NULL,  -- the rated matches counted after this change
+        rating  REAL NOT NULL,
+        at      REAL NOT NULL,
+        PRIMARY KEY (user_id, game, scope, games)
+    ) WITHOUT ROWID;
+
+    -- Ratings stored before this migration start their history where they stand.
+    INSERT INTO rating_history (user_id, game, scope, games, rating, at)
+        SELECT user_id, game, scope, games, rating, updated_at FROM ratings;
+
+    CREATE TRIGGER rating_history_insert AFTER INSERT ON ratings BEGIN
+        INSERT OR REPLACE INTO rating_history (user_id, game, scope, games, rating, at)
+            VALUES (NEW.user_id, NEW.game, NEW.scope, NEW.games, NEW.rating, NEW.updated_at);
+    END;
+    CREATE TRIGGER rating_history_update AFTER UPDATE ON ratings BEGIN
+        INSERT OR REPLACE INTO rating_history (user_id, game, scope, games, rating, at)
+            VALUES (NEW.user_id, NEW.game, NEW.scope, NEW.games, NEW.rating, NEW.updated_at);
+    END;
+
+    -- A profile lists a player's latest matches; results are looked up by seat.
+    CREATE INDEX results_by_seat0 ON results (seat0_id, finished_at);
+    CREATE INDEX results_by_seat1 ON results (seat1_id, finished_at);
+    CREATE INDEX results_by_time ON results (finished_at);
+    """,
 )

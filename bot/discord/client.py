@@ -18,6 +18,8 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings
 from bot.discord.courier import Courier
 from bot.discord.locales import Translator
+from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
+from bot.discord.replay import Replay
 from bot.service import MatchService
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,7 @@ class TapisBot(commands.Bot):
         self.courier = Courier(self, self._note_dms)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
+        self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
     async def setup_hook(self) -> None:
@@ -49,9 +52,11 @@ class TapisBot(commands.Bot):
             self.service = await MatchService.open(
                 self.settings.database, durable=self.settings.durable
             )
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
         await self.add_cog(Play(self))
         await self.add_cog(Info(self))
+        await self.add_cog(Replay(self))
+        await self._start_web()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
@@ -65,7 +70,28 @@ class TapisBot(commands.Bot):
         await self.wait_until_ready()
         await self.service.run_clocks(self.courier.send)
 
+    async def _start_web(self) -> None:
+        """Serve the web site from this process too, when ``TAPIS_WEB_PORT`` is set."""
+        from bot.web import host_from_env, port_from_env
+
+        try:
+            port = port_from_env()
+        except ValueError as error:
+            log.error("web site not started: %s", error)
+            return
+        if port is None:
+            return
+        from bot.web.app import start
+
+        try:
+            self._web = await start(self.service.database, host_from_env(), port)
+        except OSError as error:
+            log.error("web site not started on port %d: %s", port, error)
+
     async def close(self) -> None:
+        if self._web is not None:
+            await self._web.cleanup()
+            self._web = None
         if self._clocks is not None:
             self._clocks.cancel()
             await asyncio.gather(self._clocks, return_exceptions=True)

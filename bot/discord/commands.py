@@ -19,6 +19,7 @@ import games
 from bot.discord.actions import Actions, tell
 from bot.discord.components import pretty
 from bot.discord.locales import OPTIONS_HELP
+from bot.discord.replay import export_match, finished_choices, switch_web
 from bot.service import MatchInfo, ServiceError
 
 if TYPE_CHECKING:
@@ -333,6 +334,24 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
 
+    @app_commands.command(description="A finished match's moves as a file, to keep or check")
+    @app_commands.describe(match="The finished match to export")
+    async def export(self, interaction: discord.Interaction, match: int) -> None:
+        await export_match(self.bot, interaction, match)
+
+    @export.autocomplete("match")
+    async def export_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[int]]:
+        return await finished_choices(self.bot, interaction, current)
+
+    @app_commands.command(description="Show this server's leaderboards on the web, or stop")
+    @app_commands.describe(state="on: anyone may see them on the site; off: hidden (default)")
+    @app_commands.choices(state=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    @app_commands.guild_only()
+    async def web(self, interaction: discord.Interaction, state: str) -> None:
+        await switch_web(self.bot, interaction, state == "on")
+
 
 def _titles() -> str:
     """The games' titles as a sentence lists them: "A, B and C"."""
@@ -347,6 +366,7 @@ HELP = f"""**Tapis** — {_titles()}, two players, turn by turn.
 (the list shows only your legal moves).
 • `/hand` shows your cards again, `/board` shows the table, `/resign` gives up.
 • `/matches` lists yours; `/tapis rules`, `/tapis leaderboard`, `/tapis stats` tell the rest.
+• `/replay` a finished match move by move; `/tapis export` gives its moves as a file.
 Allow direct messages from this server so I can send you your hand."""
 
 

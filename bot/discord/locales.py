@@ -117,6 +117,34 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "global": ("partout", "alla servrar"),
     "two colours": ("deux couleurs", "två färger"),
     "four colours": ("quatre couleurs", "fyra färger"),
+    "Replay a finished match, move by move, with every hand": (
+        "Rejouer une partie finie, coup par coup, toutes les mains visibles",
+        "Spela upp ett avslutat parti, drag för drag, med alla händer",
+    ),
+    "The finished match to replay": ("La partie finie à rejouer", "Partiet att spela upp"),
+    "Moves a second in the animation (1-10, default 2)": (
+        "Coups par seconde dans l'animation (1 à 10, 2 par défaut)",
+        "Drag per sekund i animeringen (1-10, standard 2)",
+    ),
+    "An animation, or pages with buttons (long matches are always paged)": (
+        "Une animation, ou des pages à boutons (toujours des pages pour les longues parties)",
+        "En animering, eller sidor med knappar (långa partier visas alltid som sidor)",
+    ),
+    "animation": ("animation", "animering"),
+    "pages": ("pages", "sidor"),
+    "A finished match's moves as a file, to keep or check": (
+        "Les coups d'une partie finie dans un fichier, à garder ou vérifier",
+        "Ett avslutat partis drag som fil, att spara eller kontrollera",
+    ),
+    "The finished match to export": ("La partie finie à exporter", "Partiet att exportera"),
+    "Show this server's leaderboards on the web, or stop": (
+        "Montrer les classements de ce serveur sur le web, ou cesser",
+        "Visa serverns topplistor på webben, eller sluta",
+    ),
+    "on: anyone may see them on the site; off: hidden (default)": (
+        "on : visibles de tous sur le site ; off : cachés (par défaut)",
+        "on: alla kan se dem på webbplatsen; off: dolda (standard)",
+    ),
 }
 
 _LOCALES = {discord.Locale.french: 0, discord.Locale.swedish: 1}

@@ -181,7 +181,9 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
     await start_bot()
     synced = fake.commands[fake.guild_id]
     names = {c["name"] for c in synced}
-    assert {"challenge", "accept", "decline", "play", "hand", "board", "resign", "matches"} <= names
+    assert {
+        "challenge", "accept", "decline", "play", "hand", "board", "resign", "matches", "replay"
+    } <= names  # fmt: skip
     tapis = next(c for c in synced if c["name"] == "tapis")
     assert {o["name"] for o in tapis["options"]} == {
         "help",
@@ -189,6 +191,8 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
         "leaderboard",
         "stats",
         "cards",
+        "export",
+        "web",
     }
     for command in synced:
         assert 1 <= len(command["description"]) <= 100

@@ -1,0 +1,284 @@
+"""Finished matches in Discord: ``/replay`` (an animation, or pages with ◀ ▶ buttons),
+``/tapis export`` (the notation file) and ``/tapis web on|off`` (a server's pages).
+
+Everything is read through the site's own queries and replays (``bot.web``), so a replay in
+Discord and one on the web are the same positions, and only a match that is over is shown
+with its hands. Pictures are drawn in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+import games
+from bot.discord.components import pretty
+from bot.web import queries
+from bot.web.replays import Replays, composite, export
+from bot.web.settings import set_web
+
+if TYPE_CHECKING:
+    from bot.discord.client import TapisBot
+
+MAX_ANIMATED_PLIES: Final = 60  # longer matches are paged: one picture a move, on demand
+MAX_BYTES: Final = 8 * 1024 * 1024
+ANIMATION_WIDTH: Final = 420
+PAGE_WIDTH: Final = 640
+HOLD_LAST_MS: Final = 3000  # the final position stays a moment before the loop restarts
+
+
+def _bot(interaction: discord.Interaction) -> TapisBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def _replays(bot: TapisBot) -> Replays:
+    """One cache of replayed matches per bot (made on first use, over the bot's database)."""
+    found: Replays | None = getattr(bot, "_replays", None)
+    if found is None or found.db is not bot.service.database:
+        found = Replays(bot.service.database)
+        bot._replays = found  # type: ignore[attr-defined]
+    return found
+
+
+def web_url(path: str) -> str | None:
+    """The public address of a page, when ``TAPIS_WEB_URL`` says where the site is."""
+    base = os.environ.get("TAPIS_WEB_URL", "").strip().rstrip("/")
+    return f"{base}{path}" if base else None
+
+
+async def _finished(bot: TapisBot, match_id: int) -> queries.Match | str:
+    """The match if it can be replayed, else the sentence that says why not."""
+    match = await queries.match(bot.service.database, match_id)
+    if match is None:
+        return f"There is no match #{match_id} to show."
+    if not match.replayable:
+        return (
+            f"Match #{match_id} is still being played: its moves and hands are shown once it "
+            "ends. `/board` shows its table now."
+            if match.status == "active"
+            else f"Match #{match_id} was set aside and cannot be replayed."
+        )
+    return match
+
+
+def _animate(states: list[Any], names: tuple[str, str], fps: int) -> bytes | None:
+    """An animated GIF, one frame a move; None if it would exceed Discord's 8 MB."""
+    frames = [composite(state, names, ANIMATION_WIDTH) for state in states]
+    step = max(50, round(1000 / fps))
+    durations = [step] * (len(frames) - 1) + [HOLD_LAST_MS]
+    buffer = io.BytesIO()
+    frames[0].save(
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+    )
+    data = buffer.getvalue()
+    return data if len(data) <= MAX_BYTES else None
+
+
+def _page_png(state: Any, names: tuple[str, str]) -> bytes:
+    buffer = io.BytesIO()
+    composite(state, names, PAGE_WIDTH).save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+async def _page(bot: TapisBot, match: queries.Match, ply: int) -> tuple[str, discord.File, Pager]:
+    """The text, picture and buttons of a replay page at ``ply``."""
+    replays = _replays(bot)
+    lines = await replays.lines(match)
+    ply = max(0, min(ply, len(lines) - 1))
+    states = await replays.states(match)
+    picture = await asyncio.to_thread(_page_png, states[ply], match.names)
+    line = lines[ply]
+    scores = states[ply].scores
+    title = games.get(match.game).title
+    said = (
+        f"move {ply} of {len(lines) - 1} — {match.names[line.seat or 0]}: {pretty(line.move)}"
+        if line.move
+        else f"the deal (move 0 of {len(lines) - 1})"
+    )
+    text = (
+        f"**#{match.id} {title}**: {match.names[0]} v {match.names[1]} — {said}; "
+        f"scores {scores[0]} – {scores[1]}"
+    )
+    file = discord.File(io.BytesIO(picture), filename=f"tapis-{match.id}-{ply}.png")
+    return text[:2000], file, Pager(match.id, ply, len(lines) - 1)
+
+
+class Pager(discord.ui.View):
+    """⏮ ◀ ▶ ⏭ under a replay page; each button knows its target ply (see ``PageButton``)."""
+
+    def __init__(self, match_id: int, ply: int, last: int) -> None:
+        super().__init__(timeout=None)
+        for target, tag in ((0, "first"), (ply - 1, "prev"), (ply + 1, "next"), (last, "last")):
+            button = PageButton(match_id, max(0, min(target, last)), tag)
+            button.item.disabled = target < 0 or target > last or target == ply
+            self.add_item(button)
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:replay:(?P<match>[0-9]+):(?P<ply>[0-9]+):(?P<tag>first|prev|next|last)",
+):
+    """Shows ply ``ply`` of a finished match in place of the page; rebuilt from its
+    ``custom_id`` after a restart, so old replays keep paging."""
+
+    def __init__(self, match_id: int, ply: int, tag: str) -> None:
+        labels = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+        super().__init__(
+            discord.ui.Button(
+                label=labels[tag],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tapis:replay:{match_id}:{ply}:{tag}",
+            )
+        )
+        self.match_id = match_id
+        self.ply = ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PageButton:
+        return cls(int(match["match"]), int(match["ply"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = _bot(interaction)
+        await interaction.response.defer()
+        found = await _finished(bot, self.match_id)
+        if isinstance(found, str):
+            await interaction.followup.send(found, ephemeral=True)
+            return
+        text, file, view = await _page(bot, found, self.ply)
+        await interaction.edit_original_response(
+            content=text,
+            attachments=[file],
+            view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+DYNAMIC_ITEMS: Final = (PageButton,)
+
+
+class Replay(commands.Cog):
+    """``/replay``: a finished match, move by move."""
+
+    def __init__(self, bot: TapisBot) -> None:
+        self.bot = bot
+
+    async def finished_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[int]]:
+        return await finished_choices(self.bot, interaction, current)
+
+    @app_commands.command(description="Replay a finished match, move by move, with every hand")
+    @app_commands.describe(
+        match="The finished match to replay",
+        fps="Moves a second in the animation (1-10, default 2)",
+        style="An animation, or pages with buttons (long matches are always paged)",
+    )
+    @app_commands.choices(
+        style=[Choice(name="animation", value="animation"), Choice(name="pages", value="pages")]
+    )
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        fps: app_commands.Range[int, 1, 10] = 2,
+        style: str = "animation",
+    ) -> None:
+        await interaction.response.defer(thinking=True)
+        found = await _finished(self.bot, match)
+        if isinstance(found, str):
+            await interaction.followup.send(found)
+            return
+        replays = _replays(self.bot)
+        states = await replays.states(found)
+        link = web_url(f"/matches/{found.id}")
+        if style == "animation" and len(states) - 1 <= MAX_ANIMATED_PLIES:
+            data = await asyncio.to_thread(_animate, states, found.names, fps)
+            if data is not None:
+                title = games.get(found.game).title
+                await interaction.followup.send(
+                    f"**#{found.id} {title}**: {found.names[0]} v {found.names[1]}, "
+                    f"{len(states) - 1} moves at {fps} a second."
+                    + (f" Step through it: {link}" if link else ""),
+                    file=discord.File(io.BytesIO(data), filename=f"tapis-{found.id}.gif"),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                return
+        text, file, view = await _page(self.bot, found, 0)
+        await interaction.followup.send(
+            text, file=file, view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    replay.autocomplete("match")(finished_choices)
+
+
+async def finished_choices(
+    bot: TapisBot, interaction: discord.Interaction, current: str
+) -> list[Choice[int]]:
+    """The invoker's finished matches, newest first, filtered by what is typed."""
+    mine = await queries.recent_of(bot.service.database, interaction.user.id, 25)
+    typed = current.strip().lower().lstrip("#")
+    found = []
+    for m in mine:
+        label = f"#{m.match_id} {games.get(m.game).title}: {m.names[0]} v {m.names[1]}"
+        if typed in label.lower():
+            found.append(Choice(name=label[:100], value=m.match_id))
+    return found
+
+
+async def export_match(bot: TapisBot, interaction: discord.Interaction, match_id: int) -> None:
+    """``/tapis export``: the match's moves as a notation file, privately."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    found = await _finished(bot, match_id)
+    if isinstance(found, str):
+        await interaction.followup.send(found, ephemeral=True)
+        return
+    log = await queries.moves(bot.service.database, found.id, found.version)
+    text = export(found, log)
+    await interaction.followup.send(
+        f"Match #{found.id} in the Tapis notation; `python -m bot verify` plays it again.",
+        file=discord.File(io.BytesIO(text.encode()), filename=f"tapis-{found.id}.tpn"),
+        ephemeral=True,
+    )
+
+
+async def switch_web(bot: TapisBot, interaction: discord.Interaction, on: bool) -> None:
+    """``/tapis web on|off``: only on a server, only by someone who may manage it."""
+    if interaction.guild_id is None:
+        await interaction.response.send_message(
+            "This setting belongs to a server: use it there.", ephemeral=True
+        )
+        return
+    if not interaction.permissions.manage_guild:
+        await interaction.response.send_message(
+            "Only members who may manage this server can turn its web pages on or off.",
+            ephemeral=True,
+        )
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await set_web(bot.service.database, interaction.guild_id, on)
+    if on:
+        link = web_url(f"/servers/{interaction.guild_id}")
+        text = (
+            "This server's leaderboards are now on the web"
+            + (f": {link}" if link else " (the site's address is set by TAPIS_WEB_URL)")
+            + ". `/tapis web off` hides them again."
+        )
+    else:
+        text = "This server's leaderboards are no longer on the web."
+    await interaction.followup.send(text, ephemeral=True)

@@ -1,0 +1,455 @@
+"""The web site: aiohttp handlers over the read-only queries, pages from Jinja2 templates.
+
+Read-only and self-contained: every page is drawn from the database (through ``Database``'s
+reader) and the engines; fonts are the reader's own and the one script is served from here,
+so a page makes no request to anyone else (the Content-Security-Policy says so to the
+browser). Anything that cannot be shown — an unknown or malformed id, a page past the last,
+a server that has not turned its pages on, a hand of a live match — is the same plain 404
+page; anything unforeseen is a 500 page and a log line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import math
+import os
+import re
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import jinja2
+from aiohttp import web
+
+import games
+from bot.storage import Database
+from bot.web import queries
+from bot.web.chart import Chart, chart
+from bot.web.replays import KINDS, Hidden, Line, Replays, export, warm_up
+from games.cards import SUIT_SYMBOLS
+
+log = logging.getLogger("tapis.web")
+
+HERE: Final = Path(__file__).parent
+STATIC_TYPES: Final = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
+# Pages that change as matches end are cached briefly; what never changes, for long.
+SHORT: Final = "public, max-age=30"
+FOREVER: Final = "public, max-age=31536000, immutable"
+CSP: Final = (
+    "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+RATE: Final = 10.0  # requests per second per client, on average
+BURST: Final = 120  # requests a client may make at once (a replay fetches three pictures)
+
+DB_KEY: Final = web.AppKey("db", Database)
+REPLAYS_KEY: Final = web.AppKey("replays", Replays)
+_CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def pretty(text: str) -> str:
+    """Card codes with their suit symbols (``play Q♠``), as people read them."""
+    return _CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
+
+
+def when(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%MZ")
+
+
+def title_of(game: str) -> str:
+    try:
+        return games.get(game).title
+    except KeyError:
+        return game
+
+
+@dataclass
+class Site:
+    """What the handlers share: templates, the static files and their fingerprints."""
+
+    templates: jinja2.Environment
+    static: dict[str, tuple[bytes, str]]  # name -> (content, content type)
+    versions: dict[str, str]  # name -> short hash, appended to URLs for caching forever
+
+    @classmethod
+    def load(cls) -> Site:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"),
+            autoescape=jinja2.select_autoescape(["html"]),
+            trim_blocks=True,
+            lstrip_blocks=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        static: dict[str, tuple[bytes, str]] = {}
+        versions: dict[str, str] = {}
+        for path in sorted((HERE / "static").iterdir()):
+            kind = STATIC_TYPES.get(path.suffix)
+            if kind is None:
+                continue
+            content = path.read_bytes()
+            static[path.name] = (content, kind)
+            versions[path.name] = hashlib.sha256(content).hexdigest()[:12]
+        site = cls(env, static, versions)
+        env.filters["pretty"] = pretty
+        env.globals.update(
+            static=site.static_url, title_of=title_of, pretty=pretty, when=when, iso=iso,
+            game_names=games.names(),
+        )  # fmt: skip
+        return site
+
+    def static_url(self, name: str) -> str:
+        return f"/static/{name}?v={self.versions[name]}"
+
+    def page(
+        self, template: str, *, status: int = 200, cache: str = SHORT, **context: Any
+    ) -> web.Response:
+        text = self.templates.get_template(template).render(**context)
+        response = web.Response(text=text, status=status, content_type="text/html")
+        response.headers["Cache-Control"] = cache
+        return response
+
+
+SITE_KEY: Final = web.AppKey("site", Site)
+
+
+# -- middlewares ---------------------------------------------------------------------------------
+
+
+class RateLimiter:
+    """A token bucket per client address: ``rate`` requests a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str) -> float:
+        """0 if the request may go ahead, else the seconds to wait."""
+        now = self.clock()
+        tokens, last = self._buckets.get(client, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        if tokens < 1:
+            self._buckets[client] = (tokens, now)
+            return (1 - tokens) / self.rate
+        self._buckets[client] = (tokens - 1, now)
+        if len(self._buckets) > 10_000:  # forget clients whose buckets have refilled
+            full = self.burst / self.rate
+            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < full}
+        return 0.0
+
+
+def client_of(request: web.Request, forwarded: bool) -> str:
+    """Who is asking: the peer's address, or behind a trusted reverse proxy (``forwarded``)
+    the first address of its ``X-Forwarded-For``."""
+    if forwarded:
+        first = request.headers.get("X-Forwarded-For", "").split(",")[0].strip()
+        if first:
+            return first
+    return request.remote or "?"
+
+
+def _middlewares(site: Site, limiter: RateLimiter | None, forwarded: bool) -> list[Any]:
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if limiter is not None and not request.path.startswith("/static/"):
+            wait = limiter.allow(client_of(request, forwarded))
+            if wait:
+                response = _error(site, 429, "Too many requests: please wait a moment.")
+                response.headers["Retry-After"] = str(math.ceil(wait))
+                return _secure(response)
+        try:
+            response = await handler(request)
+        except web.HTTPException as error:
+            if error.status < 400:
+                raise
+            text = {405: "This page is only read, never written to."}.get(
+                error.status, "There is no such page here."
+            )
+            response = _error(site, error.status, text)
+        except Hidden:
+            response = _error(site, 404, "There is no such page here.")
+        except Exception:
+            log.exception("page %s failed", request.path_qs)
+            response = _error(site, 500, "Something went wrong on our side. Please try again.")
+        return _secure(response)
+
+    return [guard]
+
+
+def _error(site: Site, status: int, message: str) -> web.Response:
+    return site.page("error.html", status=status, cache="no-store", status_code=status,
+                     message=message)  # fmt: skip
+
+
+def _secure(response: web.StreamResponse) -> web.StreamResponse:
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _site(request: web.Request) -> Site:
+    return request.app[SITE_KEY]
+
+
+def _db(request: web.Request) -> Database:
+    return request.app[DB_KEY]
+
+
+def _id(request: web.Request, key: str) -> int:
+    number = queries.valid_id(request.match_info[key])
+    if number is None:
+        raise web.HTTPNotFound()
+    return number
+
+
+def _game(name: str) -> str:
+    if name not in games.names():
+        raise web.HTTPNotFound()
+    return name
+
+
+def _page_number(request: web.Request) -> int:
+    text = request.query.get("page", "1")
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise web.HTTPNotFound()
+    return int(text)
+
+
+async def _match(request: web.Request) -> queries.Match:
+    match = await queries.match(_db(request), _id(request, "match"))
+    if match is None:
+        raise web.HTTPNotFound()
+    return match
+
+
+# -- pages -------------------------------------------------------------------------------------
+
+
+async def index(request: web.Request) -> web.StreamResponse:
+    db = _db(request)
+    tops = {}
+    for name in games.names():
+        page = await queries.leaderboard(db, queries.Board(name), 1)
+        tops[name] = page.standings[:5] if page else []
+    recent = await queries.recent(db, 10)
+    return _site(request).page("index.html", tops=tops, recent=recent)
+
+
+async def leaderboard(request: web.Request) -> web.StreamResponse:
+    game = _game(request.match_info["game"])
+    board = queries.Board(game)
+    page = await queries.leaderboard(_db(request), board, _page_number(request))
+    if page is None:
+        raise web.HTTPNotFound()
+    return _site(request).page(
+        "leaderboard.html", game=game, board=board, page=page, base=f"/games/{game}",
+        heading=f"{title_of(game)} — everywhere",
+    )  # fmt: skip
+
+
+async def _guild(request: web.Request) -> int:
+    guild_id = _id(request, "guild")
+    if not await queries.web_enabled(_db(request), guild_id):
+        raise web.HTTPNotFound()  # the same answer as for a server that does not exist
+    return guild_id
+
+
+async def server(request: web.Request) -> web.StreamResponse:
+    guild_id = await _guild(request)
+    db = _db(request)
+    tops = {}
+    for name in games.names():
+        page = await queries.leaderboard(db, queries.Board(name, guild_id), 1)
+        tops[name] = page.standings[:10] if page else []
+    return _site(request).page("server.html", guild_id=guild_id, tops=tops)
+
+
+async def server_board(request: web.Request) -> web.StreamResponse:
+    guild_id = await _guild(request)
+    game = _game(request.match_info["game"])
+    board = queries.Board(game, guild_id)
+    page = await queries.leaderboard(_db(request), board, _page_number(request))
+    if page is None:
+        raise web.HTTPNotFound()
+    return _site(request).page(
+        "leaderboard.html", game=game, board=board, page=page,
+        base=f"/servers/{guild_id}/{game}", heading=f"{title_of(game)} — this server, all time",
+    )  # fmt: skip
+
+
+async def profile(request: web.Request) -> web.StreamResponse:
+    db = _db(request)
+    who = await queries.player(db, _id(request, "player"))
+    if who is None:
+        raise web.HTTPNotFound()
+    records = await queries.records(db, who.user_id)
+    charts: list[tuple[str, Chart]] = []
+    for record in records:
+        points = await queries.history(db, who.user_id, record.game)
+        charts.append((record.game, chart(points, f"{who.name}'s {title_of(record.game)} rating")))
+    recent = await queries.recent_of(db, who.user_id)
+    return _site(request).page(
+        "player.html", player=who, records=records, charts=charts, recent=recent
+    )
+
+
+async def match_page(request: web.Request) -> web.StreamResponse:
+    match = await _match(request)
+    site = _site(request)
+    public_server = match.guild_id is not None and await queries.web_enabled(
+        _db(request), match.guild_id
+    )
+    if not match.replayable:
+        # Live (or set aside): the public table and the public facts, nothing else.
+        view = None
+        if match.status == "active" and match.state is not None:
+            view = games.get(match.game).from_json(match.state).view(None)
+        return site.page(
+            "live.html", match=match, view=view, public_server=public_server, cache="no-cache"
+        )
+    replays = request.app[REPLAYS_KEY]
+    lines = await replays.lines(match)
+    text = request.query.get("ply")
+    ply = len(lines) - 1
+    if text is not None:
+        if not text.isascii() or not text.isdigit() or int(text[:9]) >= len(lines):
+            raise web.HTTPNotFound()
+        ply = int(text)
+    position = await replays.position(match, ply)
+    said = [_said(line, match.names) for line in lines]
+    return site.page(
+        "match.html", match=match, lines=lines, said=said, ply=ply,
+        hands=[_hand_text(hand) for hand in position.hands], scores=position.scores,
+        public_server=public_server, data=json.dumps(said), cache="public, max-age=300",
+    )  # fmt: skip
+
+
+def _said(line: Line, names: tuple[str, str]) -> str | None:
+    """A move as the page says it: ``Ada: play Q♠``."""
+    return None if line.move is None else f"{names[line.seat or 0]}: {pretty(line.move)}"
+
+
+def _hand_text(hand: list[str]) -> str:
+    return pretty(" ".join(hand)) or "no cards"
+
+
+async def position(request: web.Request) -> web.StreamResponse:
+    """Both hands and the scores at one ply of a finished match, for the replay's texts."""
+    match = await _match(request)
+    text = request.match_info["ply"]
+    if not text.isdigit() or len(text) > 9:
+        raise web.HTTPNotFound()
+    found = await request.app[REPLAYS_KEY].position(match, int(text))
+    response = web.json_response(
+        {"hands": [_hand_text(hand) for hand in found.hands], "scores": list(found.scores)}
+    )
+    response.headers["Cache-Control"] = FOREVER
+    return response
+
+
+async def frame(request: web.Request) -> web.StreamResponse:
+    match = await _match(request)
+    kind = request.match_info["kind"]
+    text = request.match_info["ply"]
+    if kind not in KINDS or not text.isdigit() or len(text) > 9:
+        raise web.HTTPNotFound()
+    picture = await request.app[REPLAYS_KEY].frame(match, int(text), kind)
+    response = web.Response(body=picture, content_type="image/png")
+    # A ply's picture never changes once played, live or not.
+    response.headers["Cache-Control"] = FOREVER
+    return response
+
+
+async def export_file(request: web.Request) -> web.StreamResponse:
+    match = await _match(request)
+    if not match.replayable:
+        raise web.HTTPNotFound()
+    text = export(match, await queries.moves(_db(request), match.id, match.version))
+    response = web.Response(text=text, content_type="text/plain", charset="utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="tapis-{match.id}.tpn"'
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    found = _site(request).static.get(request.match_info["name"])
+    if found is None:
+        raise web.HTTPNotFound()
+    content, kind = found
+    response = web.Response(body=content, content_type=kind)
+    response.headers["Cache-Control"] = FOREVER
+    return response
+
+
+# -- the application ---------------------------------------------------------------------------
+
+
+def create_app(
+    db: Database,
+    *,
+    rate: float | None = RATE,
+    burst: int = BURST,
+    cache_bytes: int | None = None,
+    forwarded: bool | None = None,
+) -> web.Application:
+    """The site over ``db`` (opened and closed by the caller); ``rate=None``: no rate limit.
+
+    ``forwarded`` (default: ``TAPIS_WEB_FORWARDED=1``) trusts ``X-Forwarded-For`` to tell
+    clients apart, as it must behind a reverse proxy; never set it without one, or anyone
+    could choose their own address and escape the limit."""
+    if forwarded is None:
+        forwarded = os.environ.get("TAPIS_WEB_FORWARDED", "").strip().lower() in ("1", "yes")
+    site = Site.load()
+    limiter = None if rate is None else RateLimiter(rate, burst)
+    app = web.Application(middlewares=_middlewares(site, limiter, forwarded))
+    app[DB_KEY] = db
+    app[SITE_KEY] = site
+    app[REPLAYS_KEY] = Replays(db) if cache_bytes is None else Replays(db, cache_bytes=cache_bytes)
+    app.router.add_get("/", index)
+    app.router.add_get("/games/{game}", leaderboard)
+    app.router.add_get("/servers/{guild}", server)
+    app.router.add_get("/servers/{guild}/{game}", server_board)
+    app.router.add_get("/players/{player}", profile)
+    app.router.add_get("/matches/{match}", match_page)
+    app.router.add_get("/matches/{match}/frames/{ply}/{kind}.png", frame)
+    app.router.add_get("/matches/{match}/plies/{ply}.json", position)
+    app.router.add_get("/matches/{match}/export.tpn", export_file)
+    app.router.add_get("/static/{name}", static)
+    return app
+
+
+async def start(db: Database, host: str, port: int, **options: Any) -> web.AppRunner:
+    """Serve the site in the running event loop (the bot's, or ``python -m bot web``'s)."""
+    app = create_app(db, **options)
+    # Card faces drawn once in the background, so the first replays need not wait for them;
+    # stopped between two pictures when the site closes.
+    stop = threading.Event()
+    warming = asyncio.create_task(asyncio.to_thread(warm_up, stop=stop), name="tapis-web-warm")
+
+    async def stop_warming(app: web.Application) -> None:
+        stop.set()
+        await asyncio.gather(warming, return_exceptions=True)
+
+    app.on_cleanup.append(stop_warming)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    log.info("web site on http://%s:%d/", host, port)
+    return runner

@@ -1,0 +1,74 @@
+"""A rating-over-time chart as inline SVG: no script, no picture to fetch, scales to any width.
+
+The points are computed here; the template writes them into an ``<svg>`` with a title and a
+description for screen readers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from bot.web.queries import Point
+
+WIDTH: Final = 600
+HEIGHT: Final = 200
+PAD_LEFT: Final = 44
+PAD: Final = 12
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    description: str
+    points: str  # the polyline's "x,y x,y …"
+    low: float
+    high: float
+    first: int
+    last: int
+    y_low: float  # where the low and high labels sit
+    y_high: float
+    dots: list[tuple[float, float]]
+
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = PAD_LEFT
+
+
+def chart(points: list[Point], title: str) -> Chart:
+    """The chart of ``points`` (matches played → rating), oldest first."""
+    if not points:
+        return Chart(title, "No rated match yet.", "", 0, 0, 0, 0, HEIGHT - PAD, PAD, [])
+    low = min(p.rating for p in points)
+    high = max(p.rating for p in points)
+    if high - low < 1:
+        low, high = low - 1, high + 1
+    first, last = points[0].games, points[-1].games
+    span = max(1, last - first)
+
+    def x(games: int) -> float:
+        if last == first:
+            return (PAD_LEFT + WIDTH - PAD) / 2
+        return PAD_LEFT + (games - first) / span * (WIDTH - PAD_LEFT - PAD)
+
+    def y(rating: float) -> float:
+        return PAD + (high - rating) / (high - low) * (HEIGHT - 2 * PAD)
+
+    coords = [(round(x(p.games), 1), round(y(p.rating), 1)) for p in points]
+    description = (
+        f"Rating after each of {len(points)} rated matches (matches {first} to {last}): "
+        f"from {points[0].rating:.0f} to {points[-1].rating:.0f}, "
+        f"lowest {low:.0f}, highest {high:.0f}."
+    )
+    return Chart(
+        title=title,
+        description=description,
+        points=" ".join(f"{a},{b}" for a, b in coords),
+        low=low,
+        high=high,
+        first=first,
+        last=last,
+        y_low=y(low),
+        y_high=y(high),
+        dots=coords if len(coords) <= 60 else [],
+    )

@@ -1,0 +1,58 @@
+"""Fixtures for the site's tests: a database of real finished matches, one live match, and
+the site served over HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bench.web import FIRST_USER, GUILDS, populate
+from bot.service import MatchService, PlayerRef
+from bot.web.app import create_app
+from bot.web.settings import set_web
+
+FINISHED = 12  # three of each game
+LIVE_GAME = "piquet"  # one pack: a card code names one card, so "no hand card shown" is exact
+ADA = PlayerRef(FIRST_USER + 1_000, "Ada")
+BLAISE = PlayerRef(FIRST_USER + 1_001, "Blaise")
+
+
+@dataclass
+class World:
+    service: MatchService
+    finished: list[int]
+    live: int
+    guild_on: int
+    guild_off: int
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    service = await MatchService.open(tmp_path / "web.db")
+    finished = await populate(service.database, FINISHED, players=6)
+    await set_web(service.database, GUILDS[0], True)
+    info, _ = await service.challenge(
+        ADA, BLAISE, LIVE_GAME, guild_id=GUILDS[1], channel_id=1, options={"deals": 1}
+    )
+    await service.accept(info.id, BLAISE)
+    # A few moves, so the live table has something on it.
+    for _ in range(3):
+        state = await service.view_for(info.id, None)
+        mover = ADA if (await service.get(info.id)).to_move == ADA.user_id else BLAISE
+        legal = await service.legal_moves(info.id, mover.user_id)
+        assert state["to_move"] is not None
+        await service.move(info.id, mover.user_id, legal[0])
+    yield World(service, finished, info.id, GUILDS[0], GUILDS[1])
+    await service.close()
+
+
+@pytest.fixture
+async def client(world: World) -> AsyncIterator[TestClient]:
+    client = TestClient(TestServer(create_app(world.service.database, rate=None)))
+    await client.start_server()
+    yield client
+    await client.close()

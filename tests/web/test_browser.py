@@ -1,0 +1,203 @@
+"""The site in a real browser: headless Chromium (the system's) driven by Playwright.
+
+Skipped, saying why, where no Chromium is installed (``.ci/run`` installs Debian's, so CI
+always runs these). Playwright is never asked to download a browser of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+import games
+from bot.web import queries
+from bot.web.app import create_app
+from games.cards import SUIT_SYMBOLS
+from tests.web.conftest import World
+
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def chromium() -> str | None:
+    """The system's Chromium: ``TAPIS_CHROMIUM``, else ``chromium`` on the PATH."""
+    configured = os.environ.get("TAPIS_CHROMIUM")
+    if configured:
+        return configured if os.path.exists(configured) else None
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+BROWSER = chromium()
+try:
+    from playwright.async_api import Page, async_playwright, expect
+except ImportError:  # pragma: no cover - the dev extra installs it
+    async_playwright = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.skipif(
+    BROWSER is None or async_playwright is None,
+    reason="browser tests skipped: no Chromium found (apt-get install chromium, or set "
+    "TAPIS_CHROMIUM) or Playwright missing",
+)
+
+
+class Session:
+    """A page on the site, recording console errors, failed loads and every URL fetched."""
+
+    def __init__(self, page: Page, base: str) -> None:
+        self.page = page
+        self.base = base
+        self.errors: list[str] = []
+        self.urls: list[str] = []
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("requestfailed", self._failed)
+        page.on("request", lambda r: self.urls.append(r.url))
+
+    def _failed(self, request: Any) -> None:
+        # A picture replaced before it arrived (stepping fast) is cancelled, not failed.
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"failed: {request.url} ({request.failure})")
+
+    async def open(self, path: str) -> Any:
+        response = await self.page.goto(self.base + path, wait_until="load")
+        assert response is not None and response.status == 200, path
+        await self.page.wait_for_load_state("networkidle")
+        return response
+
+
+@pytest.fixture
+async def session(world: World) -> AsyncIterator[Session]:
+    runner = web.AppRunner(create_app(world.service.database, rate=None), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    async with async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=BROWSER, args=ARGS)
+        page = await browser.new_page()
+        yield Session(page, f"http://127.0.0.1:{port}")
+        await browser.close()
+    await runner.cleanup()
+
+
+async def test_pages_load_cleanly_fit_a_phone_and_fetch_nothing_elsewhere(
+    session: Session, world: World
+) -> None:
+    player = (await world.service.database.fetchone("SELECT seat0_id FROM results"))[0]
+    paths = [
+        "/",
+        "/games/piquet",
+        f"/servers/{world.guild_on}",
+        f"/players/{player}",
+        f"/matches/{world.finished[0]}",
+        f"/matches/{world.live}",
+    ]
+    for width in (1280, 390):
+        await session.page.set_viewport_size({"width": width, "height": 844})
+        for path in paths:
+            await session.open(path)
+            assert session.errors == [], (path, session.errors)
+            scroll = await session.page.evaluate("document.documentElement.scrollWidth")
+            assert scroll <= width, (path, width, scroll)
+            # Every picture has its alt text, and every one has loaded.
+            for image in await session.page.locator("img").all():
+                assert (await image.get_attribute("alt") or "").strip(), path
+                assert await image.evaluate("i => i.complete && i.naturalWidth > 0"), path
+    assert all(url.startswith(session.base) for url in session.urls)
+    await session.page.emulate_media(color_scheme="dark")
+    await session.open("/")
+    background = await session.page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background != "rgb(246, 244, 238)"  # the dark palette applies
+
+
+async def test_a_leaderboard_matches_the_database(session: Session, world: World) -> None:
+    rows = await world.service.database.fetchall(
+        "SELECT p.name, r.rating FROM ratings r JOIN players p USING (user_id)"
+        " WHERE r.game = 'bezique' AND r.scope = 0 ORDER BY r.rating DESC, r.games DESC, r.user_id"
+    )
+    await session.open("/games/bezique")
+    shown = await session.page.locator("table.board tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.cells[1].innerText, r.cells[2].innerText])"
+    )
+    assert shown == [[row["name"], f"{row['rating']:.0f}"] for row in rows]
+
+
+async def test_stepping_a_replay_changes_the_picture_and_the_move_list(
+    session: Session, world: World
+) -> None:
+    match_id = world.finished[3]
+    await session.open(f"/matches/{match_id}?ply=0")
+    page = session.page
+
+    async def shown() -> tuple[str, str, str, bytes]:
+        src = await page.locator("#table").get_attribute("src") or ""
+        current = await page.locator("#moves a[aria-current]").inner_text()
+        caption = await page.locator("#caption").inner_text()
+        await page.locator("#table").evaluate("image => image.decode()")  # loaded and drawn
+        picture = await page.locator("#table").screenshot()
+        return src, current, caption, picture
+
+    before = await shown()
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowRight")
+    after = await shown()
+    assert after[0].endswith("/frames/2/table.png") and before[0].endswith("/frames/0/table.png")
+    assert before[1] == "Deal" and after[1] != before[1]
+    assert "Move 2 of" in after[2]
+    assert after[3] != before[3]  # the picture itself changed
+    assert page.url.endswith("?ply=2")
+    # The hands' descriptions follow the pictures: the engine's hands at ply 2.
+    match = await queries.match(world.service.database, match_id)
+    assert match is not None
+    state = games.get(match.game).new_match(seed=match.seed or 0, options=match.options)
+    for _seat, move in (await queries.moves(world.service.database, match_id))[:2]:
+        state = state.apply(move)
+    cards = state.view(0)["hand"]
+    symbols = " ".join(card[:-1] + SUIT_SYMBOLS[card[-1]] for card in cards) or "no cards"
+    await expect(page.locator("#hand0")).to_have_attribute(
+        "alt", f"{match.names[0]}'s hand: {symbols}"
+    )
+    await page.keyboard.press("ArrowLeft")
+    assert (await shown())[0].endswith("/frames/1/table.png")
+    await page.locator("#slider").fill("4")
+    assert (await shown())[0].endswith("/frames/4/table.png")
+    await page.locator("#ply-3 a").click()
+    assert "Move 3 of" in (await shown())[2]
+    assert session.errors == []
+
+
+async def test_a_live_match_page_shows_no_card_of_either_hand(
+    session: Session, world: World
+) -> None:
+    match = await queries.match(world.service.database, world.live)
+    assert match is not None and match.state is not None
+    state = games.get(match.game).from_json(match.state)
+    hidden = {*state.view(0)["hand"], *state.view(1)["hand"]}
+    public = state.view(None)
+    await session.open(f"/matches/{world.live}")
+    text = await session.page.locator("body").inner_text()
+    alts = " ".join(
+        await session.page.locator("img").evaluate_all("images => images.map(i => i.alt)")
+    )
+    html = await session.page.content()
+    for card in hidden:
+        pattern = rf"(?<![0-9A-Z]){re.escape(card)}(?![0-9A-Z])"
+        symbol = card[:-1] + "♠♥♦♣"["SHDC".index(card[-1])]
+        for where in (text, alts, html):
+            assert not re.search(pattern, where) and symbol not in where, card
+    assert public["hand"] == []
+    assert not any("hand" in url for url in session.urls)
+    assert session.errors == []

@@ -1,0 +1,206 @@
+"""The site over HTTP: pages, bad input, secrecy of live matches, caching, rate limit."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+import games
+from bench.web import GUILDS
+from bot.web import queries
+from bot.web.app import RateLimiter, create_app
+from bot.web.replays import Hidden, Replays
+from bot.web.settings import set_web
+from games import notation
+from tests.web.conftest import World
+
+
+async def text(client: TestClient, path: str, status: int = 200) -> str:
+    response = await client.get(path)
+    body = await response.text()
+    assert response.status == status, (path, body[:300])
+    return body
+
+
+async def test_every_page_answers(client: TestClient, world: World) -> None:
+    player = (await world.service.database.fetchone("SELECT seat0_id FROM results"))[0]
+    for path in (
+        "/",
+        *(f"/games/{name}" for name in games.names()),
+        f"/servers/{world.guild_on}",
+        f"/servers/{world.guild_on}/piquet",
+        f"/players/{player}",
+        f"/matches/{world.finished[0]}",
+        f"/matches/{world.finished[1]}?ply=0",
+        f"/matches/{world.live}",
+    ):
+        page = await text(client, path)
+        assert "<title>" in page and "Traceback" not in page
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/chess",
+        "/games/piquet?page=0",
+        "/games/piquet?page=2",
+        "/games/piquet?page=99999999999999999999",
+        "/games/piquet?page=two",
+        "/players/0",
+        "/players/abc",
+        "/players/99999999999999999999999",
+        "/players/123",
+        "/matches/-1",
+        "/matches/x1",
+        "/matches/999999",
+        "/matches/1?ply=9999",
+        "/matches/1?ply=-1",
+        "/matches/1/frames/999/table.png",
+        "/matches/1/frames/0/hand2.png",
+        "/matches/1/frames/a/table.png",
+        "/servers/123",
+        "/servers/abc/piquet",
+        "/nowhere",
+    ],
+)
+async def test_bad_input_is_a_plain_404(client: TestClient, path: str) -> None:
+    page = await text(client, path, 404)
+    assert "There is no such page here." in page
+    assert "Traceback" not in page
+
+
+async def test_a_server_shows_nothing_until_it_turns_its_pages_on(
+    client: TestClient, world: World
+) -> None:
+    assert "There is no such page" in await text(client, f"/servers/{world.guild_off}", 404)
+    await set_web(world.service.database, world.guild_off, True)
+    assert "leaderboards" in await text(client, f"/servers/{world.guild_off}")
+    await set_web(world.service.database, world.guild_off, False)
+    await text(client, f"/servers/{world.guild_off}/piquet", 404)
+
+
+async def test_leaderboard_lists_the_database_in_order(client: TestClient, world: World) -> None:
+    rows = await world.service.database.fetchall(
+        "SELECT user_id FROM ratings WHERE game = 'ecarte' AND scope = 0"
+        " ORDER BY rating DESC, games DESC, user_id"
+    )
+    page = await text(client, "/games/ecarte")
+    assert [int(u) for u in re.findall(r'data-user="(\d+)"', page)] == [r[0] for r in rows]
+
+
+async def test_live_match_shows_no_hand_and_no_moves(client: TestClient, world: World) -> None:
+    match = await queries.match(world.service.database, world.live)
+    assert match is not None and match.status == "active"
+    state = games.get(match.game).from_json(match.state or "")
+    page = await text(client, f"/matches/{world.live}")
+    hands = [*state.view(0)["hand"], *state.view(1)["hand"]]
+    assert hands
+    for card in hands:
+        assert not re.search(rf"\b{card}\b", page), card
+    assert "hand0.png" not in page and "export.tpn" not in page
+    # Nor can the hands' pictures or the move log be had by asking for them.
+    await text(client, f"/matches/{world.live}/frames/0/hand0.png", 404)
+    await text(client, f"/matches/{world.live}/frames/{match.version}/hand1.png", 404)
+    await text(client, f"/matches/{world.live}/export.tpn", 404)
+    await text(client, f"/matches/{world.live}/plies/0.json", 404)
+    await text(client, f"/matches/{world.live}/frames/{match.version + 1}/table.png", 404)
+    table = await client.get(f"/matches/{world.live}/frames/{match.version}/table.png")
+    assert table.status == 200 and (await table.read())[:4] == b"\x89PNG"
+
+
+async def test_replays_refuse_live_hands_even_when_asked_directly(world: World) -> None:
+    replays = Replays(world.service.database)
+    match = await queries.match(world.service.database, world.live)
+    assert match is not None
+    with pytest.raises(Hidden):
+        await replays.lines(match)
+    with pytest.raises(Hidden):
+        await replays.frame(match, 0, "hand0")
+
+
+async def test_a_finished_match_replays_with_both_hands(client: TestClient, world: World) -> None:
+    match = await queries.match(world.service.database, world.finished[2])
+    assert match is not None
+    state = games.get(match.game).new_match(seed=match.seed or 0, options=match.options)
+    page = await text(client, f"/matches/{match.id}?ply=0")
+    first = games.get(match.game).title
+    assert first in page
+    hand = " ".join(f"{c[:-1]}{'♠♥♦♣'['SHDC'.index(c[-1])]}" for c in state.view(0)["hand"])
+    assert hand in page  # seat 0's hand at the deal, in the picture's alt text
+    position = await (await client.get(f"/matches/{match.id}/plies/0.json")).json()
+    assert position == {"hands": [hand, position["hands"][1]], "scores": [0, 0]}
+    picture = await client.get(f"/matches/{match.id}/frames/0/hand0.png")
+    assert picture.status == 200
+    assert "immutable" in picture.headers["Cache-Control"]
+
+
+async def test_the_export_replays_through_the_engine(client: TestClient, world: World) -> None:
+    for match_id in world.finished[:4]:
+        response = await client.get(f"/matches/{match_id}/export.tpn")
+        assert response.status == 200
+        assert "attachment" in response.headers["Content-Disposition"]
+        record = notation.read(await response.text())
+        found = notation.replay(record)
+        assert found.ok, found.error
+        assert found.state.result is not None
+        stored = await world.service.database.fetchone(
+            "SELECT version FROM matches WHERE id = ?", (match_id,)
+        )
+        assert found.plies == stored[0]
+
+
+async def test_headers_cache_and_keep_everything_local(client: TestClient, world: World) -> None:
+    response = await client.get("/games/piquet")
+    assert response.headers["Cache-Control"].startswith("public")
+    assert "default-src 'none'" in response.headers["Content-Security-Policy"]
+    page = await response.text()
+    assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing from elsewhere
+    static = re.search(r'href="(/static/site\.css\?v=\w+)"', page)
+    assert static is not None
+    css = await client.get(static[1])
+    assert css.status == 200 and "immutable" in css.headers["Cache-Control"]
+    live = await client.get(f"/matches/{world.live}")
+    assert live.headers["Cache-Control"] == "no-cache"
+
+
+async def test_rate_limit_per_client(world: World) -> None:
+    app = create_app(world.service.database, rate=1.0, burst=3)
+    async with TestClient(TestServer(app)) as client:
+        statuses = [(await client.get("/games/piquet")).status for _ in range(5)]
+        assert statuses[:3] == [200, 200, 200] and statuses[3:] == [429, 429]
+        response = await client.get("/games/piquet")
+        assert int(response.headers["Retry-After"]) >= 1
+        assert (await client.get("/static/site.css")).status == 200  # files are not counted
+
+
+async def test_behind_a_proxy_each_forwarded_client_has_its_own_limit(world: World) -> None:
+    app = create_app(world.service.database, rate=1.0, burst=1, forwarded=True)
+    async with TestClient(TestServer(app)) as client:
+        one = {"X-Forwarded-For": "203.0.113.1, 10.0.0.1"}
+        two = {"X-Forwarded-For": "203.0.113.2"}
+        assert (await client.get("/games/piquet", headers=one)).status == 200
+        assert (await client.get("/games/piquet", headers=one)).status == 429
+        assert (await client.get("/games/piquet", headers=two)).status == 200
+
+
+def test_rate_limiter_refills() -> None:
+    now = [0.0]
+    limiter = RateLimiter(2.0, 2, clock=lambda: now[0])
+    assert limiter.allow("a") == 0 and limiter.allow("a") == 0
+    assert limiter.allow("a") > 0
+    assert limiter.allow("b") == 0  # per client
+    now[0] += 0.5
+    assert limiter.allow("a") == 0
+
+
+async def test_rating_history_follows_every_rated_match(world: World) -> None:
+    rows = await world.service.database.fetchall(
+        "SELECT user_id, game, MAX(games) AS n, COUNT(*) AS c FROM rating_history"
+        " WHERE scope = 0 GROUP BY user_id, game"
+    )
+    assert rows
+    for row in rows:
+        assert row["n"] == row["c"]  # one point per rated match
+    assert GUILDS
