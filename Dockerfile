@@ -23,7 +23,6 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY games games
 COPY rendering rendering
 COPY bot bot
-COPY data/fonts data/fonts
 
 RUN useradd --system --uid 10001 --create-home --home-dir /app tapis \
     && mkdir -p /app/data \
