@@ -11,13 +11,14 @@ import contextlib
 import functools
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
 import games
-from bot.discord.components import challenge_view, moves_view
+from bot.discord.components import challenge_view, moves_view, resign_view
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
 if TYPE_CHECKING:
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SORRY = "Something went wrong on my side; nothing more was changed. Please try again."
+RESIGN_WINDOW = 15 * 60
+"""Seconds a resignation question may be answered: a Confirm found hours later in an old
+reply must not end a match the player has since gone on with."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
 
 
@@ -139,15 +143,65 @@ class Actions:
 
     @polite
     async def resign(self, interaction: discord.Interaction, match_id: int | None) -> None:
+        """Ask first, privately, with Confirm and Cancel: a resignation cannot be undone, and a
+        command picked by a slip of the finger must not end a match of several days."""
         await defer(interaction)
         try:
             match_id = await self.resolve(interaction, match_id)
-            info, deliveries = await self.service.resign(match_id, interaction.user.id)
+            info = await self.service.get(match_id)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
+        seat = info.seat_of(interaction.user.id)
+        if seat is None or info.seats is None:
+            await tell(interaction, f"You do not play in match #{match_id}.")
+            return
+        if info.status != "active":
+            await tell(interaction, f"Match #{match_id} is not in progress: nothing to resign.")
+            return
+        title = games.get(info.game).title
+        against = info.seats[1 - seat].name
+        await interaction.followup.send(
+            f"Resign {title} match #{match_id} against {against}? The match ends at once and "
+            f"counts as a loss for you. (This question stands for "
+            f"{RESIGN_WINDOW // 60} minutes.)",
+            view=resign_view(match_id, interaction.user.id, int(time.time())),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @polite
+    async def answer_resign(
+        self,
+        interaction: discord.Interaction,
+        match_id: int,
+        user_id: int,
+        asked: int,
+        confirm: bool,
+    ) -> None:
+        """The answer to :meth:`resign`'s question; the question's buttons go away with it."""
+        await defer(interaction)
+        if interaction.user.id != user_id:
+            await tell(interaction, "Only the player who asked to resign can answer this.")
+            return
+        if not confirm:
+            await _replace(interaction, f"You did not resign: match #{match_id} goes on.")
+            return
+        if time.time() - asked > RESIGN_WINDOW:
+            await _replace(
+                interaction,
+                "This question has expired and nothing was changed: use `/resign` again if you "
+                "still want to resign.",
+            )
+            return
+        try:
+            info, deliveries = await self.service.resign(match_id, user_id)
+        except ServiceError as error:
+            text = str(error)
+            await _replace(interaction, text[:1].upper() + text[1:])
+            return
         await self.bot.courier.send(deliveries, interaction)
-        await interaction.followup.send(f"You resigned match #{info.id}.", ephemeral=True)
+        await _replace(interaction, f"You resigned match #{info.id}.")
 
     # -- challenges --------------------------------------------------------------------------
 
@@ -380,6 +434,13 @@ def _file(picture: bytes | None, name: str = "hand") -> discord.File:
     if picture is None:
         return discord.utils.MISSING  # type: ignore[no-any-return]
     return discord.File(io.BytesIO(picture), filename=f"{name}.png")
+
+
+async def _replace(interaction: discord.Interaction, text: str) -> None:
+    """Replace a pressed component's message with ``text``, without its buttons."""
+    await interaction.edit_original_response(
+        content=text[:2000], view=None, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 async def _strip_components(interaction: discord.Interaction) -> None:
