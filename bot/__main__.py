@@ -4,6 +4,7 @@
     python -m bot sandbox         the local sandbox, even with a token
     python -m bot backup PATH     a consistent copy of the database at PATH
     python -m bot verify          replay every match's log; set aside the ones that differ
+    python -m bot --log-format json   logs as JSON lines (default: one key=value line each)
 
 The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
 ``TAPIS_DURABLE=1`` makes every acknowledged move survive a power loss (synchronous=FULL).
@@ -21,6 +22,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from bot import logs
 from bot.storage import default_path, durable_from_env
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
@@ -40,7 +42,7 @@ def load_dotenv(path: Path = Path(".env")) -> None:
         os.environ.setdefault(key.strip(), value.strip().strip("'\""))
 
 
-def run_discord() -> int:
+def run_discord(log_format: str | None = None) -> int:
     """Start the Discord bot (``bot.discord.run()``, imported only when a token is set)."""
     try:
         adapter = importlib.import_module("bot.discord")
@@ -57,7 +59,7 @@ def run_discord() -> int:
             file=sys.stderr,
         )
         return 2
-    code = run()
+    code = run(log_format)
     return int(code) if isinstance(code, int) else 0
 
 
@@ -110,6 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv()
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, default=None, help="database file (TAPIS_DB)")
+    parser.add_argument(
+        "--log-format",
+        choices=logs.FORMATS,
+        default=None,
+        help="one line per record: key=value text (default) or JSON lines (TAPIS_LOG_FORMAT)",
+    )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("sandbox", help="play in the terminal against the computer")
     copy = commands.add_parser("backup", help="a consistent copy of the database")
@@ -121,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "backup":
         return backup(db, args.path)
     if args.command is None and os.environ.get("DISCORD_TOKEN"):
-        return run_discord()
+        return run_discord(args.log_format)
     try:
         if args.command == "verify":
             return asyncio.run(_verify(db, durable))

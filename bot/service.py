@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar
 import aiosqlite
 
 import games
-from bot import clocks, ratings
+from bot import clocks, logs, ratings
 from bot.storage import Database
 from games import State
 
@@ -1264,15 +1264,16 @@ class MatchService:
         )
         deliveries: list[Delivery] = []
         for record in records:
-            try:
-                deliveries += await self._check_clock(record["id"], now)
-            except ServiceError as error:
-                log.warning("clock of match #%s: %s", record["id"], error)
-            except sqlite3.Error:
-                raise
-            except Exception as error:
-                log.exception("clock of match #%s failed", record["id"])
-                await self._set_aside(record["id"], f"its clock failed: {error!r}")
+            with logs.about_match(record["id"]):  # every line about this clock names the match
+                try:
+                    deliveries += await self._check_clock(record["id"], now)
+                except ServiceError as error:
+                    log.warning("clock of match #%s: %s", record["id"], error)
+                except sqlite3.Error:
+                    raise
+                except Exception as error:
+                    log.exception("clock of match #%s failed", record["id"])
+                    await self._set_aside(record["id"], f"its clock failed: {error!r}")
         return deliveries
 
     async def _check_clock(self, match_id: int, now: float) -> list[Delivery]:

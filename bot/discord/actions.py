@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import discord
 
 import games
+from bot import logs
 from bot.discord.components import challenge_view, moves_view, resign_view
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
@@ -70,12 +71,22 @@ def polite(flow: Flow) -> Flow:
     async def wrapper(
         self: Actions, interaction: discord.Interaction, *args: Any, **kw: Any
     ) -> None:
+        # A flow given its match says so on every line it logs; one that must first find its
+        # match says so once it has (resolve).
+        given = kw.get("match_id", args[0] if args else None)
+        if isinstance(given, int) and not isinstance(given, bool):
+            logs.set_match(given)
+        started = time.perf_counter()
         try:
             await flow(self, interaction, *args, **kw)
         except Exception:
             log.exception("%s failed for %s", flow.__name__, interaction.user.id)
             with contextlib.suppress(discord.HTTPException):
                 await tell(interaction, SORRY)
+            return
+        # One line per action (never its move or cards: a log is no place for a hand).
+        took = round((time.perf_counter() - started) * 1000)
+        log.info("%s answered", flow.__name__, extra={"user": interaction.user.id, "ms": took})
 
     return wrapper  # type: ignore[return-value]
 
@@ -91,7 +102,13 @@ class Actions:
     # -- finding the match -------------------------------------------------------------------
 
     async def resolve(self, interaction: discord.Interaction, given: int | None) -> int:
-        """The match meant: the one named, else this thread's, else the user's only one."""
+        """The match meant: the one named, else this thread's, else the user's only one; from
+        then on the lines this action logs are about it."""
+        found = await self._find(interaction, given)
+        logs.set_match(found)
+        return found
+
+    async def _find(self, interaction: discord.Interaction, given: int | None) -> int:
         if given is not None:
             return given
         if interaction.channel_id is not None:
@@ -368,10 +385,12 @@ class Actions:
         if interaction.channel_id is not None:
             here = await self.service.match_in_thread(interaction.channel_id)
             if here is not None:
+                logs.set_match(here.id)
                 return int(here.id)
         mine = await self.service.matches_of(interaction.user.id, active_only=False)
         waiting = [m for m in mine if m.status == "challenge"]
         if len(waiting) == 1:
+            logs.set_match(waiting[0].id)
             return int(waiting[0].id)
         raise ServiceError(
             "Which challenge? Press its Accept or Decline button, or choose it in `match`."

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import games
+from bot import logs
 from bot.discord.components import moves_view, rematch_view
 from bot.discord.painter import Painter
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRecord
@@ -88,12 +89,13 @@ class Courier:
             return
         self._rematch_offered.add(info.id)
         names = " and ".join(p.name for p in info.seats)
-        try:
-            await self.public(
-                info, f"{names}: another match?", None, None, view=rematch_view(info.id)
-            )
-        except discord.HTTPException:
-            log.exception("could not offer a rematch of match %s", info.id)
+        with logs.about_match(info.id):
+            try:
+                await self.public(
+                    info, f"{names}: another match?", None, None, view=rematch_view(info.id)
+                )
+            except discord.HTTPException:
+                log.exception("could not offer a rematch of match %s", info.id)
 
     async def _send_lane(
         self,
@@ -102,10 +104,11 @@ class Courier:
         interaction: discord.Interaction | None,
     ) -> None:
         for delivery, picture in lane:
-            try:
-                await self._send_one(delivery, picture, infos[delivery.match_id], interaction)
-            except discord.HTTPException:
-                log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
+            with logs.about_match(delivery.match_id):
+                try:
+                    await self._send_one(delivery, picture, infos[delivery.match_id], interaction)
+                except discord.HTTPException:
+                    log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
 
     def _repeated(self, delivery: Delivery, acting: int | None) -> bool:
         if delivery.kind != "hand" or delivery.to is None or delivery.view is None:
