@@ -4,6 +4,7 @@
     python -m bot sandbox         the local sandbox, even with a token
     python -m bot backup PATH     a consistent copy of the database at PATH
     python -m bot verify          replay every match's log; set aside the ones that differ
+    python -m bot health          exit 0 while the running bot is connected (a health check)
     python -m bot --log-format json   logs as JSON lines (default: one key=value line each)
 
 The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
@@ -22,7 +23,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot import logs
+from bot import health, logs
 from bot.storage import default_path, durable_from_env
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
@@ -123,11 +124,16 @@ def main(argv: list[str] | None = None) -> int:
     copy = commands.add_parser("backup", help="a consistent copy of the database")
     copy.add_argument("path", type=Path)
     commands.add_parser("verify", help="replay every match; set aside those that differ")
+    commands.add_parser("health", help="exit 0 while the running bot is connected")
     args = parser.parse_args(argv)
     db = args.db or default_path()
     durable = durable_from_env()
     if args.command == "backup":
         return backup(db, args.path)
+    if args.command == "health":
+        trouble = health.problem(health.heartbeat_path(db))
+        print(f"Tapis is unhealthy: {trouble}" if trouble else "Tapis is connected.")
+        return 1 if trouble else 0
     if args.command is None and os.environ.get("DISCORD_TOKEN"):
         return run_discord(args.log_format)
     try:

@@ -6,12 +6,14 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot import health
 from bot.discord.actions import Actions
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
@@ -41,6 +43,7 @@ class TapisBot(commands.Bot):
         self.courier = Courier(self)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
     async def setup_hook(self) -> None:
@@ -56,15 +59,30 @@ class TapisBot(commands.Bot):
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
+        self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
 
     async def _run_clocks(self) -> None:
         await self.wait_until_ready()
         await self.service.run_clocks(self.courier.send)
 
+    async def _beat(self) -> None:
+        """Touch the heartbeat file while connected to the gateway (``bot.health``)."""
+        path = health.heartbeat_path(self.settings.database)
+        await self.wait_until_ready()
+        while True:
+            if self.is_ready() and not self.is_closed() and math.isfinite(self.latency):
+                try:
+                    health.beat(path)
+                except OSError:
+                    log.warning("cannot write the heartbeat file %s", path)
+            await asyncio.sleep(health.BEAT_EVERY)
+
     async def close(self) -> None:
-        if self._clocks is not None:
-            self._clocks.cancel()
-            await asyncio.gather(self._clocks, return_exceptions=True)
+        for task in (self._clocks, self._heartbeat):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        health.stop(health.heartbeat_path(self.settings.database))
         await super().close()
         self.courier.painter.close()
         if self._owns_service and self.service is not None:
