@@ -6,7 +6,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import math
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +69,10 @@ class TapisBot(commands.Bot):
         path = health.heartbeat_path(self.settings.database)
         await self.wait_until_ready()
         while True:
-            if self.is_ready() and not self.is_closed() and math.isfinite(self.latency):
+            # The gateway's socket open, not just the process alive: a bot that lost Discord
+            # for good and keeps failing to reconnect is not healthy.
+            connected = self.ws is not None and self.ws.open
+            if self.is_ready() and not self.is_closed() and connected:
                 try:
                     health.beat(path)
                 except OSError:
