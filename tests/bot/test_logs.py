@@ -93,3 +93,18 @@ def test_an_unknown_log_format_stops_the_bot_with_a_sentence(
     monkeypatch.setenv("TAPIS_LOG_FORMAT", "xml")
     assert run() == 2
     assert "TAPIS_LOG_FORMAT must be one of text, json" in capsys.readouterr().err
+
+
+def test_the_command_line_format_reaches_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from bot import __main__ as entry
+
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    given: list[str | None] = []
+    adapter = types.ModuleType("bot.discord")
+    adapter.run = lambda log_format=None: given.append(log_format) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.discord", adapter)
+    assert entry.main(["--log-format", "json"]) == 0 and given == ["json"]
+    assert entry.main([]) == 0 and given == ["json", None]  # None: TAPIS_LOG_FORMAT decides

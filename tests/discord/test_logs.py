@@ -8,8 +8,6 @@ import signal
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +67,7 @@ async def _wait_synced(fake: FakeDiscord) -> None:
 
 
 async def test_json_lines_name_the_match(fake: FakeDiscord, tmp_path: Path) -> None:
-    out = await boot_and_play(fake, tmp_path, "--log-format", "json", env={})
+    out = await boot_and_play(fake, tmp_path, env={"TAPIS_LOG_FORMAT": "json"})
     records = [json.loads(line) for line in out.splitlines() if line.strip()]
     assert records, "nothing was logged"
     assert all({"ts", "level", "logger", "msg"} <= set(r) for r in records)
@@ -78,10 +76,8 @@ async def test_json_lines_name_the_match(fake: FakeDiscord, tmp_path: Path) -> N
     assert any(r["logger"].startswith("discord") for r in records)  # discord.py's lines too
 
 
-@pytest.mark.parametrize("how", ["default", "env"])
-async def test_text_lines_are_key_value(fake: FakeDiscord, tmp_path: Path, how: str) -> None:
-    env = {"TAPIS_LOG_FORMAT": "text"} if how == "env" else {}
-    out = await boot_and_play(fake, tmp_path, env=env)
+async def test_text_lines_are_key_value_by_default(fake: FakeDiscord, tmp_path: Path) -> None:
+    out = await boot_and_play(fake, tmp_path, env={})
     lines = [line for line in out.splitlines() if line.strip()]
     assert lines and all(" level=" in line and " logger=" in line for line in lines)
     about = [line for line in lines if 'msg="accept answered"' in line]

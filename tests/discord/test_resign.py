@@ -15,10 +15,13 @@ def _button(custom_ids: list[str], answer: str) -> str:
 
 
 async def test_resign_asks_privately_and_cancel_keeps_the_match(
-    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, carol: FakeUser
 ) -> None:
     bot = await start_bot()
     table = await Table.open(fake, bot, "ecarte", "", alice, bob)
+    stranger = await (await fake.slash(carol, "resign", match=table.match_id)).finished()
+    assert stranger.ephemeral and "do not play" in stranger.content
+    assert not stranger.custom_ids()  # no question for someone who cannot resign
     question = await (await fake.slash(bob, "resign", table.thread_id)).finished()
     assert question.ephemeral and f"#{table.match_id}" in question.content
     assert "Alice" in question.content  # who would win
@@ -70,13 +73,3 @@ async def test_an_old_question_expires_without_resigning(
     answer = await (await fake.press(alice, question, confirm)).finished()
     assert "expired" in answer.content and not answer.custom_ids()
     assert (await bot.service.get(table.match_id)).status == "active"
-
-
-async def test_resign_outside_a_match_is_answered_politely(
-    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, carol: FakeUser, bob: FakeUser
-) -> None:
-    bot = await start_bot()
-    table = await Table.open(fake, bot, "ecarte", "", alice, bob)
-    stranger = await (await fake.slash(carol, "resign", match=table.match_id)).finished()
-    assert stranger.ephemeral and "do not play" in stranger.content
-    assert not stranger.custom_ids()
