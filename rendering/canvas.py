@@ -81,10 +81,13 @@ def text(
         words = typeset.fit(words, size, max_width, bold)
     pieces = typeset.runs(words, bold)
     face_font = font(size, bold)
-    if len(pieces) <= 1 and all(piece.face == 0 for piece in pieces):
+    if not pieces:
+        return 0.0
+    if len(pieces) == 1 and pieces[0].face == 0 and not typeset.has_placed_marks(words):
         # One font: Pillow places the anchor itself, exactly as for the project's own words.
-        draw.text(xy, words, font=face_font, fill=fill, anchor=anchor)
-        return draw.textlength(words, font=face_font)
+        shown = pieces[0].words  # in display order: right-to-left runs already reversed
+        draw.text(xy, shown, font=face_font, fill=fill, anchor=anchor)
+        return draw.textlength(shown, font=face_font)
     total = typeset.width(pieces, size, bold)
     x = xy[0] - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
     # Runs of different fonts share the first font's baseline, found from the anchor asked.
@@ -102,7 +105,8 @@ def text(
     )
     for piece in pieces:
         run_font = chain_font(piece.face, size, bold)
-        draw.text((x, baseline), piece.words, font=run_font, fill=fill, anchor="ls")
+        for part, offset in typeset.layout(piece.words, run_font):
+            draw.text((x + offset, baseline), part, font=run_font, fill=fill, anchor="ls")
         x += run_font.getlength(piece.words)
     return total
 

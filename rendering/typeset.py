@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 
 from arabic_reshaper import ArabicReshaper
 
-from rendering.fonts import CHAIN, chain_font, coverage, face_for
+from rendering.fonts import CHAIN, Font, chain_font, coverage, face_for
 
 SUBSTITUTE: Final = "?"
 """Drawn for a character that no shipped font has: clearly a stand-in, never a box."""
@@ -194,6 +194,49 @@ def runs(words: str, bold: bool = False) -> list[Run]:
             out[-1] = Run(out[-1].words + cluster, face)
         else:
             out.append(Run(cluster, face))
+    return out
+
+
+def _rtl_marked(cluster: str) -> bool:
+    return len(cluster) > 1 and unicodedata.bidirectional(cluster[0]) in ("R", "AL")
+
+
+def has_placed_marks(words: str) -> bool:
+    """Whether ``words`` hold a right-to-left letter with marks, which ``layout`` places."""
+    return any(_rtl_marked(cluster) for cluster in clusters(words))
+
+
+def layout(words: str, face_font: Font) -> list[tuple[str, float]]:
+    """Pieces of one run with their x offset from its start, for drawing one by one.
+
+    Basic layout sets a mark at the pen after its letter, which suits left-to-right fonts
+    (their marks reach back over the letter) but leaves Hebrew and Arabic points beside theirs.
+    So a right-to-left letter's marks are centred on the letter's ink instead; everything else
+    stays in pieces drawn as they are."""
+    if not has_placed_marks(words):
+        return [(words, 0.0)]
+    out: list[tuple[str, float]] = []
+    pending, start, pen = "", 0.0, 0.0
+    for cluster in clusters(words):
+        if not _rtl_marked(cluster):
+            if not pending:
+                start = pen
+            pending += cluster
+            pen += face_font.getlength(cluster)
+            continue
+        if pending:
+            out.append((pending, start))
+            pending = ""
+        base = cluster[0]
+        out.append((base, pen))
+        left, _, right, _ = face_font.getbbox(base, anchor="ls")
+        centre = pen + (left + right) / 2
+        for mark in cluster[1:]:
+            mark_left, _, mark_right, _ = face_font.getbbox(mark, anchor="ls")
+            out.append((mark, centre - (mark_left + mark_right) / 2))
+        pen += face_font.getlength(base)
+    if pending:
+        out.append((pending, start))
     return out
 
 

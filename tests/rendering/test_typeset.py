@@ -110,3 +110,31 @@ def test_negative_scores_are_drawn_with_the_minus_sign() -> None:
     plus = image(rendering.table_png(view, ("Alice", "Bob")))
     foot = (0, minus.height - 80, 1000, minus.height)
     assert mean_difference(minus.crop(foot), plus.crop(foot)) > 0
+
+
+def test_right_to_left_names_are_drawn_in_display_order() -> None:
+    """Drawn by canvas.text, a Hebrew name is the reversed letters drawn left to right."""
+    from PIL import Image, ImageDraw
+
+    from rendering.canvas import text
+    from rendering.fonts import font
+
+    drawn = Image.new("RGB", (300, 60))
+    white = (255, 255, 255)
+    width = text(ImageDraw.Draw(drawn), (10, 30), "שלום", 28, anchor="lm", fill=white)
+    expected = Image.new("RGB", (300, 60))
+    ImageDraw.Draw(expected).text((10, 30), "םולש", font=font(28), anchor="lm", fill=white)
+    assert width > 0 and drawn.tobytes() == expected.tobytes()
+
+
+def test_right_to_left_marks_are_centred_on_their_letter() -> None:
+    face_font = chain_font(0, 28)
+    placed = typeset.layout("".join(typeset.display_order("שָׁ")), face_font)
+    (base, x), *marks = placed
+    assert base == "ש" and len(marks) == 2
+    left, _, right, _ = face_font.getbbox(base, anchor="ls")
+    for mark, offset in marks:
+        mark_left, _, mark_right, _ = face_font.getbbox(mark, anchor="ls")
+        centre = offset + (mark_left + mark_right) / 2
+        assert abs(centre - (x + (left + right) / 2)) < 0.5
+    assert typeset.layout("élève", face_font) == [("élève", 0.0)]  # left to right: as it is
