@@ -160,7 +160,7 @@ class Actions:
 
     @polite
     async def resign(self, interaction: discord.Interaction, match_id: int | None) -> None:
-        """Ask first, privately, with Confirm and Cancel: a resignation cannot be undone, and a
+        """Ask first, privately, with Resign and Cancel buttons: a resignation cannot be undone; a
         command picked by a slip of the finger must not end a match of several days."""
         await defer(interaction)
         try:
