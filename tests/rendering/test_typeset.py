@@ -4,6 +4,8 @@ and scores that read well when negative."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rendering
 from rendering import typeset
@@ -138,3 +140,17 @@ def test_right_to_left_marks_are_centred_on_their_letter() -> None:
         centre = offset + (mark_left + mark_right) / 2
         assert abs(centre - (x + (left + right) / 2)) < 0.5
     assert typeset.layout("élève", face_font) == [("élève", 0.0)]  # left to right: as it is
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_draws_on_one_line_without_error(words: str) -> None:
+    """Whatever a player calls themselves: no exception, fits the room given, one line."""
+    from PIL import Image, ImageDraw
+
+    from rendering.canvas import text
+
+    picture = Image.new("RGB", (400, 60))
+    width = text(ImageDraw.Draw(picture), (10, 30), words, 28, anchor="lm", max_width=300)
+    assert 0 <= width <= 300
+    assert "\n" not in typeset.clean(words)
