@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench lock clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy games rendering bot/service
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/hadolint Dockerfile
 
 format: $(STAMP)
 	$(BIN)/ruff format .
@@ -32,6 +33,10 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The exact versions the Docker image installs, from pyproject.toml's dependencies.
+lock:
+	$(PYTHON) tools/lock.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,6 +6,8 @@
     python -m bot verify          replay every match's log; set aside the ones that differ
     python -m bot verify FILE     replay a match file (docs/notation.md); the first illegal move
     python -m bot web             serve the read-only web site (TAPIS_WEB_HOST, TAPIS_WEB_PORT)
+    python -m bot health          exit 0 while the running bot is connected (a health check)
+    python -m bot --log-format json   logs as JSON lines (default: one key=value line each)
 
 The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
 ``TAPIS_DURABLE=1`` makes every acknowledged move survive a power loss (synchronous=FULL).
@@ -23,7 +25,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot import config
+from bot import config, health, logs
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
 
@@ -42,7 +44,7 @@ def load_dotenv(path: Path = Path(".env")) -> None:
         os.environ.setdefault(key.strip(), value.strip().strip("'\""))
 
 
-def run_discord() -> int:
+def run_discord(log_format: str | None = None) -> int:
     """Start the Discord bot (``bot.discord.run()``, imported only when a token is set)."""
     try:
         adapter = importlib.import_module("bot.discord")
@@ -59,7 +61,7 @@ def run_discord() -> int:
             file=sys.stderr,
         )
         return 2
-    code = run()
+    code = run(log_format)
     return int(code) if isinstance(code, int) else 0
 
 
@@ -158,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv()
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, default=None, help="database file (TAPIS_DB)")
+    parser.add_argument(
+        "--log-format",
+        choices=logs.FORMATS,
+        default=None,
+        help="one line per record: key=value text (default) or JSON lines (TAPIS_LOG_FORMAT)",
+    )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("sandbox", help="play in the terminal against the computer")
     copy = commands.add_parser("backup", help="a consistent copy of the database")
@@ -168,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("file", type=Path, nargs="?", help="a match file in the Tapis notation")
     site = commands.add_parser("web", help="serve the read-only web site")
     site.add_argument("--port", type=int, default=None, help="port (TAPIS_WEB_PORT, or 8080)")
+    commands.add_parser("health", help="exit 0 while the running bot is connected")
     args = parser.parse_args(argv)
     db = args.db or config.database_path()
     durable = config.durable()
@@ -177,8 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         return verify_file(args.file)
     if args.command == "web":
         return web(db, durable, args.port)
+    if args.command == "health":
+        trouble = health.problem(health.heartbeat_path(db))
+        print(f"Tapis is unhealthy: {trouble}" if trouble else "Tapis is connected.")
+        return 1 if trouble else 0
     if args.command is None and os.environ.get("DISCORD_TOKEN"):
-        return run_discord()
+        return run_discord(args.log_format)
     try:
         if args.command == "verify":
             return asyncio.run(_verify(db, durable))

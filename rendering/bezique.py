@@ -23,6 +23,7 @@ from rendering.canvas import (
     footer_height,
     header,
     lines,
+    number,
     player_band,
     stock_and_turn_up,
     text,
@@ -91,13 +92,13 @@ def _band(draw: Draw, view: BeziqueView, names: Names, seat: int, y: int) -> Non
     notes.append(f"{view['hand_sizes'][seat]} in hand")
     notes.append(f"tricks {view['tricks_won'][seat]}")
     notes.append(f"brisques {view['brisques'][seat]}")  # bezique D9: 10 each at the end
-    notes.append(f"this deal {view['deal_scores'][seat]}")
+    notes.append(f"this deal {number(view['deal_scores'][seat])}")
     player_band(
         draw,
         y,
         WIDTH,
         names[seat],
-        str(view["scores"][seat]),
+        number(view["scores"][seat]),
         to_move=view["to_move"] == seat,
         notes=notes,
     )
@@ -138,7 +139,10 @@ def _middle(
 def _melds(draw: Draw, view: BeziqueView, names: Names, y: int, height: int) -> None:
     melds = view["melds"]
     caption(draw, (MARGIN, y), f"melds this deal ({len(melds)})" if melds else "melds this deal")
-    rows = [(f"{names[m['seat']]}: {m['name']}", f"+{m['points']}") for m in melds[-MELD_ROWS:]]
+    rows = [
+        (f"{names[m['seat']]}: {m['name']}", number(m["points"], signed=True))
+        for m in melds[-MELD_ROWS:]
+    ]
     lines(
         draw,
         rows or [("none yet", "")],

@@ -12,8 +12,9 @@ from typing import Any, Final
 from PIL import Image, ImageDraw
 
 from games.cards import SUIT_SYMBOLS
+from rendering import typeset
 from rendering.faces import back_cutout, check_code, face_cutout, size_of
-from rendering.fonts import Font, font
+from rendering.fonts import chain_font, font
 from rendering.style import (
     BLACK,
     CARD_H,
@@ -39,6 +40,22 @@ BAND_H: Final = 64
 Draw = ImageDraw.ImageDraw
 
 
+MINUS: Final = "\u2212"
+"""The minus sign: a hyphen is too short to read as one, and "-20--2" reads as nothing."""
+
+
+def number(value: int, *, signed: bool = False) -> str:
+    """A score as drawn: negatives with a true minus sign, ``signed`` ones with + when above 0."""
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return f"+{value}" if signed and value > 0 else str(value)
+
+
+def pair(first: int, second: int) -> str:
+    """Two scores side by side, "−20 – −2": the spaced en dash cannot merge with a sign."""
+    return f"{number(first)} – {number(second)}"
+
+
 def canvas(width: int, height: int) -> tuple[Image.Image, Draw]:
     image = Image.new("RGB", (width, height), FELT)
     return image, ImageDraw.Draw(image)
@@ -57,28 +74,46 @@ def text(
 ) -> float:
     """Draw ``words`` on one line (shortened with … to ``max_width``); return the width drawn.
 
-    Control characters become spaces: names come from players, and a line break would make
-    Pillow lay out several lines."""
-    words = "".join(ch if ch.isprintable() else " " for ch in words)
-    face_font = font(size, bold)
+    Any script draws (``rendering.typeset``): each run of characters in the first font of the
+    chain that has them, right-to-left runs reversed, a stand-in for what no font has."""
+    words = typeset.clean(words, bold)
     if max_width is not None:
-        words = fit(words, face_font, max_width)
-    draw.text(xy, words, font=face_font, fill=fill, anchor=anchor)
-    return draw.textlength(words, font=face_font)
+        words = typeset.fit(words, size, max_width, bold)
+    pieces = typeset.runs(words, bold)
+    face_font = font(size, bold)
+    if not pieces:
+        return 0.0
+    if len(pieces) == 1 and pieces[0].face == 0 and not typeset.has_placed_marks(words):
+        # One font: Pillow places the anchor itself, exactly as for the project's own words.
+        shown = pieces[0].words  # in display order: right-to-left runs already reversed
+        draw.text(xy, shown, font=face_font, fill=fill, anchor=anchor)
+        return draw.textlength(shown, font=face_font)
+    total = typeset.width(pieces, size, bold)
+    x = xy[0] - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
+    # Runs of different fonts share the first font's baseline, found from the anchor asked.
+    ascent, descent = face_font.getmetrics()
+    baseline = (
+        xy[1]
+        + {
+            "a": ascent,
+            "t": ascent,
+            "m": (ascent - descent) / 2,
+            "s": 0,
+            "b": -descent,
+            "d": -descent,
+        }[anchor[1]]
+    )
+    for piece in pieces:
+        run_font = chain_font(piece.face, size, bold)
+        for part, offset in typeset.layout(piece.words, run_font):
+            draw.text((x + offset, baseline), part, font=run_font, fill=fill, anchor="ls")
+        x += run_font.getlength(piece.words)
+    return total
 
 
-def fit(words: str, face_font: Font, max_width: int) -> str:
-    """``words``, or the longest start of them that fits with "…" after it."""
-    if face_font.getlength(words) <= max_width:
-        return words
-    low, high = 0, len(words)
-    while low < high:  # the longest prefix that fits, by halving
-        middle = (low + high + 1) // 2
-        if face_font.getlength(words[:middle] + "…") <= max_width:
-            low = middle
-        else:
-            high = middle - 1
-    return words[:low] + "…"
+def fit(words: str, size: int, max_width: int, bold: bool = False) -> str:
+    """``words``, or the longest start of them that fits with "…" after it, by drawn width."""
+    return typeset.fit(typeset.clean(words, bold), size, max_width, bold)
 
 
 def header(
@@ -263,8 +298,8 @@ def footer(
     (the move in its own public words)."""
     y = height - footer_height(history) + 10
     if history:
-        scores = " · ".join(f"{a}–{b}" for a, b in history)
-        words = f"{history_label} ({names[0]}–{names[1]}): {scores}"
+        scores = " · ".join(pair(a, b) for a, b in history)
+        words = f"{history_label} ({names[0]} – {names[1]}): {scores}"
         text(draw, (MARGIN, y), words, 22, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
         y += FOOTER_LINE
     last = view.get("last_move")

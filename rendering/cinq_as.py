@@ -19,6 +19,7 @@ from rendering.canvas import (
     footer,
     footer_height,
     header,
+    number,
     player_band,
     score_chip,
     slot,
@@ -95,7 +96,10 @@ def _section(
 ) -> None:
     scores = view["expedition_scores"][seat]
     this_round = sum(scores[suit] for suit in EXPEDITION_SUITS)
-    notes = [f"{view['hand_sizes'][seat]} cards in hand", f"this round {this_round:+d}"]
+    notes = [
+        f"{view['hand_sizes'][seat]} cards in hand",
+        f"this round {number(this_round, signed=True)}",
+    ]
     if view["to_move"] == seat:
         notes.insert(0, "to draw" if view["phase"] == "draw" else "to play")
     player_band(
@@ -103,14 +107,14 @@ def _section(
         y,
         WIDTH,
         names[seat],
-        str(view["scores"][seat]),
+        number(view["scores"][seat]),
         to_move=view["to_move"] == seat,
         notes=notes,
     )
     y += BAND_H + 12
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]
-        score = f"{scores[suit]:+d}" if cards else "–"
+        score = number(scores[suit], signed=True) if cards else "–"
         score_chip(draw, (x, y, x + CARD_W, y + CHIP_H), suit, score, four_colour)
         top = y + CHIP_H + 10
         if not cards:

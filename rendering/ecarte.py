@@ -24,6 +24,7 @@ from rendering.canvas import (
     footer_height,
     header,
     lines,
+    number,
     player_band,
     stock_and_turn_up,
     text,
@@ -97,7 +98,7 @@ def _player(
         y,
         WIDTH,
         names[seat],
-        f"{view['scores'][seat]} / {view['target']}",
+        f"{number(view['scores'][seat])} / {view['target']}",
         to_move=view["to_move"] == seat,
         notes=_notes(view, seat),
     )

@@ -21,6 +21,7 @@ from rendering.canvas import (
     footer_height,
     header,
     lines,
+    number,
     player_band,
     stock,
     text,
@@ -71,13 +72,13 @@ def _band(draw: Draw, view: PiquetView, names: Names, seat: int, y: int) -> None
     notes.append("elder" if view["elder"] == seat else "younger")
     notes.append(f"{view['hand_sizes'][seat]} cards")
     notes.append(f"tricks {view['tricks_won'][seat]}")
-    notes.append(f"this deal {view['deal_scores'][seat]}")
+    notes.append(f"this deal {number(view['deal_scores'][seat])}")
     player_band(
         draw,
         y,
         WIDTH,
         names[seat],
-        str(view["scores"][seat]),
+        number(view["scores"][seat]),
         to_move=view["to_move"] == seat,
         notes=notes,
     )
@@ -87,7 +88,7 @@ def _declarations(draw: Draw, view: PiquetView, names: Names, y: int, height: in
     """What each player declared and scored, in the order it was said (piquet D5-D8)."""
     caption(draw, (MARGIN, y), "declarations")
     rows = [
-        (f"{names[entry['seat']]}: {entry['text']}", f"+{entry['points']}")
+        (f"{names[entry['seat']]}: {entry['text']}", number(entry["points"], signed=True))
         for entry in view["declarations"]
     ]
     box = (MARGIN // 2, y + 28, WIDTH - MARGIN // 2, y + height)

@@ -7,32 +7,45 @@ environment (or ``.env``), points discord.py at Discord or at whatever ``DISCORD
 
 from __future__ import annotations
 
-import logging
 import signal
 import sys
 
 import aiohttp
 import discord
 
+from bot import logs
 from bot.discord.config import ConfigError, Settings, environment, point_at
 
 __all__ = ["run"]
 
 
-def run() -> int:
-    """Run the bot; the exit status says whether it could start (messages go to stderr)."""
+def run(log_format: str | None = None) -> int:
+    """Run the bot; the exit status says whether it could start (messages go to stderr).
+
+    Logs go to stderr one line per record (``bot.logs``), as ``key=value`` or JSON lines
+    (``log_format``, else ``TAPIS_LOG_FORMAT``)."""
+    log_format = log_format or logs.format_from_env()
+    if log_format not in logs.FORMATS:
+        print(
+            f"Tapis cannot start: TAPIS_LOG_FORMAT must be one of {', '.join(logs.FORMATS)}, "
+            f"not {log_format!r}.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         settings = Settings.from_env(environment())
     except ConfigError as error:
         print(f"Tapis cannot start: {error}", file=sys.stderr)
         return 2
+    logs.setup(log_format)
     point_at(settings)
     from bot.discord.client import TapisBot  # imports the service, rendering and games
 
     bot = TapisBot(settings)
     _stop_on_sigterm()
     try:
-        bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+        # log_handler=None: discord.py keeps to the handler set up above.
+        bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:
         print(
             "Tapis cannot start: Discord rejected DISCORD_TOKEN. Copy the current token from "

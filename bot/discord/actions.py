@@ -11,13 +11,15 @@ import contextlib
 import functools
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
 import games
-from bot.discord.components import challenge_buttons, move_buttons
+from bot import logs
+from bot.discord.components import challenge_buttons, move_buttons, resign_buttons
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
 if TYPE_CHECKING:
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SORRY = "Something went wrong on my side; nothing more was changed. Please try again."
+RESIGN_WINDOW = 15 * 60
+"""Seconds a resignation question may be answered: a Confirm found hours later in an old
+reply must not end a match the player has since gone on with."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
 
 
@@ -66,12 +71,22 @@ def polite(flow: Flow) -> Flow:
     async def wrapper(
         self: Actions, interaction: discord.Interaction, *args: Any, **kw: Any
     ) -> None:
+        # A flow given its match says so on every line it logs; one that must first find its
+        # match says so once it has (resolve).
+        given = kw.get("match_id", args[0] if args else None)
+        if isinstance(given, int) and not isinstance(given, bool):
+            logs.set_match(given)
+        started = time.perf_counter()
         try:
             await flow(self, interaction, *args, **kw)
         except Exception:
             log.exception("%s failed for %s", flow.__name__, interaction.user.id)
             with contextlib.suppress(discord.HTTPException):
                 await tell(interaction, SORRY)
+            return
+        # One line per action (never its move or cards: a log is no place for a hand).
+        took = round((time.perf_counter() - started) * 1000)
+        log.info("%s answered", flow.__name__, extra={"user": interaction.user.id, "ms": took})
 
     return wrapper  # type: ignore[return-value]
 
@@ -87,7 +102,13 @@ class Actions:
     # -- finding the match -------------------------------------------------------------------
 
     async def resolve(self, interaction: discord.Interaction, given: int | None) -> int:
-        """The match meant: the one named, else this thread's, else the user's only one."""
+        """The match meant: the one named, else this thread's, else the user's only one; from
+        then on the lines this action logs are about it."""
+        found = await self._find(interaction, given)
+        logs.set_match(found)
+        return found
+
+    async def _find(self, interaction: discord.Interaction, given: int | None) -> int:
         if given is not None:
             return given
         if interaction.channel_id is not None:
@@ -139,15 +160,65 @@ class Actions:
 
     @polite
     async def resign(self, interaction: discord.Interaction, match_id: int | None) -> None:
+        """Ask first, privately, with Resign and Cancel buttons: a resignation cannot be undone; a
+        command picked by a slip of the finger must not end a match of several days."""
         await defer(interaction)
         try:
             match_id = await self.resolve(interaction, match_id)
-            info, deliveries = await self.service.resign(match_id, interaction.user.id)
+            info = await self.service.get(match_id)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
+        seat = info.seat_of(interaction.user.id)
+        if seat is None or info.seats is None:
+            await tell(interaction, f"You do not play in match #{match_id}.")
+            return
+        if info.status != "active":
+            await tell(interaction, f"Match #{match_id} is not in progress: nothing to resign.")
+            return
+        title = games.get(info.game).title
+        against = info.seats[1 - seat].name
+        await interaction.followup.send(
+            f"Resign {title} match #{match_id} against {against}? The match ends at once and "
+            f"counts as a loss for you. (This question stands for "
+            f"{RESIGN_WINDOW // 60} minutes.)",
+            view=resign_buttons(match_id, interaction.user.id, int(time.time())),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @polite
+    async def answer_resign(
+        self,
+        interaction: discord.Interaction,
+        match_id: int,
+        user_id: int,
+        asked: int,
+        confirm: bool,
+    ) -> None:
+        """The answer to :meth:`resign`'s question; the question's buttons go away with it."""
+        await defer(interaction)
+        if interaction.user.id != user_id:
+            await tell(interaction, "Only the player who asked to resign can answer this.")
+            return
+        if not confirm:
+            await _replace(interaction, f"You did not resign: match #{match_id} goes on.")
+            return
+        if time.time() - asked > RESIGN_WINDOW:
+            await _replace(
+                interaction,
+                "This question has expired and nothing was changed: use `/resign` again if you "
+                "still want to resign.",
+            )
+            return
+        try:
+            info, deliveries = await self.service.resign(match_id, user_id)
+        except ServiceError as error:
+            text = str(error)
+            await _replace(interaction, text[:1].upper() + text[1:])
+            return
         await self.bot.courier.send(deliveries, interaction)
-        await interaction.followup.send(f"You resigned match #{info.id}.", ephemeral=True)
+        await _replace(interaction, f"You resigned match #{info.id}.")
 
     # -- challenges --------------------------------------------------------------------------
 
@@ -314,10 +385,12 @@ class Actions:
         if interaction.channel_id is not None:
             here = await self.service.match_in_thread(interaction.channel_id)
             if here is not None:
+                logs.set_match(here.id)
                 return int(here.id)
         mine = await self.service.matches_of(interaction.user.id, active_only=False)
         waiting = [m for m in mine if m.status == "challenge"]
         if len(waiting) == 1:
+            logs.set_match(waiting[0].id)
             return int(waiting[0].id)
         raise ServiceError(
             "Which challenge? Press its Accept or Decline button, or choose it in `match`."
@@ -383,6 +456,13 @@ def _file(picture: bytes | None, name: str = "hand") -> discord.File:
     if picture is None:
         return discord.utils.MISSING  # type: ignore[no-any-return]
     return discord.File(io.BytesIO(picture), filename=f"{name}.png")
+
+
+async def _replace(interaction: discord.Interaction, text: str) -> None:
+    """Replace a pressed component's message with ``text``, without its buttons."""
+    await interaction.edit_original_response(
+        content=text[:2000], view=None, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 async def _strip_components(interaction: discord.Interaction) -> None:

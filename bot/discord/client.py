@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import health
 from bot.discord.actions import Actions
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
@@ -44,6 +45,7 @@ class TapisBot(commands.Bot):
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
+        self._heartbeat: asyncio.Task[None] | None = None
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
     async def setup_hook(self) -> None:
@@ -61,6 +63,7 @@ class TapisBot(commands.Bot):
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
+        self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
 
     async def _note_dms(self, user_id: int, closed: bool) -> None:
         """The courier's one word back: a player's DMs turned out closed, or open again."""
@@ -88,13 +91,30 @@ class TapisBot(commands.Bot):
         except OSError as error:
             log.error("web site not started on port %d: %s", port, error)
 
+    async def _beat(self) -> None:
+        """Touch the heartbeat file while connected to the gateway (``bot.health``)."""
+        path = health.heartbeat_path(self.settings.database)
+        await self.wait_until_ready()
+        while True:
+            # The gateway's socket open, not just the process alive: a bot that lost Discord
+            # for good and keeps failing to reconnect is not healthy.
+            connected = self.ws is not None and self.ws.open
+            if self.is_ready() and not self.is_closed() and connected:
+                try:
+                    health.beat(path)
+                except OSError:
+                    log.warning("cannot write the heartbeat file %s", path)
+            await asyncio.sleep(health.BEAT_EVERY)
+
     async def close(self) -> None:
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
-        if self._clocks is not None:
-            self._clocks.cancel()
-            await asyncio.gather(self._clocks, return_exceptions=True)
+        for task in (self._clocks, self._heartbeat):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        health.stop(health.heartbeat_path(self.settings.database))
         await super().close()
         self.courier.painter.close()
         if self._owns_service and self.service is not None:

@@ -364,7 +364,7 @@ HELP = f"""**Tapis** — {_titles()}, two players, turn by turn.
 • They press **Accept** (or use `/accept`). The match gets its own thread.
 • Your cards come by DM with buttons for your legal moves; or use `/play` \
 (the list shows only your legal moves).
-• `/hand` shows your cards again, `/board` shows the table, `/resign` gives up.
+• `/hand` shows your cards again, `/board` shows the table, `/resign` gives up (after you confirm).
 • `/matches` lists yours; `/tapis rules`, `/tapis leaderboard`, `/tapis stats` tell the rest.
 • `/replay` a finished match move by move; `/tapis export` gives its moves as a file.
 Allow direct messages from this server so I can send you your hand."""

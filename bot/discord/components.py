@@ -168,7 +168,48 @@ class RematchButton(
         await _bot(interaction).actions.rematch(interaction, self.match_id)
 
 
-DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton)
+class ResignButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:resign:(?P<answer>confirm|cancel):(?P<match>[0-9]+):(?P<user>[0-9]+)"
+    r":(?P<asked>[0-9]+)",
+):
+    """Confirm or cancel a resignation asked with ``/resign``: for that player only, and only
+    while the question is fresh (``asked``, unix seconds); it still works after a restart."""
+
+    def __init__(self, match_id: int, user_id: int, asked: int, answer: str) -> None:
+        confirm = answer == "confirm"
+        super().__init__(
+            discord.ui.Button(
+                label="Resign" if confirm else "Cancel",
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=f"tapis:resign:{answer}:{match_id}:{user_id}:{asked}",
+            )
+        )
+        self.match_id = match_id
+        self.user_id = user_id
+        self.asked = asked
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["match"]), int(match["user"]), int(match["asked"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _bot(interaction).actions.answer_resign(
+            interaction, self.match_id, self.user_id, self.asked, self.answer == "confirm"
+        )
+
+
+DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButton)
+
+
+def resign_buttons(match_id: int, user_id: int, asked: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResignButton(match_id, user_id, asked, "confirm"))
+    view.add_item(ResignButton(match_id, user_id, asked, "cancel"))
+    return view
 
 
 def rematch_buttons(match_id: int) -> discord.ui.View:

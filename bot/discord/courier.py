@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 import games
+from bot import logs
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.painter import Painter
 from bot.service import Delivery, Place
@@ -81,25 +82,27 @@ class Courier:
             return
         self._rematch_offered.add(ending.match_id)
         names = " and ".join(ending.names)
-        try:
-            await self.public(
-                ending.place,
-                f"{names}: another match?",
-                None,
-                None,
-                components=rematch_buttons(ending.match_id),
-            )
-        except discord.HTTPException:
-            log.exception("could not offer a rematch of match %s", ending.match_id)
+        with logs.about_match(ending.match_id):
+            try:
+                await self.public(
+                    ending.place,
+                    f"{names}: another match?",
+                    None,
+                    None,
+                    components=rematch_buttons(ending.match_id),
+                )
+            except discord.HTTPException:
+                log.exception("could not offer a rematch of match %s", ending.match_id)
 
     async def _send_lane(
         self, lane: list[tuple[Delivery, bytes | None]], interaction: discord.Interaction | None
     ) -> None:
         for delivery, picture in lane:
-            try:
-                await self._send_one(delivery, picture, interaction)
-            except discord.HTTPException:
-                log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
+            with logs.about_match(delivery.match_id):
+                try:
+                    await self._send_one(delivery, picture, interaction)
+                except discord.HTTPException:
+                    log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
 
     def _repeated(self, delivery: Delivery, acting: int | None) -> bool:
         if delivery.kind != "hand" or delivery.to is None or delivery.view is None:

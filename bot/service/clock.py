@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
-from bot import clocks
+from bot import clocks, logs
 from bot.service.store import MatchStore
 from bot.service.values import Delivery, ServiceError
 
@@ -72,15 +72,16 @@ class ClockTask:
         deliveries: list[Delivery] = []
         for match in due:
             match_id = match["id"]
-            try:
-                deliveries += await self._handle(match_id, now)
-            except ServiceError as error:
-                log.warning("clock of match #%s: %s", match_id, error)
-            except sqlite3.Error:
-                raise
-            except Exception as error:
-                log.exception("clock of match #%s failed", match_id)
-                await self._store.set_aside(match_id, f"its clock failed: {error!r}")
+            with logs.about_match(match_id):  # every line about this clock names the match
+                try:
+                    deliveries += await self._handle(match_id, now)
+                except ServiceError as error:
+                    log.warning("clock of match #%s: %s", match_id, error)
+                except sqlite3.Error:
+                    raise
+                except Exception as error:
+                    log.exception("clock of match #%s failed", match_id)
+                    await self._store.set_aside(match_id, f"its clock failed: {error!r}")
         return deliveries
 
     async def run(self, deliver: Callable[[list[Delivery]], Awaitable[None]]) -> None:

@@ -173,3 +173,11 @@ class Table:
             if not await self.step(rng, check_images=index < 4 or index % 15 == 0):
                 return
         raise AssertionError(f"match #{self.match_id} not over after {limit} moves")
+
+
+async def resign(fake: FakeDiscord, user: FakeUser, thread_id: int) -> Sent:
+    """``user`` resigns the match of ``thread_id`` as a person does: ``/resign``, then the
+    private question's Resign button; returns the question's message as changed by the press."""
+    question = await (await fake.slash(user, "resign", thread_id)).finished()
+    confirm = next(c for c in question.custom_ids() if c.startswith("tapis:resign:confirm:"))
+    return await (await fake.press(user, question, confirm)).finished()

@@ -9,7 +9,7 @@ import games
 import rendering
 from bot.service import Delivery
 from tests.discord.conftest import StartBot
-from tests.discord.driver import PNG, Table
+from tests.discord.driver import PNG, Table, resign
 from tests.fakediscord import FakeDiscord, FakeUser
 
 
@@ -241,13 +241,16 @@ async def test_board_is_public_and_resign_ends_the_match_with_a_summary(
     public = await bot.service.view_for(table.match_id, None)
     assert board.files[0][1] == rendering.table_png(public, ("Alice", "Bob"))
     since = len(fake.log)
-    done = await (await fake.slash(bob, "resign", table.thread_id)).finished()
-    assert done.ephemeral
+    done = await resign(fake, bob, table.thread_id)
+    assert not fake.is_public(done) and "You resigned" in done.content and not done.custom_ids()
     info = await bot.service.get(table.match_id)
     assert info.status == "finished" and info.result is not None
     assert info.result["winner"] == info.seat_of(alice.id)
     summary = await fake.wait_for(
-        lambda s: s.channel_id == table.thread_id and "resign" in s.content.lower(), since=since
+        lambda s: (
+            s.channel_id == table.thread_id and fake.is_public(s) and "resign" in s.content.lower()
+        ),
+        since=since,
     )
     assert "Bob" in summary.content
 
@@ -329,7 +332,7 @@ async def test_a_finished_match_offers_a_rematch_on_the_same_terms(
 ) -> None:
     bot = await start_bot()
     table = await Table.open(fake, bot, "ecarte", "target=17", alice, bob)
-    await (await fake.slash(alice, "resign", table.thread_id)).finished()
+    await resign(fake, alice, table.thread_id)
     offer = await fake.wait_for(
         lambda s: s.channel_id == table.thread_id and "tapis:rematch" in " ".join(s.custom_ids())
     )

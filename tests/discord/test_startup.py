@@ -148,3 +148,19 @@ async def test_every_description_has_its_translations(
     for item in walk(fake.commands[fake.guild_id]):
         localized = item.get("description_localizations") or {}
         assert {"fr", "sv-SE"} <= set(localized), item["description"]  # type: ignore[arg-type]
+
+
+async def test_the_running_bot_keeps_a_heartbeat_and_removes_it_on_close(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    from bot import health
+
+    bot = await start_bot()
+    path = health.heartbeat_path(bot.settings.database)
+    for _ in range(100):
+        if path.exists():
+            break
+        await asyncio.sleep(0.02)
+    assert health.problem(path) is None
+    await bot.close()
+    assert not path.exists()

@@ -730,7 +730,10 @@ class FakeDiscord:
         origin["answered"] = True
         kind = int(body["type"])
         data = body.get("data") or {}
-        origin["ephemeral"] = bool(int(data.get("flags") or 0) & EPHEMERAL)
+        if kind in (4, 5):
+            # A new reply is ephemeral by its own flags; an update (6, 7) changes the
+            # component's message, which stays as private or public as it was.
+            origin["ephemeral"] = bool(int(data.get("flags") or 0) & EPHEMERAL)
         resource: Json = {"type": kind}
         message = None
         if kind in (4, 7):

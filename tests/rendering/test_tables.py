@@ -68,9 +68,9 @@ def test_long_names_are_shortened() -> None:
 
 def test_fit_keeps_the_longest_start_that_fits() -> None:
     bold = font(28, True)
-    assert fit("Bob", bold, 300) == "Bob"
+    assert fit("Bob", 28, 300, bold=True) == "Bob"
     full = "Bartholomew the Magnificent"
-    short = fit(full, bold, 120)
+    short = fit(full, 28, 120, bold=True)
     kept = len(short) - 1
     assert short == full[:kept] + "…" and bold.getlength(short) <= 120
     assert bold.getlength(full[: kept + 1] + "…") > 120

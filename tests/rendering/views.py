@@ -139,7 +139,7 @@ def cinq_as(seat: int | None = None) -> View:
     view = _base("cinq-as", seat, [], 0)
     view.update(
         {
-            "scores": [34, 12],
+            "scores": [14, -10],
             "round": 2,
             "rounds": 3,
             "first_player": 0,
@@ -168,7 +168,7 @@ def cinq_as(seat: int | None = None) -> View:
             "just_discarded": None,
             "stock": 19,
             "hand_sizes": [8, 8],
-            "round_scores": [[34, 12]],
+            "round_scores": [[-20, -2], [34, -8]],
             "last_move": {"seat": 1, "move": "draw D"},
         }
     )
