@@ -86,7 +86,9 @@ def _store(
         (match_id, game, guild_id, seats[0], seats[1], winner if winner in (0, 1) else None,
          json.dumps(result.get("scores", list(state.scores))), at),
     )  # fmt: skip
-    ratings.record(conn, game, guild_id, seats, winner if winner in (0, 1) else None, "play", at)
+    ratings.rate_match(
+        conn, game, guild_id, seats, winner if winner in (0, 1) else None, "play", at
+    )
 
 
 async def populate(
