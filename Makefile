@@ -21,7 +21,7 @@ test: $(STAMP) lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games rendering
+	$(BIN)/mypy games ai rendering
 
 format: $(STAMP)
 	$(BIN)/ruff format .
