@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
 import games
 from ai.base import GameAI, Json, cards_in, layout, register, take, unseen
@@ -58,7 +59,7 @@ def determinize(view: Json, rng: random.Random) -> State:
     raise ValueError("no deal fits the view")
 
 
-def _candidates(view: Json, rng: random.Random) -> list[State]:
+def _candidates(view: Json, rng: random.Random) -> Iterator[State]:
     seat = int(view["seat"])
     opp = 1 - seat
     trump = str(view["trump"])
@@ -141,15 +142,20 @@ def _candidates(view: Json, rng: random.Random) -> list[State]:
     }
     game = games.get("bezique")
     if phase != "score":
-        return [game.from_json(json.dumps(data))]
-    # After a trick the winner may meld once and act on a seven once: which of the two is
+        yield game.from_json(json.dumps(data))
+        return
+    # After a trick the winner may meld once and act on a seven once, and a seven declared
+    # earlier may since have been played (the scored one goes first): which of these is
     # spent shows in the moves offered.
-    states = []
-    for melded in (False, True):
-        for sevened in (False, True):
-            data["melded"], data["sevened"] = melded, sevened
-            states.append(game.from_json(json.dumps(data)))
-    return states
+    mover = int(view["to_move"])
+    guess = scored[mover]
+    for held in dict.fromkeys((guess, *range(hands[mover].count(trump_seven) + 1))):
+        scored[mover] = held
+        data["scored_sevens"] = list(scored)
+        for melded in (False, True):
+            for sevened in (False, True):
+                data["melded"], data["sevened"] = melded, sevened
+                yield game.from_json(json.dumps(data))
 
 
 def meld_points(move: str, trump: str) -> int:

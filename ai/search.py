@@ -50,12 +50,24 @@ def search(game_ai: GameAI, view: Json, playouts: int, rng: random.Random) -> st
     horizon = game_ai.horizon(view)
     rounds = max(1, playouts // len(candidates))
     totals = [0.0] * len(candidates)
-    for _ in range(rounds):
-        state = game_ai.determinize(view, rng)
-        luck = rng.getrandbits(64)
-        for i, move in enumerate(candidates):
-            after = state.apply(move)
-            left = horizon - 1 if game_ai.counts(move) else horizon
-            totals[i] += playout(game_ai, after, seat, left, random.Random(luck))
+    done = misses = 0
+    while done < rounds:
+        try:
+            state = game_ai.determinize(view, rng)
+            luck = rng.getrandbits(64)
+            values = []
+            for move in candidates:
+                after = state.apply(move)
+                left = horizon - 1 if game_ai.counts(move) else horizon
+                values.append(playout(game_ai, after, seat, left, random.Random(luck)))
+        except ValueError:  # IllegalMove too: a deal the view does not fully pin down
+            # A game's determinizer should never miss; if it does, the computer still plays
+            # (its rules of thumb) rather than fail the match.
+            misses += 1
+            if misses > rounds:
+                return game_ai.greedy(view, rng)
+            continue
+        totals = [total + value for total, value in zip(totals, values, strict=True)]
+        done += 1
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
