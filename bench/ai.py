@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--game", action="append", help="only this game (repeatable)")
     group.add_argument("--opponent", action="append", choices=OPPONENTS)
     group.add_argument("--level", default="strong", choices=ai.LEVELS)
+    group.add_argument(
+        "--progress", type=int, default=0, metavar="N", help="print the tally every N matches"
+    )
 
 
 Player = Callable[[dict[str, object], int], str]
@@ -106,6 +109,7 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
         matches = 200 if named else SHORT_MATCHES
     level = args.level if args is not None else "strong"
     jobs = args.jobs if args is not None else 2
+    progress = args.progress if args is not None else 0
     names = [games.get(g).name for g in (args.game or [])] if args and args.game else games.names()
     opponents = list(args.opponent or OPPONENTS) if args is not None else list(OPPONENTS)
     print(
@@ -129,5 +133,7 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
                     outcome, spent = future.result()
                     outcomes.append(outcome)
                     times.extend(spent)
+                    if progress and len(outcomes) % progress == 0 and len(outcomes) < matches:
+                        print("  so far: " + report(game, opponent, outcomes, times), flush=True)
                 print(report(game, opponent, outcomes, times), flush=True)
     print(f"({time.perf_counter() - started:,.0f} s; decision times are processor seconds)")
