@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.computer import Computer
 from bot.discord.actions import Actions
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
@@ -41,6 +42,7 @@ class TapisBot(commands.Bot):
         self.courier = Courier(self)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
+        self.computer: Computer | None = None  # made in setup_hook, over the service
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
     async def setup_hook(self) -> None:
@@ -55,16 +57,26 @@ class TapisBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
+        self.computer = Computer(
+            self.service,
+            pause=self.settings.computer_pause,
+            processes=self.settings.computer_processes,
+        )
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
 
     async def _run_clocks(self) -> None:
         await self.wait_until_ready()
+        if self.computer is not None:
+            # Matches where the computer was to move when the bot stopped go on now.
+            await self.computer.resume(self.courier.send)
         await self.service.run_clocks(self.courier.send)
 
     async def close(self) -> None:
         if self._clocks is not None:
             self._clocks.cancel()
             await asyncio.gather(self._clocks, return_exceptions=True)
+        if self.computer is not None:
+            await self.computer.close()
         await super().close()
         self.courier.painter.close()
         if self._owns_service and self.service is not None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import games
+from bot.computer import computer_to_move, for_people
 from bot.discord.components import moves_view, rematch_view
 from bot.discord.painter import Painter
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRecord
@@ -61,12 +62,19 @@ class Courier:
         acted, whose buttons were used up.
         """
         acting = interaction.user.id if interaction is not None else None
-        deliveries = [d for d in deliveries if not self._repeated(d, acting)]
+        deliveries = [d for d in for_people(deliveries) if not self._repeated(d, acting)]
         if not deliveries:
             return
         infos: dict[int, MatchInfo] = {}
         for match_id in dict.fromkeys(d.match_id for d in deliveries):
             infos[match_id] = await self.service.get(match_id)
+        computer = self.bot.computer
+        if computer is not None:
+            # Whatever put the computer to move (a move, an acceptance, a rematch), its turn
+            # is played in the background once this batch is out.
+            for info in infos.values():
+                if computer_to_move(info) is not None:
+                    computer.schedule(info.id, self.send)
         pictures = await asyncio.gather(*(self.picture(d) for d in deliveries))
         lanes: dict[tuple[str, int], list[tuple[Delivery, bytes | None]]] = {}
         for delivery, picture in zip(deliveries, pictures, strict=True):
