@@ -44,6 +44,12 @@ class GameAI:
     a second on one core (the normal level spends a sixth of it)."""
     candidates: Callable[[Json, list[str]], list[str]] = lambda view, moves: moves
     """The moves worth searching (Piquet's elder has 1,586 discards; most are absurd)."""
+    depth: int | None = None
+    """At most this many counted moves per playout: a long deal is cut short and the position
+    judged by ``estimate`` instead (Bézigue's 64-card deal, Le 5 As' 44 draws)."""
+    estimate: Callable[[State, int], float] | None = None
+    """Points for a seat not yet scored where a playout stops: what the cards won or laid
+    promise (brisques, expeditions under way). Zero once the deal is over."""
 
 
 _REGISTRY: dict[str, GameAI] = {}

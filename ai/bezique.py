@@ -213,6 +213,12 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
     return rng.choice(moves)
 
 
+def estimate(state: State, seat: int) -> float:
+    """The brisques each side has won count 10 at the end of the deal (rules D12)."""
+    brisques = state.view(None)["brisques"]
+    return 10.0 * float(brisques[seat] - brisques[1 - seat])
+
+
 GAME_AI = register(
     GameAI(
         name="bezique",
@@ -228,5 +234,7 @@ GAME_AI = register(
         counts=lambda move: move.startswith("play"),
         win_value=300.0,
         strong=300,
+        depth=24,
+        estimate=estimate,
     )
 )

@@ -133,6 +133,21 @@ def horizon(view: Json) -> int:
     return int(view["stock"])
 
 
+def estimate(state: State, seat: int) -> float:
+    """Expeditions under way, scored as they stand plus the cards in hand that can still
+    extend them (counted at half their value: not all will be played in time)."""
+    worth = [0.0, 0.0]
+    for side in (0, 1):
+        view = state.view(side)
+        mine = view["expeditions"][side]
+        for suit in SUITS:
+            if mine[suit]:
+                top = max((number(c) for c in mine[suit]), default=0)
+                more = sum(number(c) for c in view["hand"] if c[-1] == suit and number(c) > top)
+                worth[side] += view["expedition_scores"][side][suit] + 0.5 * more
+    return worth[seat] - worth[1 - seat]
+
+
 GAME_AI = register(
     GameAI(
         name="cinq-as",
@@ -142,6 +157,8 @@ GAME_AI = register(
         horizon=horizon,
         counts=lambda move: move == "draw",
         win_value=50.0,
-        strong=150,
+        strong=200,
+        depth=12,
+        estimate=estimate,
     )
 )

@@ -156,6 +156,6 @@ GAME_AI = register(
         horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
         counts=lambda move: move.startswith("play"),
         win_value=4.0,
-        strong=1500,
+        strong=600,
     )
 )

@@ -192,7 +192,7 @@ GAME_AI = register(
         horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
         counts=lambda move: move.startswith("play"),
         win_value=100.0,
-        strong=800,
+        strong=500,
         candidates=candidates,
     )
 )

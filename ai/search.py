@@ -35,6 +35,8 @@ def value(game_ai: GameAI, state: State, seat: int) -> float:
     scores = state.scores
     margin = float(scores[seat] - scores[1 - seat])
     result = state.result
+    if result is None and game_ai.estimate is not None:
+        margin += game_ai.estimate(state, seat)
     if result is not None and result.get("winner") is not None:
         margin += game_ai.win_value if result["winner"] == seat else -game_ai.win_value
     return margin
@@ -48,6 +50,8 @@ def search(game_ai: GameAI, view: Json, playouts: int, rng: random.Random) -> st
         return candidates[0]
     seat = int(view["seat"])
     horizon = game_ai.horizon(view)
+    if game_ai.depth is not None:
+        horizon = min(horizon, game_ai.depth)
     rounds = max(1, playouts // len(candidates))
     totals = [0.0] * len(candidates)
     done = misses = 0

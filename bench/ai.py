@@ -123,17 +123,27 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
         f"{'95% CI':<16} {'decisions':>9} {'p50 s':>7} {'p99 s':>7} {'max s':>7}"
     )
     started = time.perf_counter()
+    pairs = [(game, opponent) for game in names for opponent in opponents]
+    outcomes: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
+    times: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for game in names:
-            for opponent in opponents:
-                futures = [pool.submit(play, game, level, opponent, i) for i in range(matches)]
-                outcomes: list[float] = []
-                times: list[float] = []
-                for future in as_completed(futures):
-                    outcome, spent = future.result()
-                    outcomes.append(outcome)
-                    times.extend(spent)
-                    if progress and len(outcomes) % progress == 0 and len(outcomes) < matches:
-                        print("  so far: " + report(game, opponent, outcomes, times), flush=True)
-                print(report(game, opponent, outcomes, times), flush=True)
+        # Match by match across every game and opponent, so a run stopped early (or its
+        # running tally) covers them all alike.
+        futures = {
+            pool.submit(play, game, level, opponent, i): (game, opponent)
+            for i in range(matches)
+            for game, opponent in pairs
+        }
+        for done, future in enumerate(as_completed(futures), 1):
+            outcome, spent = future.result()
+            outcomes[futures[future]].append(outcome)
+            times[futures[future]].extend(spent)
+            if progress and done % progress == 0 and done < len(futures):
+                print(f"-- so far, {time.perf_counter() - started:,.0f} s:", flush=True)
+                for pair in pairs:
+                    print(report(*pair, outcomes[pair], times[pair]), flush=True)
+    if progress:
+        print("-- final:")
+    for pair in pairs:
+        print(report(*pair, outcomes[pair], times[pair]), flush=True)
     print(f"({time.perf_counter() - started:,.0f} s; decision times are processor seconds)")
