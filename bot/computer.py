@@ -15,8 +15,10 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import ai
 from bot.service import Conflict, Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
@@ -86,16 +88,33 @@ class Computer:
     def __init__(self, service: MatchService, *, pause: float = 0.0, processes: int = 1) -> None:
         self.service = service
         self.pause = pause
-        # One worker process: a strong decision takes up to a second of one core, and the
-        # drawing workers need the others. Without processes (tests) a thread does.
-        self._pool: Executor | None = (
-            ProcessPoolExecutor(max_workers=processes) if processes > 0 else None
-        )
+        # One worker process by default: a strong decision takes up to a second of one core,
+        # and the drawing workers need the others. Without processes (tests) a thread does.
+        self._processes = processes
+        self._pool: Executor | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    def _executor(self) -> Executor | None:
+        if self._processes <= 0:
+            return None
+        if self._pool is None:
+            # spawn: a fork of a process running an event loop and SQLite threads is unsafe.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self._processes, mp_context=context)
+        return self._pool
 
     async def decide(self, game: str, view: dict[str, object], level: str, seed: int) -> str:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, ai.choose, game, view, level, seed)
+        pool = self._executor()
+        try:
+            return await loop.run_in_executor(pool, ai.choose, game, view, level, seed)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start afresh, decide this one in a thread.
+            log.warning("computer workers stopped; starting new ones")
+            self._pool = None
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            return await asyncio.to_thread(ai.choose, game, view, level, seed)
 
     async def turn(self, match_id: int) -> tuple[MatchInfo, list[Delivery]] | None:
         """Play one move if it is the computer's turn; None if it is not (or no longer)."""
@@ -183,3 +202,4 @@ class Computer:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
