@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import random
 
+import games
 from ai.base import GameAI, Json, lookup
 from ai.search import search
 
@@ -38,8 +39,6 @@ def _check(view: Json) -> tuple[GameAI, list[str]]:
     moves = view.get("legal_moves")
     if not moves or view.get("to_move") != view["seat"]:
         raise ValueError("it is not this seat's turn: there is no move to choose")
-    import games
-
     return lookup(games.get(str(view["game"])).name), list(moves)
 
 

@@ -7,7 +7,10 @@ import asyncio
 import random
 from pathlib import Path
 
-from bot.computer import COMPUTER_IDS, computer_player
+import pytest
+
+from bot.computer import COMPUTER_IDS, computer_player, level_of
+from bot.discord.config import ConfigError, Settings
 from bot.service import MatchService, PlayerRef
 from tests.discord.conftest import StartBot
 from tests.discord.driver import Table
@@ -85,3 +88,25 @@ async def test_the_computer_takes_up_its_turn_after_a_restart(
     assert info.version > version and info.to_move == alice.id
     posted = await fake.wait_for(lambda s: fake.is_public(s) and f"{computer.name}:" in s.content)
     assert posted.channel_id == fake.channel_id  # its move is shown where the match lives
+
+
+def test_the_computers_settings_and_identity() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    default = Settings.from_env(base)
+    assert default.computer_pause == 1.5 and default.computer_processes == 1
+    chosen = Settings.from_env(
+        {**base, "TAPIS_COMPUTER_PAUSE": "0.25", "TAPIS_COMPUTER_PROCESSES": "0"}
+    )
+    assert chosen.computer_pause == 0.25 and chosen.computer_processes == 0
+    with pytest.raises(ConfigError, match="TAPIS_COMPUTER_PAUSE"):
+        Settings.from_env({**base, "TAPIS_COMPUTER_PAUSE": "soon"})
+    with pytest.raises(ConfigError, match="TAPIS_COMPUTER_PROCESSES"):
+        Settings.from_env({**base, "TAPIS_COMPUTER_PROCESSES": "-1"})
+    with pytest.raises(ValueError, match="levels are easy, normal, strong"):
+        computer_player("expert")
+    assert [level_of(computer_player(lv).user_id) for lv in ("easy", "normal", "strong")] == [
+        "easy",
+        "normal",
+        "strong",
+    ]
+    assert level_of(123456789012345678) is None
