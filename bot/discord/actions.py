@@ -282,15 +282,25 @@ class Actions:
         if channel is None:
             await tell(interaction, "I can no longer post in that match's channel.")
             return
-        where = await self._announce(interaction, channel, info, deliveries)
-        if info.opponent is not None and is_computer(info.opponent.user_id):
+        computer = info.opponent
+        if computer is not None and is_computer(computer.user_id):
             # The computer never keeps anyone waiting: it takes the rematch at once.
+            text = (
+                f"{interaction.user.display_name} plays {computer.name} again "
+                f"(match #{info.id}, not rated)."
+            )
+            where = await self._post_challenge(channel, info, text, buttons=False)
             try:
-                info, deliveries = await self.service.accept(info.id, info.opponent)
+                info, deliveries = await self.service.accept(info.id, computer)
             except ServiceError as error:
                 await tell(interaction, str(error))
                 return
             await self.bot.courier.send(deliveries, interaction)
+            await interaction.followup.send(
+                f"Rematch #{info.id} started in <#{where}>.", ephemeral=True
+            )
+            return
+        where = await self._announce(interaction, channel, info, deliveries)
         await interaction.followup.send(f"Rematch #{info.id} asked in <#{where}>.", ephemeral=True)
 
     async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:

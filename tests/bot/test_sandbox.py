@@ -228,3 +228,14 @@ def test_a_damaged_database_gets_a_clear_message(
     bad.write_text("not a database, just words " * 100)
     assert entry.main(["--db", str(bad), "verify"]) == 1
     assert "cannot use the database" in capsys.readouterr().err
+
+
+async def test_the_computers_level_is_chosen_after_the_games_name(
+    service: MatchService, tmp_path: Path
+) -> None:
+    script = Script(["ecarte level=expert", "ecarte level=strong", "quit"], then=None)
+    code, out = await session(service, tmp_path, script)
+    assert code == 0 and "unknown level 'expert'" in out
+    (info,) = await service.matches_of(HUMAN_ID)
+    assert info.seats is not None and info.seats[1] == computer_player("strong")
+    assert info.to_move == HUMAN_ID  # the computer played its turns before handing over

@@ -49,6 +49,15 @@ async def test_a_whole_match_against_the_computer(
     assert any(f"{computer.name}: play" in s.content for s in board)
     assert not [s for s in fake.log if fake.is_dm(s) and s.dm_to in COMPUTER_IDS.values()]
     assert await bot.service.leaderboard("ecarte", fake.guild_id) == []  # not rated
+    # A rematch: the computer takes it at once, at the same level.
+    offer = await fake.wait_for(lambda s: f"tapis:rematch:{info.id}" in s.custom_ids())
+    press = await fake.press(alice, offer, f"tapis:rematch:{info.id}")
+    answer = await press.finished()
+    assert "started" in answer.content, answer.content
+    again = [m for m in await bot.service.matches_of(alice.id) if m.id != info.id]
+    assert len(again) == 1 and again[0].status == "active" and again[0].seats is not None
+    assert computer in again[0].seats
+    await bot.computer.idle()
     assert fake.unexpected == []
 
 
