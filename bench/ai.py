@@ -33,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--opponent", action="append", choices=OPPONENTS)
     group.add_argument("--level", default="strong", choices=ai.LEVELS)
     group.add_argument(
+        "--first", type=int, default=0, metavar="I", help="index of the first match (its seed)"
+    )
+    group.add_argument(
         "--progress", type=int, default=0, metavar="N", help="print the tally every N matches"
     )
 
@@ -110,11 +113,12 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
     level = args.level if args is not None else "strong"
     jobs = args.jobs if args is not None else 2
     progress = args.progress if args is not None else 0
+    first = args.first if args is not None else 0
     names = [games.get(g).name for g in (args.game or [])] if args and args.game else games.names()
     opponents = list(args.opponent or OPPONENTS) if args is not None else list(OPPONENTS)
     print(
         f"{level} level vs each opponent: {matches} matches per game, default options, seats "
-        f"alternated, seeds {SEED}…{SEED + matches - 1}, {jobs} worker process(es)"
+        f"alternated, seeds {SEED + first}…{SEED + first + matches - 1}, {jobs} worker process(es)"
     )
     if matches < 200:
         print(f"(a short pass: the full measure is `python -m bench ai`, {200} matches each)")
@@ -131,7 +135,7 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
         # running tally) covers them all alike.
         futures = {
             pool.submit(play, game, level, opponent, i): (game, opponent)
-            for i in range(matches)
+            for i in range(first, first + matches)
             for game, opponent in pairs
         }
         for done, future in enumerate(as_completed(futures), 1):
