@@ -138,14 +138,20 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
             for i in range(first, first + matches)
             for game, opponent in pairs
         }
-        for done, future in enumerate(as_completed(futures), 1):
-            outcome, spent = future.result()
-            outcomes[futures[future]].append(outcome)
-            times[futures[future]].extend(spent)
-            if progress and done % progress == 0 and done < len(futures):
-                print(f"-- so far, {time.perf_counter() - started:,.0f} s:", flush=True)
-                for pair in pairs:
-                    print(report(*pair, outcomes[pair], times[pair]), flush=True)
+        try:
+            for done, future in enumerate(as_completed(futures), 1):
+                outcome, spent = future.result()
+                outcomes[futures[future]].append(outcome)
+                times[futures[future]].extend(spent)
+                if progress and done % progress == 0 and done < len(futures):
+                    print(f"-- so far, {time.perf_counter() - started:,.0f} s:", flush=True)
+                    for pair in pairs:
+                        print(report(*pair, outcomes[pair], times[pair]), flush=True)
+        except KeyboardInterrupt:
+            # Stopped early (Ctrl-C): the matches finished so far still make a tally.
+            for future in futures:
+                future.cancel()
+            print("-- interrupted: matches finished so far")
     if progress:
         print("-- final:")
     for pair in pairs:
