@@ -23,7 +23,7 @@ test: $(STAMP) lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games rendering bot/service
+	$(BIN)/mypy games ai rendering bot/service
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/hadolint Dockerfile
 

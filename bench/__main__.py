@@ -13,11 +13,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("sections", nargs="*", help="default: all")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    # The computer opponent's section takes options of its own (matches, jobs, games).
+    bench_ai = importlib.import_module("bench.ai")
+    bench_ai.add_arguments(parser)
     args = parser.parse_args()
+    unknown = sorted(set(args.sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section {', '.join(unknown)}: sections are {', '.join(SECTIONS)}")
     print(f"Tapis benchmarks — Python {platform.python_version()} on {platform.machine()}")
     for name in args.sections or SECTIONS:
         print(f"\n== {name}")
-        importlib.import_module(f"bench.{name}").run(args.seconds)
+        module = importlib.import_module(f"bench.{name}")
+        if module is bench_ai:
+            module.run(args.seconds, args)
+        else:
+            module.run(args.seconds)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """`python -m bot`: the entry point of Tapis.
 
     python -m bot                 the Discord bot if DISCORD_TOKEN is set, else the sandbox
-    python -m bot sandbox         the local sandbox, even with a token
+    python -m bot sandbox         the local sandbox, even with a token (--level easy|normal|strong)
     python -m bot backup PATH     a consistent copy of the database at PATH
     python -m bot verify          replay every match's log; set aside the ones that differ
     python -m bot verify FILE     replay a match file (docs/notation.md); the first illegal move
@@ -25,6 +25,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import ai
 from bot import config, health, logs
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
@@ -167,7 +168,10 @@ def main(argv: list[str] | None = None) -> int:
         help="one line per record: key=value text (default) or JSON lines (TAPIS_LOG_FORMAT)",
     )
     commands = parser.add_subparsers(dest="command")
-    commands.add_parser("sandbox", help="play in the terminal against the computer")
+    play = commands.add_parser("sandbox", help="play in the terminal against the computer")
+    play.add_argument(
+        "--level", default="normal", choices=ai.LEVELS, help="the computer's (default: normal)"
+    )
     copy = commands.add_parser("backup", help="a consistent copy of the database")
     copy.add_argument("path", type=Path)
     check = commands.add_parser(
@@ -197,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_verify(db, durable))
         from bot.sandbox import run_sandbox
 
-        return asyncio.run(run_sandbox(db, durable=durable, folder=SANDBOX_FOLDER))
+        level = getattr(args, "level", "normal")
+        return asyncio.run(run_sandbox(db, durable=durable, folder=SANDBOX_FOLDER, level=level))
     except KeyboardInterrupt:
         print("\nGoodbye. Your unfinished matches are kept for next time.")
         return 0

@@ -2,8 +2,9 @@
 
 It drives the very same match service and database as the Discord bot — the same
 challenge, accept and move calls, the same move notation, the same deliveries — so what works
-here works on Discord. The opponent plays random legal moves. Hands and tables are printed as
-text and, when the renderer provides it, written as PNG files to a folder named at the start.
+here works on Discord. The opponent is the computer at a chosen level (bot/computer.py), which
+decides off the event loop. Hands and tables are printed as text and, when the renderer
+provides it, written as PNG files to a folder named at the start.
 """
 
 from __future__ import annotations
@@ -11,18 +12,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
-import random
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import games
+from bot.computer import DEFAULT_LEVEL, Computer, check_level, computer_player, level_of
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
-# Discord ids are 17+ digits long, so these two can never be a real user.
+# Discord ids are 17+ digits long, so this can never be a real user (nor can the computer's).
 HUMAN_ID = 1
-COMPUTER = PlayerRef(user_id=2, name="Computer")
 MAX_NUMBERED = 40
 _BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result")
 
@@ -112,14 +112,16 @@ class Sandbox:
         folder: Path,
         read_line: ReadLine = read_stdin,
         write: Write = print,
-        seed: int | None = None,
+        level: str = DEFAULT_LEVEL,
+        computer: Computer | None = None,
         human_name: str | None = None,
     ) -> None:
         self.service = service
         self.folder = folder
         self.read_line = read_line
         self.write = write
-        self.rng = random.Random(seed)
+        self.level = check_level(level)
+        self.computer = computer or Computer(service, processes=0)
         self.human = PlayerRef(HUMAN_ID, human_name or _user_name())
         self.pictures = _pictures()
         self.four_colour = False
@@ -146,9 +148,10 @@ class Sandbox:
         )
         return (
             "Tapis — the local sandbox (no Discord needed).\n"
-            "You play against the computer, which picks random legal moves. Moves are typed\n"
-            "exactly as on Discord. Matches are stored in the database like any other, so you\n"
-            f"can stop and resume.\n{pictures}\n"
+            f"You play against the computer, at level {self.level} unless you add level=easy,\n"
+            "level=normal or level=strong after the game's name. Moves are typed exactly as on\n"
+            "Discord. Matches are stored in the database like any other, so you can stop and\n"
+            f"resume.\n{pictures}\n"
             "Type 'help' during a match for the commands."
         )
 
@@ -201,15 +204,20 @@ class Sandbox:
         if words[0].isdigit() and not 1 <= int(words[0]) <= len(names):
             raise ValueError(f"choose a number from 1 to {len(names)}")
         options = {}
+        level = self.level
         for word in words[1:]:
             key, _, value = word.partition("=")
+            if key.lower() == "level":
+                level = check_level(value)
+                continue
             if not value.lstrip("-").isdigit():
                 raise ValueError(f"write options as name=number, like rounds=1, not {word!r}")
             options[key] = int(value)
+        computer = computer_player(level)
         info, notices = await self.service.challenge(
-            self.human, COMPUTER, game, guild_id=None, channel_id=None, options=options, rated=False
+            self.human, computer, game, guild_id=None, channel_id=None, options=options, rated=False
         )
-        info, deliveries = await self.service.accept(info.id, COMPUTER)
+        info, deliveries = await self.service.accept(info.id, computer)
         await self._deliver(notices + deliveries)
         return info
 
@@ -217,7 +225,7 @@ class Sandbox:
     async def _play(self, info: MatchInfo) -> bool:
         """Play ``info`` out; False if the player quit in the middle."""
         while info.status == "active":
-            if info.to_move == COMPUTER.user_id:
+            if level_of(info.to_move) is not None:
                 info = await self._computer_moves(info)
                 continue
             answer = await self.read_line(f"#{info.id} your move> ")
@@ -230,10 +238,7 @@ class Sandbox:
         return True
 
     async def _computer_moves(self, info: MatchInfo) -> MatchInfo:
-        legal = await self.service.legal_moves(info.id, COMPUTER.user_id)
-        info, deliveries = await self.service.move(
-            info.id, COMPUTER.user_id, self.rng.choice(legal)
-        )
+        info, deliveries = await self.computer.play_turns(info.id)
         await self._deliver(deliveries)
         return info
 
@@ -340,10 +345,14 @@ def _user_name() -> str:
         return "You"
 
 
-async def run_sandbox(db_path: Path, *, durable: bool, folder: Path) -> int:
+async def run_sandbox(
+    db_path: Path, *, durable: bool, folder: Path, level: str = DEFAULT_LEVEL
+) -> int:
     service = await MatchService.open(db_path, durable=durable)
+    computer = Computer(service, processes=1)
     try:
         print(f"Database: {db_path}")
-        return await Sandbox(service, folder=folder).run()
+        return await Sandbox(service, folder=folder, level=level, computer=computer).run()
     finally:
+        await computer.close()
         await service.close()

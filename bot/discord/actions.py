@@ -19,6 +19,7 @@ import discord
 
 import games
 from bot import logs
+from bot.computer import computer_player, is_computer
 from bot.discord.components import challenge_buttons, move_buttons, resign_buttons
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
@@ -230,8 +231,20 @@ class Actions:
         opponent: discord.abc.User | None,
         options: dict[str, int],
         days: int | None,
+        level: str | None = None,
     ) -> None:
         await defer(interaction)
+        me = self.bot.user
+        if opponent is not None and me is not None and opponent.id == me.id:
+            await self._against_computer(interaction, game, options, days, level)
+            return
+        if level is not None:
+            await tell(
+                interaction,
+                f"A level is for playing the computer: challenge {me.mention if me else 'me'} "
+                "to play at that level, or leave the level out.",
+            )
+            return
         if opponent is not None and opponent.bot:
             await tell(interaction, "Bots cannot play: challenge a person, or leave it open.")
             return
@@ -257,6 +270,51 @@ class Actions:
         where = await self._announce(interaction, home, info, deliveries)
         await interaction.followup.send(
             f"Challenge #{info.id} posted in <#{where}>.", ephemeral=True
+        )
+
+    async def _against_computer(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: dict[str, int],
+        days: int | None,
+        level: str | None,
+    ) -> None:
+        """A match against the computer: it accepts at once and plays in the match's thread;
+        the match is not rated (a rating measures people against people)."""
+        home = interaction.channel
+        if isinstance(home, discord.Thread) and home.parent is not None:
+            home = home.parent
+        assert isinstance(home, discord.abc.Messageable) and home.id is not None
+        computer = computer_player(level)
+        try:
+            info, _notices = await self.service.challenge(
+                player_ref(interaction.user, interaction),
+                computer,
+                game,
+                guild_id=interaction.guild_id,
+                channel_id=home.id,
+                options=options or None,
+                days_per_move=days,
+                rated=False,
+            )
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        title = games.get(info.game).title
+        text = (
+            f"{interaction.user.display_name} plays {title} against {computer.name} "
+            f"(match #{info.id}, not rated)."
+        )
+        where = await self._post_challenge(home, info, text, buttons=False)
+        try:
+            info, deliveries = await self.service.accept(info.id, computer)
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        await self.bot.courier.send(deliveries, interaction)
+        await interaction.followup.send(
+            f"Match #{info.id} against {computer.name} started in <#{where}>.", ephemeral=True
         )
 
     async def _announce(
@@ -295,6 +353,24 @@ class Actions:
         if channel is None:
             await tell(interaction, "I can no longer post in that match's channel.")
             return
+        computer = info.opponent
+        if computer is not None and is_computer(computer.user_id):
+            # The computer never keeps anyone waiting: it takes the rematch at once.
+            text = (
+                f"{interaction.user.display_name} plays {computer.name} again "
+                f"(match #{info.id}, not rated)."
+            )
+            where = await self._post_challenge(channel, info, text, buttons=False)
+            try:
+                info, deliveries = await self.service.accept(info.id, computer)
+            except ServiceError as error:
+                await tell(interaction, str(error))
+                return
+            await self.bot.courier.send(deliveries, interaction)
+            await interaction.followup.send(
+                f"Rematch #{info.id} started in <#{where}>.", ephemeral=True
+            )
+            return
         where = await self._announce(interaction, channel, info, deliveries)
         await interaction.followup.send(f"Rematch #{info.id} asked in <#{where}>.", ephemeral=True)
 
@@ -310,7 +386,7 @@ class Actions:
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _post_challenge(
-        self, channel: discord.abc.Messageable, info: MatchInfo, text: str
+        self, channel: discord.abc.Messageable, info: MatchInfo, text: str, *, buttons: bool = True
     ) -> int:
         """Post the challenge with its buttons and open the match's thread on it.
 
@@ -319,7 +395,7 @@ class Actions:
         """
         message = await channel.send(
             text[:2000],
-            view=challenge_buttons(info.id),
+            view=challenge_buttons(info.id) if buttons else discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
         )
         if not isinstance(channel, discord.TextChannel):

@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot import health
+from bot.computer import Computer, computer_turns
 from bot.discord.actions import Actions
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
@@ -21,7 +22,7 @@ from bot.discord.courier import Courier
 from bot.discord.locales import Translator
 from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
 from bot.discord.replay import Replay
-from bot.service import MatchService
+from bot.service import Delivery, MatchService
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +42,12 @@ class TapisBot(commands.Bot):
         self.settings = settings
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
-        self.courier = Courier(self, self._note_dms)
+        self.courier = Courier(self, self._note_dms, on_batch=self._computer_turns)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self._heartbeat: asyncio.Task[None] | None = None
+        self.computer: Computer | None = None  # made in setup_hook, over the service
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
     async def setup_hook(self) -> None:
@@ -62,8 +64,20 @@ class TapisBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
+        self.computer = Computer(
+            self.service,
+            pause=self.settings.computer_pause,
+            processes=self.settings.computer_processes,
+        )
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
         self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
+
+    def _computer_turns(self, deliveries: list[Delivery]) -> None:
+        """Whatever put the computer to move (a move, an acceptance, a rematch), its turn is
+        played in the background once this batch is out."""
+        if self.computer is not None:
+            for match_id in computer_turns(deliveries):
+                self.computer.schedule(match_id, self.courier.send)
 
     async def _note_dms(self, user_id: int, closed: bool) -> None:
         """The courier's one word back: a player's DMs turned out closed, or open again."""
@@ -71,6 +85,9 @@ class TapisBot(commands.Bot):
 
     async def _run_clocks(self) -> None:
         await self.wait_until_ready()
+        if self.computer is not None:
+            # Matches where the computer was to move when the bot stopped go on now.
+            await self.computer.resume(self.courier.send)
         await self.service.run_clocks(self.courier.send)
 
     async def _start_web(self) -> None:
@@ -115,6 +132,8 @@ class TapisBot(commands.Bot):
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         health.stop(health.heartbeat_path(self.settings.database))
+        if self.computer is not None:
+            await self.computer.close()
         await super().close()
         self.courier.painter.close()
         if self._owns_service and self.service is not None:

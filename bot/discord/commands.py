@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+import ai
 import games
 from bot.discord.actions import Actions, tell
 from bot.discord.components import pretty
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 MAX_CHOICES = 25
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
+LEVEL_CHOICES = [Choice(name=level, value=level) for level in ai.LEVELS]
 
 
 def _label(info: MatchInfo, user_id: int) -> str:
@@ -155,8 +157,9 @@ class Play(commands.Cog):
         opponent="Who you challenge; leave empty to let anyone accept",
         options=OPTIONS_HELP,
         days="Days each player has per move before losing on time (default: no clock)",
+        level="The computer's level, when you challenge Tapis itself (default: normal)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.guild_only()
     async def challenge(
         self,
@@ -165,13 +168,14 @@ class Play(commands.Cog):
         opponent: discord.User | None = None,
         options: str | None = None,
         days: app_commands.Range[int, 1, 30] | None = None,
+        level: str | None = None,
     ) -> None:
         try:
             chosen = parse_options(game, options)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
-        await self.actions.challenge(interaction, game, opponent, chosen, days)
+        await self.actions.challenge(interaction, game, opponent, chosen, days, level)
 
     challenge.autocomplete("options")(options_choices)
 
@@ -361,6 +365,7 @@ def _titles() -> str:
 
 HELP = f"""**Tapis** — {_titles()}, two players, turn by turn.
 • `/challenge` a member (or anyone): pick the game, options, days per move.
+• `/challenge` Tapis itself to play the computer, with a `level` (easy, normal, strong); unrated.
 • They press **Accept** (or use `/accept`). The match gets its own thread.
 • Your cards come by DM with buttons for your legal moves; or use `/play` \
 (the list shows only your legal moves).

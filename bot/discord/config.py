@@ -27,6 +27,10 @@ class Settings:
     dev_guild: int | None = None
     database: Path = config.DEFAULT_PATH
     durable: bool = False
+    computer_pause: float = 1.5
+    """Seconds the computer waits before each move, as a person would think (0 in tests)."""
+    computer_processes: int = 1
+    """Worker processes for the computer's decisions; 0 decides in a thread (tests)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -50,6 +54,20 @@ class Settings:
         guild_text = env.get("TAPIS_DEV_GUILD", "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"TAPIS_DEV_GUILD must be a server id (digits), not {guild_text!r}")
+        pause_text = env.get("TAPIS_COMPUTER_PAUSE", "").strip() or "1.5"
+        try:
+            pause = float(pause_text)
+        except ValueError:
+            pause = -1.0
+        if not 0 <= pause <= 60:
+            raise ConfigError(
+                f"TAPIS_COMPUTER_PAUSE must be seconds from 0 to 60, not {pause_text!r}"
+            )
+        processes_text = env.get("TAPIS_COMPUTER_PROCESSES", "").strip() or "1"
+        if not processes_text.isdigit() or int(processes_text) > 8:
+            raise ConfigError(
+                f"TAPIS_COMPUTER_PROCESSES must be a number from 0 to 8, not {processes_text!r}"
+            )
         return cls(
             token=token,
             api_base=api_base.rstrip("/"),
@@ -57,6 +75,8 @@ class Settings:
             dev_guild=int(guild_text) if guild_text else None,
             database=config.database_path(env),
             durable=config.durable(env),
+            computer_pause=pause,
+            computer_processes=int(processes_text),
         )
 
 

@@ -24,6 +24,7 @@ import discord
 
 import games
 from bot import logs
+from bot.computer import for_people
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.painter import Painter
 from bot.service import Delivery, Place
@@ -37,9 +38,17 @@ DmsNoted = Callable[[int, bool], Awaitable[None]]
 
 
 class Courier:
-    def __init__(self, bot: discord.Client, dms_noted: DmsNoted) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        dms_noted: DmsNoted,
+        on_batch: Callable[[list[Delivery]], None] | None = None,
+    ) -> None:
         self.bot = bot  # only to reach Discord: what to send comes with each delivery
         self._dms_noted = dms_noted
+        # Told of every batch as it comes, before anything is sent (the computer opponent
+        # learns from its own hand that it is to move).
+        self._on_batch = on_batch
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, so DMs open once
         self._closed: set[int] = set()
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
@@ -60,8 +69,10 @@ class Courier:
         (same cards, same moves, same words) is not sent again, except to the player who just
         acted, whose buttons were used up.
         """
+        if self._on_batch is not None:
+            self._on_batch(deliveries)  # before the computer's own hand is left out
         acting = interaction.user.id if interaction is not None else None
-        deliveries = [d for d in deliveries if not self._repeated(d, acting)]
+        deliveries = [d for d in for_people(deliveries) if not self._repeated(d, acting)]
         if not deliveries:
             return
         pictures = await asyncio.gather(*(self.picture(d) for d in deliveries))

@@ -35,6 +35,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "Jours par coup avant de perdre au temps (par défaut : sans pendule)",
         "Dagar per drag innan man förlorar på tid (standard: ingen klocka)",
     ),
+    "The computer's level, when you challenge Tapis itself (default: normal)": (
+        "Le niveau de l'ordinateur, quand vous défiez Tapis lui-même (par défaut : normal)",
+        "Datorns nivå, när du utmanar Tapis själv (standard: normal)",
+    ),
     "Accept a challenge (or press Accept on it)": (
         "Accepter un défi (ou appuyer sur Accepter)",
         "Anta en utmaning (eller tryck på Anta)",

@@ -13,7 +13,8 @@ import pytest
 import games
 from bot import __main__ as entry
 from bot import sandbox
-from bot.sandbox import COMPUTER, HUMAN_ID, Sandbox
+from bot.computer import computer_player, is_computer
+from bot.sandbox import HUMAN_ID, Sandbox
 from bot.service import MatchService
 
 
@@ -41,7 +42,12 @@ class Script:
 async def session(service: MatchService, folder: Path, script: Script) -> tuple[int, str]:
     out: list[str] = []
     code = await Sandbox(
-        service, folder=folder, read_line=script, write=out.append, seed=1, human_name="Tester"
+        service,
+        folder=folder,
+        read_line=script,
+        write=out.append,
+        level="easy",
+        human_name="Tester",
     ).run()
     return code, "\n".join(out)
 
@@ -53,13 +59,13 @@ async def test_a_whole_match_in_the_sandbox(
     script = Script([game, "help", "nonsense words", "moves", "hand", "table"])
     code, out = await session(service, tmp_path / "pictures", script)
     assert code == 0
-    assert "local sandbox" in out and "random legal moves" in out  # it explains itself
+    assert "local sandbox" in out and "at level easy" in out  # it explains itself
     assert "Not accepted:" in out and "Moves open to you" in out
     assert "Commands:" in out and "Your hand:" in out
     assert "is over" in out
     (info,) = await service.matches_of(HUMAN_ID, active_only=False)
     assert info.status == "finished" and info.seats is not None
-    assert info.seats[1] == COMPUTER
+    assert info.seats[1] == computer_player("easy")
     assert await service.verify(info.id)
     assert await service.leaderboard(game, None) == []  # practice: not rated
 
@@ -73,12 +79,12 @@ async def test_the_computers_hand_is_never_shown(service: MatchService, tmp_path
         folder=tmp_path,
         read_line=Script([games.names()[0]], limit=40),
         write=out.append,
-        seed=2,
+        level="easy",
     )
     original = box._deliver
 
     async def spy(deliveries: list[Any], *, full: bool = False) -> None:
-        shown.extend(d for d in deliveries if d.to == COMPUTER.user_id)
+        shown.extend(d for d in deliveries if is_computer(d.to))
         mine.update(" ".join(d.view["hand"]) for d in deliveries if d.to == HUMAN_ID and d.view)
         await original(deliveries, full=full)
 
@@ -222,3 +228,14 @@ def test_a_damaged_database_gets_a_clear_message(
     bad.write_text("not a database, just words " * 100)
     assert entry.main(["--db", str(bad), "verify"]) == 1
     assert "cannot use the database" in capsys.readouterr().err
+
+
+async def test_the_computers_level_is_chosen_after_the_games_name(
+    service: MatchService, tmp_path: Path
+) -> None:
+    script = Script(["ecarte level=expert", "ecarte level=strong", "quit"], then=None)
+    code, out = await session(service, tmp_path, script)
+    assert code == 0 and "unknown level 'expert'" in out
+    (info,) = await service.matches_of(HUMAN_ID)
+    assert info.seats is not None and info.seats[1] == computer_player("strong")
+    assert info.to_move == HUMAN_ID  # the computer played its turns before handing over

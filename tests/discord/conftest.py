@@ -35,6 +35,8 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
         gateway_url=fake.gateway_url,
         dev_guild=fake.guild_id,
         database=tmp_path / "tapis.db",
+        computer_pause=0.0,
+        computer_processes=0,
     )
 
     async def start(service: MatchService | None = None, *, dev_guild: bool = True) -> TapisBot:

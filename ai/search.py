@@ -1,0 +1,77 @@
+"""Determinized search (perfect-information Monte Carlo) over the engine contract.
+
+For each of a fixed number of *determinizations* — full states drawn at random among those
+consistent with the seat's view — every candidate move is tried and the deal is played out
+to its end with the game's cheap policy; the move with the best total score margin wins.
+Each determinization plays every candidate with the same random numbers, so the candidates
+are compared on equal luck (common random numbers), which sharpens small differences.
+
+The budget is a count of playouts, never a clock, so a seed fixes the choice whatever the
+machine's load.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ai.base import GameAI, Json
+from games import State
+
+
+def playout(game_ai: GameAI, state: State, seat: int, left: int, rng: random.Random) -> float:
+    """Play ``state`` out to the end of its deal (``left`` counted moves) and score it for
+    ``seat``: the margin in match points, plus the game's prize if the match is decided."""
+    policy, counts = game_ai.playout, game_ai.counts
+    while left > 0 and state.result is None:
+        moves = state.legal_moves()
+        move = moves[0] if len(moves) == 1 else policy(state, moves, rng)
+        state = state.apply(move)
+        if counts(move):
+            left -= 1
+    return value(game_ai, state, seat)
+
+
+def value(game_ai: GameAI, state: State, seat: int) -> float:
+    scores = state.scores
+    margin = float(scores[seat] - scores[1 - seat])
+    result = state.result
+    if result is None and game_ai.estimate is not None:
+        margin += game_ai.estimate(state, seat)
+    if result is not None and result.get("winner") is not None:
+        margin += game_ai.win_value if result["winner"] == seat else -game_ai.win_value
+    return margin
+
+
+def search(game_ai: GameAI, view: Json, playouts: int, rng: random.Random) -> str:
+    """The move of ``view["legal_moves"]`` with the best mean playout value."""
+    moves = list(view["legal_moves"])
+    candidates = game_ai.candidates(view, moves) if len(moves) > 1 else moves
+    if len(candidates) == 1:
+        return candidates[0]
+    seat = int(view["seat"])
+    horizon = game_ai.horizon(view)
+    if game_ai.depth is not None:
+        horizon = min(horizon, game_ai.depth)
+    rounds = max(1, playouts // len(candidates))
+    totals = [0.0] * len(candidates)
+    done = misses = 0
+    while done < rounds:
+        try:
+            state = game_ai.determinize(view, rng)
+            luck = rng.getrandbits(64)
+            values = []
+            for move in candidates:
+                after = state.apply(move)
+                left = horizon - 1 if game_ai.counts(move) else horizon
+                values.append(playout(game_ai, after, seat, left, random.Random(luck)))
+        except ValueError:  # IllegalMove too: a deal the view does not fully pin down
+            # A game's determinizer should never miss; if it does, the computer still plays
+            # (its rules of thumb) rather than fail the match.
+            misses += 1
+            if misses > rounds:
+                return game_ai.greedy(view, rng)
+            continue
+        totals = [total + value for total, value in zip(totals, values, strict=True)]
+        done += 1
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]

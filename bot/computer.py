@@ -1,0 +1,221 @@
+"""The computer opponent's seat: who it is, and the turns it plays through the service.
+
+The computer is an ordinary player of the match service, with an id of its own per level (ids
+far below any Discord id, which are 17 digits or more), so its level is stored with every
+match it plays and survives a restart without a column of its own. It moves only through the
+service's public calls — view, move — like a person pressing buttons, and decides in a worker
+process (``ai.choose`` is pure and CPU-bound), so the event loop never waits on a search.
+
+Matches against the computer are not rated: a rating measures people against people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import multiprocessing
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import ai
+from bot.service import Conflict, Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEVEL = "normal"
+COMPUTER_IDS = {"easy": 101, "normal": 102, "strong": 103}
+LEGACY_ID = 2
+"""The sandbox's opponent before there were levels: its unfinished matches go on at normal."""
+NAME = "Tapis"
+
+Send = Callable[[list[Delivery]], Awaitable[None]]
+
+
+def check_level(level: str | None) -> str:
+    """A level's name, or ValueError saying which exist."""
+    chosen = DEFAULT_LEVEL if level is None else level.strip().lower()
+    if chosen not in COMPUTER_IDS:
+        raise ValueError(f"unknown level {level!r}: levels are {', '.join(ai.LEVELS)}")
+    return chosen
+
+
+def computer_player(level: str | None = None) -> PlayerRef:
+    chosen = check_level(level)
+    return PlayerRef(COMPUTER_IDS[chosen], f"{NAME} ({chosen})")
+
+
+def level_of(user_id: int | None) -> str | None:
+    """The level the computer plays at with this id; None for a person."""
+    if user_id == LEGACY_ID:
+        return DEFAULT_LEVEL
+    for level, computer_id in COMPUTER_IDS.items():
+        if computer_id == user_id:
+            return level
+    return None
+
+
+def is_computer(user_id: int | None) -> bool:
+    return level_of(user_id) is not None
+
+
+def for_people(deliveries: list[Delivery]) -> list[Delivery]:
+    """The deliveries a person should get: nothing private to the computer (its hand), and
+    no mention of it (it has no Discord account to notify)."""
+    kept = []
+    for delivery in deliveries:
+        if is_computer(delivery.to):
+            continue
+        if is_computer(delivery.mention):
+            delivery = dataclasses.replace(delivery, mention=None)
+        kept.append(delivery)
+    return kept
+
+
+def computer_turns(deliveries: list[Delivery]) -> list[int]:
+    """The matches in which these deliveries put the computer to move: its own hand, sent
+    with the change, offers it moves."""
+    return list(
+        dict.fromkeys(
+            d.match_id
+            for d in deliveries
+            if d.kind == "hand"
+            and is_computer(d.to)
+            and d.status == "active"
+            and d.view is not None
+            and d.view.get("legal_moves")
+        )
+    )
+
+
+def computer_to_move(info: MatchInfo) -> int | None:
+    """The computer's id if the match is going on and it is the computer's turn."""
+    if info.status == "active" and is_computer(info.to_move):
+        return info.to_move
+    return None
+
+
+class Computer:
+    """Plays the computer's turns of any match: at once for the sandbox, or in the background
+    after a short pause (as a person would think) for Discord."""
+
+    def __init__(self, service: MatchService, *, pause: float = 0.0, processes: int = 1) -> None:
+        self.service = service
+        self.pause = pause
+        # One worker process by default: a strong decision takes up to a second of one core,
+        # and the drawing workers need the others. Without processes (tests) a thread does.
+        self._processes = processes
+        self._pool: Executor | None = None
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    def _executor(self) -> Executor | None:
+        if self._processes <= 0:
+            return None
+        if self._pool is None:
+            # spawn: a fork of a process running an event loop and SQLite threads is unsafe.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self._processes, mp_context=context)
+        return self._pool
+
+    async def decide(self, game: str, view: dict[str, object], level: str, seed: int) -> str:
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        try:
+            return await loop.run_in_executor(pool, ai.choose, game, view, level, seed)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start afresh, decide this one in a thread.
+            log.warning("computer workers stopped; starting new ones")
+            self._pool = None
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            return await asyncio.to_thread(ai.choose, game, view, level, seed)
+
+    async def turn(self, match_id: int) -> tuple[MatchInfo, list[Delivery]] | None:
+        """Play one move if it is the computer's turn; None if it is not (or no longer)."""
+        info = await self.service.get(match_id)
+        computer_id = computer_to_move(info)
+        if computer_id is None:
+            return None
+        level = level_of(computer_id)
+        assert level is not None
+        view = await self.service.view_for(match_id, computer_id)
+        # The seed is fixed by the match and the moment: replaying a position gives the same
+        # move, and no two positions share their random numbers.
+        seed = match_id * 1_000_003 + info.version
+        move = await self.decide(info.game, view, level, seed)
+        try:
+            return await self.service.move(
+                match_id, computer_id, move, expected_version=info.version
+            )
+        except Conflict:
+            return None  # the match moved on meanwhile (a resignation, a timeout)
+
+    async def play_turns(self, match_id: int) -> tuple[MatchInfo, list[Delivery]]:
+        """Every computer move due now, with all they deliver (the sandbox's way)."""
+        deliveries: list[Delivery] = []
+        info = await self.service.get(match_id)
+        while computer_to_move(info) is not None:
+            if self.pause:
+                await asyncio.sleep(self.pause)
+            played = await self.turn(match_id)
+            if played is None:
+                break
+            info, delivered = played
+            deliveries.extend(delivered)
+        return info, deliveries
+
+    def schedule(self, match_id: int, send: Send) -> None:
+        """Play the computer's turns of ``match_id`` in the background, each after the pause,
+        sending what each move delivers; nothing if a task for it already runs."""
+        running = self._tasks.get(match_id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.create_task(self._drive(match_id, send), name=f"computer-{match_id}")
+        self._tasks[match_id] = task
+        task.add_done_callback(lambda done: self._forget(match_id, done))
+
+    def _forget(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(match_id) is task:
+            del self._tasks[match_id]
+
+    async def _drive(self, match_id: int, send: Send) -> None:
+        try:
+            while True:
+                info = await self.service.get(match_id)
+                if computer_to_move(info) is None:
+                    return
+                await asyncio.sleep(self.pause)
+                played = await self.turn(match_id)
+                if played is None:
+                    return
+                await send(played[1])
+        except ServiceError as error:
+            log.info("the computer stops in match %s: %s", match_id, error)
+        except Exception:
+            log.exception("the computer failed in match %s", match_id)
+
+    async def resume(self, send: Send) -> int:
+        """After a restart: take up every match where it is the computer's turn."""
+        resumed = 0
+        for computer_id in (*COMPUTER_IDS.values(), LEGACY_ID):
+            for info in await self.service.matches_of(computer_id):
+                if computer_to_move(info) is not None:
+                    self.schedule(info.id, send)
+                    resumed += 1
+        return resumed
+
+    async def idle(self) -> None:
+        """Wait until no computer turn is being played (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
