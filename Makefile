@@ -23,7 +23,7 @@ test: $(STAMP) lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games ai rendering bot/service
+	$(BIN)/mypy --strict games ai rendering bot bench
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/hadolint Dockerfile
 

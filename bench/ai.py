@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, cast
 
 import ai
 import games
@@ -40,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-Player = Callable[[dict[str, object], int], str]
+Player = Callable[[dict[str, Any], int], str]
 
 
 def _player(game: str, who: str) -> Player:
@@ -62,7 +63,7 @@ def play(game: str, level: str, opponent: str, index: int) -> tuple[float, list[
     ply = 0
     while state.to_move is not None:
         mover = state.to_move
-        view = state.view(mover)
+        view = cast(dict[str, Any], state.view(mover))
         start = time.process_time()
         move = players[mover](view, seed * 1000 + ply)
         if mover == seat and len(view["legal_moves"]) > 1:

@@ -12,6 +12,7 @@ Targets on a small machine: acknowledgement p99 ≤ 50 ms, whole move p99 ≤ 30
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import signal
@@ -58,6 +59,11 @@ def _percentile(values: list[float], pct: int) -> float:
     if len(values) < 2:
         return values[0] if values else float("nan")
     return statistics.quantiles(values, n=100, method="inclusive")[pct - 1]
+
+
+def _answers(token: str, sent: Sent) -> bool:
+    """The private answer to the interaction with ``token``."""
+    return sent.token == token and sent.kind in ("followup", "edit")
 
 
 async def _measure(duration: float, think: float) -> tuple[list[float], list[float], list[str]]:
@@ -161,8 +167,7 @@ async def _player_pair(
             try:
                 ack = await handle.callback()
                 done = await fake.wait_for(
-                    lambda s, t=handle.token: s.token == t and s.kind in ("followup", "edit"),
-                    since=handle.since,
+                    functools.partial(_answers, handle.token), since=handle.since
                 )
             except TimeoutError:
                 failures.append(f"a move in match #{match_id} was never answered")

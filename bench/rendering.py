@@ -6,10 +6,11 @@ faces are cached, so the first picture of a process (which draws them) is timed 
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import games
 import rendering
@@ -43,10 +44,10 @@ def states(name: str, seed: int = 1) -> list[State]:
 def hand_views() -> list[tuple[str, View]]:
     """Each game's opening hand as its first player sees it, legal moves marked: from eight
     cards (Le 5 As) to twelve with 1,586 legal discards to read (Piquet's elder)."""
-    out = []
+    out: list[tuple[str, View]] = []
     for game in games.registered():
         start = game.new_match(seed=1)
-        view = start.view(start.to_move)
+        view = cast(View, start.view(start.to_move))
         out.append((f"hand, {len(view['hand'])} cards ({game.name})", view))
     return out
 
@@ -59,14 +60,14 @@ def run(seconds: float) -> None:
     print(f"first picture, faces drawn: {1000 * (time.perf_counter() - start):.0f} ms")
     print(f"{'picture':<34} {'ms':>7} {'bytes':>9} {'largest':>9}")
     for label, view in hand_views():
-        ms, size = timed(lambda view=view: rendering.hand_png(view), share)
+        ms, size = timed(functools.partial(rendering.hand_png, view), share)
         print(f"{label:<34} {ms:>7.1f} {size:>9,}")
     for name in games.names():
         if name not in rendering.games():
             continue
         match = states(name)
         middle = match[len(match) // 2].view(None)
-        ms, size = timed(lambda middle=middle: rendering.table_png(middle, NAMES), share)
+        ms, size = timed(functools.partial(rendering.table_png, middle, NAMES), share)
         # The largest table over moments spread through the match: tall expeditions, many melds.
         moments = match[:: max(1, len(match) // 12)]
         largest = max(len(rendering.table_png(s.view(None), NAMES)) for s in moments)

@@ -185,7 +185,7 @@ async def _measure(seconds: float) -> None:
                 # As the site does when it starts: card faces drawn once, in the background.
                 await asyncio.to_thread(warm_up)
                 for label, pick in cases.items():
-                    samples = []
+                    samples: list[float] = []
                     deadline = time.perf_counter() + seconds
                     while time.perf_counter() < deadline or len(samples) < 20:
                         samples.append(await timed(pick()))

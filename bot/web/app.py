@@ -167,9 +167,9 @@ def _middlewares(site: Site, limiter: RateLimiter | None, forwarded: bool) -> li
         if limiter is not None and not request.path.startswith("/static/"):
             wait = limiter.allow(client_of(request, forwarded))
             if wait:
-                response = _error(site, 429, "Too many requests: please wait a moment.")
-                response.headers["Retry-After"] = str(math.ceil(wait))
-                return _secure(response)
+                refusal = _error(site, 429, "Too many requests: please wait a moment.")
+                refusal.headers["Retry-After"] = str(math.ceil(wait))
+                return _secure(refusal)
         try:
             response = await handler(request)
         except web.HTTPException as error:
