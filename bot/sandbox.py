@@ -316,6 +316,8 @@ class Sandbox:
                 if legal or full:
                     self.write(f"\n-- {delivery.text}\n{describe(delivery.view)}")
                     self._list_moves(legal)
+        # Shown here is sent: the outbox must not keep them for a Discord start-up to send.
+        await self.service.delivered(deliveries)
 
     async def _picture(self, delivery: Delivery, name: str) -> None:
         if self.pictures is None or delivery.view is None:

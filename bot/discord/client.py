@@ -18,7 +18,7 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings
 from bot.discord.courier import Courier
 from bot.discord.locales import Translator
-from bot.service import MatchService
+from bot.service import Delivery, MatchService
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +38,10 @@ class TapisBot(commands.Bot):
         self.settings = settings
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
-        self.courier = Courier(self, self._note_dms)
+        self.courier = Courier(self, self._note_dms, self._sent)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
+        self._unsent: list[Delivery] = []
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
     async def setup_hook(self) -> None:
@@ -55,15 +56,36 @@ class TapisBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
+        # Read before the gateway connects, so only what an earlier process left unsent:
+        # a move made here from now on is sent by whoever made it, never by the replay too.
+        self._unsent = await self.service.unsent()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
 
     async def _note_dms(self, user_id: int, closed: bool) -> None:
         """The courier's one word back: a player's DMs turned out closed, or open again."""
         await self.service.set_dms_closed(user_id, closed)
 
+    async def _sent(self, deliveries: list[Delivery]) -> None:
+        """The courier's other word back: these went out; never send them again."""
+        await self.service.delivered(deliveries)
+
     async def _run_clocks(self) -> None:
         await self.wait_until_ready()
+        await self.replay_outbox()
         await self.service.run_clocks(self.courier.send)
+
+    async def replay_outbox(self) -> None:
+        """Send what was committed but not sent before the last stop (a crash between a
+        move's commit and its messages), each once: what was sent but not yet marked goes
+        with the same nonce, and Discord does not show it twice."""
+        unsent, self._unsent = self._unsent, []
+        try:
+            await self.service.prune_outbox()
+            if unsent:
+                log.info("sending %d message(s) left unsent at the last stop", len(unsent))
+                await self.courier.send(unsent)
+        except Exception:  # the clocks must start all the same
+            log.exception("replaying the outbox failed")
 
     async def close(self) -> None:
         if self._clocks is not None:

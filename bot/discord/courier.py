@@ -18,6 +18,7 @@ import asyncio
 import io
 import json
 import logging
+import os
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -33,12 +34,27 @@ PUBLIC_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tru
 
 # Told when a player's DMs turn out closed (True) or open again (False), to store it.
 DmsNoted = Callable[[int, bool], Awaitable[None]]
+# Told of deliveries just sent (or given up on), to mark them sent in the outbox.
+Sent = Callable[[list[Delivery]], Awaitable[None]]
+
+# For the crash tests only: the courier stops for good at this point of its work
+# ("before-send": a change committed, nothing sent; "before-mark": sent, not yet marked),
+# so a test can kill the process exactly there.
+HOLD = os.environ.get("TAPIS_COURIER_HOLD", "")
+
+
+def nonce(delivery: Delivery, suffix: str = "") -> str | None:
+    """The message's nonce, from its outbox row: Discord keeps one message per nonce for a
+    few minutes (``enforce_nonce``), so a resend after a crash between sending and marking
+    is not shown twice. None for what is not from the outbox (a hand asked for)."""
+    return None if delivery.outbox_id is None else f"ob{delivery.outbox_id}{suffix}"
 
 
 class Courier:
-    def __init__(self, bot: discord.Client, dms_noted: DmsNoted) -> None:
+    def __init__(self, bot: discord.Client, dms_noted: DmsNoted, sent: Sent) -> None:
         self.bot = bot  # only to reach Discord: what to send comes with each delivery
         self._dms_noted = dms_noted
+        self._sent = sent
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, so DMs open once
         self._closed: set[int] = set()
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
@@ -60,7 +76,12 @@ class Courier:
         acted, whose buttons were used up.
         """
         acting = interaction.user.id if interaction is not None else None
-        deliveries = [d for d in deliveries if not self._repeated(d, acting)]
+        if HOLD == "before-send" and any(d.outbox_id is not None for d in deliveries):
+            await _hold()
+        repeated = [d for d in deliveries if self._repeated(d, acting)]
+        if repeated:
+            await self._sent(repeated)  # not worth sending, and never to be sent again
+        deliveries = [d for d in deliveries if d not in repeated]
         if not deliveries:
             return
         pictures = await asyncio.gather(*(self.picture(d) for d in deliveries))
@@ -88,6 +109,7 @@ class Courier:
                 None,
                 None,
                 components=rematch_buttons(ending.match_id),
+                nonce=nonce(ending, "r"),
             )
         except discord.HTTPException:
             log.exception("could not offer a rematch of match %s", ending.match_id)
@@ -99,7 +121,13 @@ class Courier:
             try:
                 await self._send_one(delivery, picture, interaction)
             except discord.HTTPException:
+                # Refused for good (discord.py already retried what may pass later): marked
+                # all the same, or every start-up would try it again.
                 log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
+            if delivery.outbox_id is not None:
+                if HOLD == "before-mark":
+                    await _hold()
+                await self._sent([delivery])
 
     def _repeated(self, delivery: Delivery, acting: int | None) -> bool:
         if delivery.kind != "hand" or delivery.to is None or delivery.view is None:
@@ -130,11 +158,18 @@ class Courier:
         elif delivery.kind == "dm":
             to = delivery.to or 0
             text = self.heading(delivery) + delivery.text
-            if not await self.dm(to, text, closed=delivery.dms_closed):
-                await self.public(delivery.place, f"<@{to}> {delivery.text}", None, to)
+            if not await self.dm(to, text, closed=delivery.dms_closed, nonce=nonce(delivery)):
+                await self.public(
+                    delivery.place, f"<@{to}> {delivery.text}", None, to, nonce=nonce(delivery)
+                )
         else:
             await self.public(
-                delivery.place, delivery.text, picture, delivery.mention, delivery.kind
+                delivery.place,
+                delivery.text,
+                picture,
+                delivery.mention,
+                delivery.kind,
+                nonce=nonce(delivery),
             )
 
     # -- private -----------------------------------------------------------------------------
@@ -156,7 +191,14 @@ class Courier:
         text = self.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
         components = move_buttons(delivery.match_id, delivery.version, legal)
-        if await self.dm(delivery.to, text, picture, components, closed=delivery.dms_closed):
+        if await self.dm(
+            delivery.to,
+            text,
+            picture,
+            components,
+            closed=delivery.dms_closed,
+            nonce=nonce(delivery),
+        ):
             return True
         await self.tell_dms_closed(delivery, delivery.to)
         if interaction is not None and interaction.user.id == delivery.to:
@@ -190,6 +232,7 @@ class Courier:
         *,
         closed: bool = False,
         retry: bool = False,
+        nonce: str | None = None,
     ) -> bool:
         """Send a DM; False (and remembered) when the user's DMs are closed.
 
@@ -205,7 +248,10 @@ class Courier:
                 channel_id = self._dm_channels[user_id] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(
-                text[:2000], file=_png(picture, "hand"), view=components or discord.utils.MISSING
+                text[:2000],
+                file=_png(picture, "hand"),
+                view=components or discord.utils.MISSING,
+                nonce=nonce,
             )
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
@@ -235,6 +281,7 @@ class Courier:
         kind: str = "notice",
         *,
         components: discord.ui.View | None = None,
+        nonce: str | None = None,
     ) -> None:
         channel_id = place.channel
         if channel_id is None:
@@ -249,7 +296,13 @@ class Courier:
             file=_png(picture, "table"),
             view=components or discord.utils.MISSING,
             allowed_mentions=PUBLIC_MENTIONS,
+            nonce=nonce,
         )
+
+
+async def _hold() -> None:
+    log.warning("TAPIS_COURIER_HOLD=%s: the courier stops here", HOLD)
+    await asyncio.Event().wait()
 
 
 def _png(data: bytes | None, name: str) -> discord.File:

@@ -119,6 +119,7 @@ class Delivery:
     place: Place = Place()
     four_colour: bool = False
     dms_closed: bool = False
+    outbox_id: int | None = None  # its row in the outbox, once stored with its change
 
     @property
     def private(self) -> bool:
@@ -206,7 +207,15 @@ class PlayerStats:
 
 
 class ServiceError(Exception):
-    """A request the service refuses; ``str(error)`` is a polite sentence for the user."""
+    """A request the service refuses; ``str(error)`` is a polite sentence for the user.
+
+    ``deliveries``: what a refusal still made happen and must be told (a move too late
+    ends the match on time), already in the outbox like any change's.
+    """
+
+    def __init__(self, *args: object, deliveries: list[Delivery] | None = None) -> None:
+        super().__init__(*args)
+        self.deliveries: list[Delivery] = list(deliveries or [])
 
 
 class NotFound(ServiceError):
@@ -319,10 +328,12 @@ class Change(Generic[T]):
 @dataclass(frozen=True)
 class Changed(Generic[T]):
     """What ``MatchStore.change`` did: the row before and after, the people the match
-    speaks of (as now remembered), the time it was decided at, and what ``also`` returned."""
+    speaks of (as now remembered), the time it was decided at, what ``also`` returned, and
+    the deliveries it owes (already in the outbox, in the same transaction)."""
 
     before: MatchRow
     after: MatchRow
     people: People
     now: float
     also: T | None
+    deliveries: list[Delivery] = field(default_factory=list)  # stored in the outbox with it
