@@ -14,6 +14,7 @@ import sys
 import aiohttp
 import discord
 
+from bot import instance
 from bot.discord.config import ConfigError, Settings, environment, point_at
 
 __all__ = ["run"]
@@ -26,6 +27,18 @@ def run() -> int:
     except ConfigError as error:
         print(f"Tapis cannot start: {error}", file=sys.stderr)
         return 2
+    try:
+        lock = instance.claim(settings.database)
+    except instance.AlreadyRunning as error:
+        print(f"Tapis cannot start: {error}", file=sys.stderr)
+        return 2
+    try:
+        return _run(settings)
+    finally:
+        lock.release()
+
+
+def _run(settings: Settings) -> int:
     point_at(settings)
     from bot.discord.client import TapisBot  # imports the service, rendering and games
 
