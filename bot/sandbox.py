@@ -265,6 +265,7 @@ class Sandbox:
                     info, deliveries = await self.service.move(info.id, self.human.user_id, move)
             except ServiceError as error:
                 self.write(f"Not accepted: {error}")
+                await self._deliver(error.deliveries)  # too late: the loss on time is told
                 return info
             await self._deliver(deliveries)
         return info
