@@ -62,13 +62,17 @@ class _Stale(Exception):
 Words = Callable[[Changed[T]], list[Delivery]]
 
 
+# Outbox rows are only read back, never compared: no sorting of keys (dumps sorts).
+_OUTBOX_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 def post(conn: sqlite3.Connection, deliveries: list[Delivery], now: float) -> list[Delivery]:
     """In a plan: store ``deliveries`` in the outbox; them again, each with its row id."""
     posted = []
     for delivery in deliveries:
         cursor = conn.execute(
             "INSERT INTO outbox (match_id, delivery, created_at) VALUES (?, ?, ?)",
-            (delivery.match_id, dumps(delivery.to_json()), now),
+            (delivery.match_id, _OUTBOX_JSON(delivery.to_json()), now),
         )
         posted.append(replace(delivery, outbox_id=cursor.lastrowid))
     return posted
