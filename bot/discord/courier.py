@@ -270,7 +270,7 @@ class Courier:
                 text[:2000],
                 file=_png(picture, "hand"),
                 view=components or discord.utils.MISSING,
-                nonce=nonce,
+                nonce=nonce or discord.utils.MISSING,
             )
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
@@ -315,7 +315,7 @@ class Courier:
             file=_png(picture, "table"),
             view=components or discord.utils.MISSING,
             allowed_mentions=PUBLIC_MENTIONS,
-            nonce=nonce,
+            nonce=nonce or discord.utils.MISSING,
         )
 
 
