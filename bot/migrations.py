@@ -142,4 +142,18 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX results_by_seat1 ON results (seat1_id, finished_at);
     CREATE INDEX results_by_time ON results (finished_at);
     """,
+    # 3: the outbox: every message a change owes, written in the change's own transaction,
+    # so a crash between the commit and the sending loses nothing; ``sent_at`` is set once
+    # it went out. AUTOINCREMENT: an id is never reused, as it is the message's nonce.
+    """
+    CREATE TABLE outbox (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        match_id   INTEGER NOT NULL,
+        delivery   TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        sent_at    REAL
+    );
+    CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL;
+    CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL;
+    """,
 )

@@ -270,6 +270,7 @@ class Sandbox:
                     info, deliveries = await self.service.move(info.id, self.human.user_id, move)
             except ServiceError as error:
                 self.write(f"Not accepted: {error}")
+                await self._deliver(error.deliveries)  # too late: the loss on time is told
                 return info
             await self._deliver(deliveries)
         return info
@@ -321,6 +322,8 @@ class Sandbox:
                 if legal or full:
                     self.write(f"\n-- {delivery.text}\n{describe(delivery.view)}")
                     self._list_moves(legal)
+        # Shown here is sent: the outbox must not keep them for a Discord start-up to send.
+        await self.service.delivered(deliveries)
 
     async def _picture(self, delivery: Delivery, name: str) -> None:
         if self.pictures is None or delivery.view is None:

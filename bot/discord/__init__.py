@@ -13,7 +13,7 @@ import sys
 import aiohttp
 import discord
 
-from bot import logs
+from bot import instance, logs
 from bot.discord.config import ConfigError, Settings, environment, point_at
 
 __all__ = ["run"]
@@ -38,6 +38,18 @@ def run(log_format: str | None = None) -> int:
         print(f"Tapis cannot start: {error}", file=sys.stderr)
         return 2
     logs.setup(log_format)
+    try:
+        lock = instance.claim(settings.database)
+    except instance.AlreadyRunning as error:
+        print(f"Tapis cannot start: {error}", file=sys.stderr)
+        return 2
+    try:
+        return _run(settings)
+    finally:
+        lock.release()
+
+
+def _run(settings: Settings) -> int:
     point_at(settings)
     from bot.discord.client import TapisBot  # imports the service, rendering and games
 

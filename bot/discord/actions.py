@@ -151,6 +151,8 @@ class Actions:
             )
         except ServiceError as error:
             await tell(interaction, str(error))
+            # A refusal may still have changed something to tell (too late: lost on time).
+            await self.bot.courier.send(error.deliveries, interaction)
             return
         await self.bot.courier.send(deliveries, interaction)
         if interaction.type == discord.InteractionType.component:

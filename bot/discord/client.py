@@ -42,12 +42,13 @@ class TapisBot(commands.Bot):
         self.settings = settings
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
-        self.courier = Courier(self, self._note_dms, on_batch=self._computer_turns)
+        self.courier = Courier(self, self._note_dms, self._sent, on_batch=self._computer_turns)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self._heartbeat: asyncio.Task[None] | None = None
         self.computer: Computer | None = None  # made in setup_hook, over the service
+        self._unsent: list[Delivery] = []
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
     async def setup_hook(self) -> None:
@@ -69,6 +70,9 @@ class TapisBot(commands.Bot):
             pause=self.settings.computer_pause,
             processes=self.settings.computer_processes,
         )
+        # Read before the gateway connects, so only what an earlier process left unsent:
+        # a move made here from now on is sent by whoever made it, never by the replay too.
+        self._unsent = await self.service.unsent()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
         self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
 
@@ -83,8 +87,13 @@ class TapisBot(commands.Bot):
         """The courier's one word back: a player's DMs turned out closed, or open again."""
         await self.service.set_dms_closed(user_id, closed)
 
+    async def _sent(self, deliveries: list[Delivery]) -> None:
+        """The courier's other word back: these went out; never send them again."""
+        await self.service.delivered(deliveries)
+
     async def _run_clocks(self) -> None:
         await self.wait_until_ready()
+        await self.replay_outbox()
         if self.computer is not None:
             # Matches where the computer was to move when the bot stopped go on now.
             await self.computer.resume(self.courier.send)
@@ -122,6 +131,19 @@ class TapisBot(commands.Bot):
                 except OSError:
                     log.warning("cannot write the heartbeat file %s", path)
             await asyncio.sleep(health.BEAT_EVERY)
+
+    async def replay_outbox(self) -> None:
+        """Send what was committed but not sent before the last stop (a crash between a
+        move's commit and its messages), each once: what was sent but not yet marked goes
+        with the same nonce, and Discord does not show it twice."""
+        unsent, self._unsent = self._unsent, []
+        try:
+            await self.service.prune_outbox()
+            if unsent:
+                log.info("sending %d message(s) left unsent at the last stop", len(unsent))
+                await self.courier.send(unsent)
+        except Exception:  # the clocks must start all the same
+            log.exception("replaying the outbox failed")
 
     async def close(self) -> None:
         if self._web is not None:

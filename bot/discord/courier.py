@@ -18,13 +18,14 @@ import asyncio
 import io
 import json
 import logging
+import os
 from collections.abc import Awaitable, Callable
 
 import discord
 
 import games
 from bot import logs
-from bot.computer import for_people
+from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.painter import Painter
 from bot.service import Delivery, Place
@@ -35,6 +36,20 @@ PUBLIC_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tru
 
 # Told when a player's DMs turn out closed (True) or open again (False), to store it.
 DmsNoted = Callable[[int, bool], Awaitable[None]]
+# Told of deliveries just sent (or given up on), to mark them sent in the outbox.
+Sent = Callable[[list[Delivery]], Awaitable[None]]
+
+# For the crash tests only: the courier stops for good at this point of its work
+# ("before-send": a change committed, nothing sent; "before-mark": sent, not yet marked),
+# so a test can kill the process exactly there.
+HOLD = os.environ.get("TAPIS_COURIER_HOLD", "")
+
+
+def nonce(delivery: Delivery, suffix: str = "") -> str | None:
+    """The message's nonce, from its outbox row: Discord keeps one message per nonce for a
+    few minutes (``enforce_nonce``), so a resend after a crash between sending and marking
+    is not shown twice. None for what is not from the outbox (a hand asked for)."""
+    return None if delivery.outbox_id is None else f"ob{delivery.outbox_id}{suffix}"
 
 
 class Courier:
@@ -42,10 +57,12 @@ class Courier:
         self,
         bot: discord.Client,
         dms_noted: DmsNoted,
+        sent: Sent,
         on_batch: Callable[[list[Delivery]], None] | None = None,
     ) -> None:
         self.bot = bot  # only to reach Discord: what to send comes with each delivery
         self._dms_noted = dms_noted
+        self._sent = sent
         # Told of every batch as it comes, before anything is sent (the computer opponent
         # learns from its own hand that it is to move).
         self._on_batch = on_batch
@@ -72,7 +89,16 @@ class Courier:
         if self._on_batch is not None:
             self._on_batch(deliveries)  # before the computer's own hand is left out
         acting = interaction.user.id if interaction is not None else None
-        deliveries = [d for d in for_people(deliveries) if not self._repeated(d, acting)]
+        if HOLD == "before-send" and any(d.outbox_id is not None for d in deliveries):
+            await _hold()
+        # Nobody to send to (the computer's own hand), or not worth sending again: marked
+        # sent all the same, so no start-up ever tries them again.
+        skipped = [d for d in deliveries if is_computer(d.to)]
+        people = for_people(deliveries)
+        repeated = [d for d in people if self._repeated(d, acting)]
+        if skipped or repeated:
+            await self._sent(skipped + repeated)
+        deliveries = [d for d in people if d not in repeated]
         if not deliveries:
             return
         pictures = await asyncio.gather(*(self.picture(d) for d in deliveries))
@@ -101,6 +127,7 @@ class Courier:
                     None,
                     None,
                     components=rematch_buttons(ending.match_id),
+                    nonce=nonce(ending, "r"),
                 )
             except discord.HTTPException:
                 log.exception("could not offer a rematch of match %s", ending.match_id)
@@ -113,7 +140,13 @@ class Courier:
                 try:
                     await self._send_one(delivery, picture, interaction)
                 except discord.HTTPException:
+                    # Refused for good (discord.py already retried what may pass later): marked
+                    # all the same, or every start-up would try it again.
                     log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
+                if delivery.outbox_id is not None:
+                    if HOLD == "before-mark":
+                        await _hold()
+                    await self._sent([delivery])
 
     def _repeated(self, delivery: Delivery, acting: int | None) -> bool:
         if delivery.kind != "hand" or delivery.to is None or delivery.view is None:
@@ -144,11 +177,18 @@ class Courier:
         elif delivery.kind == "dm":
             to = delivery.to or 0
             text = self.heading(delivery) + delivery.text
-            if not await self.dm(to, text, closed=delivery.dms_closed):
-                await self.public(delivery.place, f"<@{to}> {delivery.text}", None, to)
+            if not await self.dm(to, text, closed=delivery.dms_closed, nonce=nonce(delivery)):
+                await self.public(
+                    delivery.place, f"<@{to}> {delivery.text}", None, to, nonce=nonce(delivery)
+                )
         else:
             await self.public(
-                delivery.place, delivery.text, picture, delivery.mention, delivery.kind
+                delivery.place,
+                delivery.text,
+                picture,
+                delivery.mention,
+                delivery.kind,
+                nonce=nonce(delivery),
             )
 
     # -- private -----------------------------------------------------------------------------
@@ -170,7 +210,14 @@ class Courier:
         text = self.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
         components = move_buttons(delivery.match_id, delivery.version, legal)
-        if await self.dm(delivery.to, text, picture, components, closed=delivery.dms_closed):
+        if await self.dm(
+            delivery.to,
+            text,
+            picture,
+            components,
+            closed=delivery.dms_closed,
+            nonce=nonce(delivery),
+        ):
             return True
         await self.tell_dms_closed(delivery, delivery.to)
         if interaction is not None and interaction.user.id == delivery.to:
@@ -204,6 +251,7 @@ class Courier:
         *,
         closed: bool = False,
         retry: bool = False,
+        nonce: str | None = None,
     ) -> bool:
         """Send a DM; False (and remembered) when the user's DMs are closed.
 
@@ -219,7 +267,10 @@ class Courier:
                 channel_id = self._dm_channels[user_id] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(
-                text[:2000], file=_png(picture, "hand"), view=components or discord.utils.MISSING
+                text[:2000],
+                file=_png(picture, "hand"),
+                view=components or discord.utils.MISSING,
+                nonce=nonce or discord.utils.MISSING,
             )
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
@@ -249,6 +300,7 @@ class Courier:
         kind: str = "notice",
         *,
         components: discord.ui.View | None = None,
+        nonce: str | None = None,
     ) -> None:
         channel_id = place.channel
         if channel_id is None:
@@ -263,7 +315,13 @@ class Courier:
             file=_png(picture, "table"),
             view=components or discord.utils.MISSING,
             allowed_mentions=PUBLIC_MENTIONS,
+            nonce=nonce or discord.utils.MISSING,
         )
+
+
+async def _hold() -> None:
+    log.warning("TAPIS_COURIER_HOLD=%s: the courier stops here", HOLD)
+    await asyncio.Event().wait()
 
 
 def _png(data: bytes | None, name: str) -> discord.File:

@@ -135,10 +135,12 @@ class MatchLife:
             rematch_of=rematch_of,
             rated=rated,
         )
-        row = await self.store.create(new, players)
-        people = await self.store.people(row.user_ids)
+        people = await self.store.people(new.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
-        return row.info(people), wording.challenged(row, people)
+        row, deliveries = await self.store.create(
+            new, players, lambda made: wording.challenged(made, people)
+        )
+        return row.info(people), deliveries
 
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
         """Accept a challenge: the match starts at once, dealt from a fresh random seed."""
@@ -168,10 +170,17 @@ class MatchLife:
             )
             return Change(after, remember=(user,))
 
-        changed = _done(await self.store.change(match_id, decide, also_people=(user.user_id,)))
-        row, people = changed.after, changed.people
+        changed = _done(
+            await self.store.change(
+                match_id,
+                decide,
+                also_people=(user.user_id,),
+                words=lambda done: wording.accepted(done.after, done.people, done.now),
+            )
+        )
+        row = changed.after
         self.clock.changed(row.reminder_at)
-        return row.info(people), wording.accepted(row, people, changed.now)
+        return row.info(changed.people), changed.deliveries
 
     async def _close_challenge(self, match_id: int, user_id: int, status: str) -> Outcome:
         def decide(row: MatchRow, people: People, now: float) -> Change[None]:
@@ -185,9 +194,11 @@ class MatchLife:
                 raise NotAPlayer("only the player who made this challenge can cancel it")
             return Change(replace(row, status=status))
 
-        changed = _done(await self.store.change(match_id, decide))
-        row, people = changed.after, changed.people
-        return row.info(people), wording.challenge_closed(row, people, user_id)
+        def words(done: Changed[None]) -> list[Delivery]:
+            return wording.challenge_closed(done.after, done.people, user_id)
+
+        changed = _done(await self.store.change(match_id, decide, words=words))
+        return changed.after.info(changed.people), changed.deliveries
 
     async def decline(self, match_id: int, user_id: int) -> Outcome:
         return await self._close_challenge(match_id, user_id, "declined")
@@ -203,8 +214,17 @@ class MatchLife:
 
     async def rematch(self, match_id: int, user: PlayerRef) -> Outcome:
         """Ask the same opponent for another match on the same terms; if they asked first,
-        this accepts their rematch."""
-        row, people = await self.store.peek_with_people(match_id)
+        this accepts their rematch.
+
+        Under the finished match's lock, so that two players pressing Rematch at once make
+        one challenge, which the second press then accepts.
+        """
+        async with self.store.locks.hold(match_id):
+            return await self._rematch(match_id, user)
+
+    async def _rematch(self, match_id: int, user: PlayerRef) -> Outcome:
+        row = await self.store.load(match_id)
+        people = await self.store.people(row.user_ids)
         seat = row.seat_of(user.user_id)
         if seat is None or row.seat_ids is None:
             raise NotAPlayer(f"you did not play match #{match_id}, so you cannot ask a rematch")
@@ -242,10 +262,19 @@ class MatchLife:
 
         ``expected_version`` (the version a button was drawn at) refuses a stale move with
         Conflict instead of applying it to a position the player did not see.
+
+        A move after the turn's deadline is refused, and the match is lost on time then and
+        there (by the mover, whose turn it was), whether or not the clock task came by yet.
         """
+        late = False
 
         def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
+            nonlocal late
             seat, state = playing(row, user_id)
+            if row.deadline is not None and row.deadline <= now and state.to_move is not None:
+                late = True
+                loser = state.to_move
+                return self._end(row, 1 - loser, "time", {"timed_out": loser}, now)
             if state.to_move != seat:
                 assert row.seat_ids is not None
                 who = person(people, row.seat_ids[1 - seat]).name
@@ -264,12 +293,23 @@ class MatchLife:
                 ) from None
             return _moved(row, seat, user_id, canonical, after, now)
 
-        changed = _done(await self.store.change(match_id, decide))
-        row, people = changed.after, changed.people
+        def words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
+            if late:
+                assert done.after.result is not None
+                seat = int(done.after.result["timed_out"])
+                return wording.timed_out(done.after, done.people, seat, done.also or [], done.now)
+            return _move_words(done)
+
+        changed = _done(await self.store.change(match_id, decide, words=words))
+        row = changed.after
+        if late:
+            raise MatchOver(
+                f"too late: the time for this move in match #{match_id} had run out, "
+                "so the match is lost on time",
+                deliveries=changed.deliveries,
+            )
         self.clock.changed(row.reminder_at)
-        if row.status == "finished":
-            return row.info(people), wording.ending(row, people, changed.also or [], changed.now)
-        return row.info(people), wording.progress(row, people, changed.now)
+        return row.info(changed.people), changed.deliveries
 
     def _end(
         self, row: MatchRow, winner: int, how: str, extra: Json, now: float
@@ -290,11 +330,11 @@ class MatchLife:
             seat, _ = playing(row, user_id)
             return self._end(row, 1 - seat, "resignation", {"resigned": seat}, now)
 
-        changed = _done(await self.store.change(match_id, decide))
-        row, people = changed.after, changed.people
-        return row.info(people), wording.resigned(
-            row, people, seat, changed.also or [], changed.now
-        )
+        def words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
+            return wording.resigned(done.after, done.people, seat, done.also or [], done.now)
+
+        changed = _done(await self.store.change(match_id, decide, words=words))
+        return changed.after.info(changed.people), changed.deliveries
 
     async def abort(self, match_id: int, user_id: int) -> Outcome:
         """Call a match off before its first move: no result, no rating."""
@@ -313,9 +353,11 @@ class MatchLife:
                 replace(row, status="aborted", to_move_id=None, deadline=None, reminder_at=None)
             )
 
-        changed = _done(await self.store.change(match_id, decide))
-        row, people = changed.after, changed.people
-        return row.info(people), wording.aborted(row, people, seat)
+        def words(done: Changed[None]) -> list[Delivery]:
+            return wording.aborted(done.after, done.people, seat)
+
+        changed = _done(await self.store.change(match_id, decide, words=words))
+        return changed.after.info(changed.people), changed.deliveries
 
     # -- clocks -----------------------------------------------------------------------------
     async def check_clock(self, match_id: int, due: float) -> list[Delivery]:
@@ -338,13 +380,22 @@ class MatchLife:
                 return Change(replace(row, reminder_at=None), touch=False)
             return None
 
-        changed = await self.store.change(match_id, decide)
-        if changed is None:
-            return []
-        row, people = changed.after, changed.people
-        if row.status == "finished":
-            return wording.timed_out(row, people, seat, changed.also or [], due)
-        return wording.reminder(row, people, seat, due)
+        def words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
+            row, people = done.after, done.people
+            if row.status == "finished":
+                return wording.timed_out(row, people, seat, done.also or [], due)
+            return wording.reminder(row, people, seat, due)
+
+        changed = await self.store.change(match_id, decide, words=words)
+        return [] if changed is None else changed.deliveries
+
+
+def _move_words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
+    """What a move owes: the board and hands, or the ending with its rating changes."""
+    row = done.after
+    if row.status == "finished":
+        return wording.ending(row, done.people, done.also or [], done.now)
+    return wording.progress(row, done.people, done.now)
 
 
 def _moved(

@@ -217,6 +217,20 @@ class MatchService:
         """Call a match off before its first move: no result, no rating."""
         return await self.life.abort(match_id, user_id)
 
+    # -- the outbox -------------------------------------------------------------------------
+    async def unsent(self) -> list[Delivery]:
+        """Deliveries committed with their change but never marked sent (a crash came
+        between): to send at start-up, oldest first."""
+        return await self.store.unsent()
+
+    async def delivered(self, deliveries: list[Delivery]) -> None:
+        """Mark these deliveries sent (those from the outbox), so none is ever sent again."""
+        await self.store.mark_sent(d.outbox_id for d in deliveries if d.outbox_id is not None)
+
+    async def prune_outbox(self, keep_days: float = 7) -> int:
+        """Forget deliveries sent more than ``keep_days`` ago; how many were forgotten."""
+        return await self.store.prune_outbox(self.store.ts() - keep_days * 86400)
+
     # -- standings --------------------------------------------------------------------------
     async def leaderboard(self, game: str, guild_id: int | None, limit: int = 10) -> list[Standing]:
         return await self.standings.leaderboard(game, guild_id, limit)

@@ -30,6 +30,7 @@ from bot.service.values import (
     Change,
     Changed,
     Conflict,
+    Delivery,
     Json,
     MatchRow,
     NotFound,
@@ -55,6 +56,26 @@ class Unreadable(Exception):
 
 class _Stale(Exception):
     """In a plan: the match is not as read (another process changed it); nothing written."""
+
+
+# The words a change owes, made from what it did (in its transaction: see ``MatchStore.save``).
+Words = Callable[[Changed[T]], list[Delivery]]
+
+
+# Outbox rows are only read back, never compared: no sorting of keys (dumps sorts).
+_OUTBOX_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def post(conn: sqlite3.Connection, deliveries: list[Delivery], now: float) -> list[Delivery]:
+    """In a plan: store ``deliveries`` in the outbox; them again, each with its row id."""
+    posted = []
+    for delivery in deliveries:
+        cursor = conn.execute(
+            "INSERT INTO outbox (match_id, delivery, created_at) VALUES (?, ?, ?)",
+            (delivery.match_id, _OUTBOX_JSON(delivery.to_json()), now),
+        )
+        posted.append(replace(delivery, outbox_id=cursor.lastrowid))
+    return posted
 
 
 def row_from_stored(stored: sqlite3.Row) -> MatchRow:
@@ -307,12 +328,17 @@ class MatchStore:
             self.cache.popitem(last=False)
 
     # -- writing matches --------------------------------------------------------------------
-    async def create(self, row: MatchRow, players: tuple[PlayerRef, ...]) -> MatchRow:
+    async def create(
+        self,
+        row: MatchRow,
+        players: tuple[PlayerRef, ...],
+        words: Callable[[MatchRow], list[Delivery]] | None = None,
+    ) -> tuple[MatchRow, list[Delivery]]:
         """Store a new challenge (``row`` with any id) and remember its players; the row
-        as stored, with its id."""
+        as stored, with its id, and the deliveries ``words`` made of it (in the outbox)."""
         now = self.ts()
 
-        def plan(conn: sqlite3.Connection) -> int | None:
+        def plan(conn: sqlite3.Connection) -> tuple[int, list[Delivery]]:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
@@ -333,15 +359,54 @@ class MatchStore:
                     now,
                 ),
             )
-            return cursor.lastrowid
+            assert cursor.lastrowid is not None
+            made = replace(row, id=cursor.lastrowid)
+            return made.id, [] if words is None else post(conn, words(made), now)
 
-        match_id = await self.db.transact(plan)
-        assert match_id is not None
+        match_id, deliveries = await self.db.transact(plan)
         self.remembered(players)
         row = replace(row, id=match_id)
         async with self.locks.hold(match_id):
             self.keep(row)
-        return row
+        return row, deliveries
+
+    # -- the outbox -------------------------------------------------------------------------
+    async def unsent(self) -> list[Delivery]:
+        """Every delivery stored and not yet marked sent, oldest first (to replay at start)."""
+        found = await self.db.fetchall(
+            "SELECT id, delivery FROM outbox WHERE sent_at IS NULL ORDER BY id"
+        )
+        unsent = []
+        for stored in found:
+            try:
+                delivery = Delivery.from_json(json.loads(stored["delivery"]))
+            except (ValueError, TypeError, KeyError) as error:
+                log.error("outbox row %s unreadable (%s): dropped", stored["id"], error)
+                await self.mark_sent([stored["id"]])
+                continue
+            unsent.append(replace(delivery, outbox_id=stored["id"]))
+        return unsent
+
+    async def mark_sent(self, outbox_ids: Iterable[int]) -> None:
+        """Note these outbox rows sent, so no start-up ever sends them again."""
+        ids = [(self.ts(), outbox_id) for outbox_id in outbox_ids]
+        if not ids:
+            return
+
+        def plan(conn: sqlite3.Connection) -> None:
+            conn.executemany("UPDATE outbox SET sent_at = ? WHERE id = ?", ids)
+
+        await self.db.transact(plan)
+
+    async def prune_outbox(self, older_than: float) -> int:
+        """Forget rows sent before ``older_than`` (unix seconds); how many."""
+
+        def plan(conn: sqlite3.Connection) -> int:
+            return conn.execute(
+                "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (older_than,)
+            ).rowcount
+
+        return await self.db.transact(plan)
 
     async def change(
         self,
@@ -349,6 +414,7 @@ class MatchStore:
         decide: Callable[[MatchRow, People, float], Change[T] | None],
         *,
         also_people: tuple[int, ...] = (),
+        words: Words[T] | None = None,
     ) -> Changed[T] | None:
         """Load the match under its lock, ask ``decide`` for the change (it may refuse with a
         ServiceError, or return None for no change), save it; what was done.
@@ -357,6 +423,8 @@ class MatchStore:
         taken once the match is held, so its stored times and its words agree.
 
         ``also_people``: more players ``decide`` may need to name (one accepting a challenge).
+        ``words``: the deliveries the change owes, made from what it did; they are stored in
+        the outbox in the change's transaction and come back in ``Changed.deliveries``.
         """
         async with self.locks.hold(match_id):
             before = await self.load(match_id)
@@ -365,18 +433,27 @@ class MatchStore:
             change = decide(before, people, now)
             if change is None:
                 return None
-            also = await self.save(before, change, now)
-        people = {**people}
-        for player in change.remember:
-            people[player.user_id] = people.get(
-                player.user_id, PlayerProfile.unknown(player.user_id)
-            ).seen_as(player)
-        return Changed(before, change.after, people, now, also)
+            people = {**people}
+            for player in change.remember:
+                people[player.user_id] = people.get(
+                    player.user_id, PlayerProfile.unknown(player.user_id)
+                ).seen_as(player)
+            return await self.save(before, change, now, people, words)
 
-    async def save(self, before: MatchRow, change: Change[T], now: float) -> T | None:
-        """Write what changed from ``before`` to ``change.after`` (and ``change.also``) in one
-        transaction, if the match is still as read; Conflict otherwise, and nothing written.
+    async def save(
+        self,
+        before: MatchRow,
+        change: Change[T],
+        now: float,
+        people: People,
+        words: Words[T] | None = None,
+    ) -> Changed[T]:
+        """Write what changed from ``before`` to ``change.after`` (and ``change.also``, and
+        the deliveries ``words`` makes of it, in the outbox) in one transaction, if the match
+        is still as read; Conflict otherwise, and nothing written.
 
+        The words are made inside the transaction because an ending's words name the rating
+        changes ``also`` wrote; they are pure, and if they fail nothing is written.
         The caller holds the match's lock; the cache keeps the saved row.
         """
         after = change.after
@@ -387,14 +464,17 @@ class MatchStore:
         params = (*columns.values(), before.id, before.version, before.status)
         also = change.also
 
-        def plan(conn: sqlite3.Connection) -> T | None:
+        def plan(conn: sqlite3.Connection) -> Changed[T]:
             self.remember(conn, change.remember, now)  # first: the match may refer to them
             if columns and conn.execute(sql, params).rowcount != 1:
                 raise _Stale
-            return None if also is None else also(conn)
+            done = Changed(before, after, people, now, None if also is None else also(conn))
+            if words is None:
+                return done
+            return replace(done, deliveries=post(conn, words(done), now))
 
         try:
-            result = await self.db.transact(plan)
+            changed = await self.db.transact(plan)
         except _Stale:
             self.cache.pop(before.id, None)
             raise Conflict(
@@ -402,7 +482,7 @@ class MatchStore:
             ) from None
         self.remembered(change.remember)
         self.keep(after)
-        return result
+        return changed
 
     async def set_aside(self, match_id: int, problem: str) -> None:
         """Flag a damaged match so no one plays it and nothing else is held up by it.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar, cast
@@ -119,14 +119,20 @@ class Delivery:
     place: Place = Place()
     four_colour: bool = False
     dms_closed: bool = False
+    outbox_id: int | None = None  # its row in the outbox, once stored with its change
 
     @property
     def private(self) -> bool:
         return self.kind in ("hand", "dm")
 
     def to_json(self) -> Json:
-        """The delivery as JSON-ready data (``from_json`` reads it back equal)."""
-        return asdict(self)
+        """The delivery as JSON-ready data (``from_json`` reads it back equal).
+
+        Made by hand, not with ``asdict``: every move stores a few of these in the outbox,
+        and ``asdict`` deep-copies each view on the writer's thread for nothing."""
+        data = {name: getattr(self, name) for name in _DELIVERY_FIELDS}
+        data["place"] = asdict(self.place)
+        return data
 
     @classmethod
     def from_json(cls, data: Json) -> Delivery:
@@ -138,6 +144,9 @@ class Delivery:
                 "place": Place(**data.get("place", {})),
             }
         )
+
+
+_DELIVERY_FIELDS = tuple(f.name for f in fields(Delivery))
 
 
 @dataclass(frozen=True)
@@ -206,7 +215,15 @@ class PlayerStats:
 
 
 class ServiceError(Exception):
-    """A request the service refuses; ``str(error)`` is a polite sentence for the user."""
+    """A request the service refuses; ``str(error)`` is a polite sentence for the user.
+
+    ``deliveries``: what a refusal still made happen and must be told (a move too late
+    ends the match on time), already in the outbox like any change's.
+    """
+
+    def __init__(self, *args: object, deliveries: list[Delivery] | None = None) -> None:
+        super().__init__(*args)
+        self.deliveries: list[Delivery] = list(deliveries or [])
 
 
 class NotFound(ServiceError):
@@ -319,10 +336,12 @@ class Change(Generic[T]):
 @dataclass(frozen=True)
 class Changed(Generic[T]):
     """What ``MatchStore.change`` did: the row before and after, the people the match
-    speaks of (as now remembered), the time it was decided at, and what ``also`` returned."""
+    speaks of (as now remembered), the time it was decided at, what ``also`` returned, and
+    the deliveries it owes (already in the outbox, in the same transaction)."""
 
     before: MatchRow
     after: MatchRow
     people: People
     now: float
     also: T | None
+    deliveries: list[Delivery] = field(default_factory=list)  # stored in the outbox with it

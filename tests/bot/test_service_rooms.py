@@ -4,6 +4,7 @@ each can be read, and loaded, alone."""
 from __future__ import annotations
 
 import ast
+import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -66,9 +67,8 @@ def _entries(
         seen.add(frame)
         callee = frame.f_globals.get("__name__", "")
         caller = frame.f_back.f_globals.get("__name__", "")
-        name = frame.f_code.co_name
-        if caller == "bot.service.wording" and name in ("view", "game_view", "clock_text"):
-            costly.append(name.removeprefix("game_"))
+        if caller == "bot.service.wording" and frame.f_code.co_name in ("game_view", "clock_text"):
+            costly.append(frame.f_code.co_name)
         inside = caller.startswith("bot.service.") and callee.startswith("bot.service.")
         if caller == callee or not inside:
             return
@@ -80,27 +80,46 @@ def _entries(
 
 
 async def test_a_move_walks_through_each_room_once(service: MatchService) -> None:
-    """load → decide → save → word: the life asks the store once (which asks the life's
-    decision once), the clock once, the wording once; the words ask for each view (the
-    board's and both hands') and the clock text once."""
+    """load → decide → save with its words: the life asks the store once (which asks the
+    life's decision, then in the transaction its move log and its words), the wording once,
+    the clock once; the words ask for each view (the board's and both hands') and the clock
+    text once."""
     info = await start_match(service)
     assert info.to_move is not None
     move = (await service.legal_moves(info.id, info.to_move))[0]
     calls: list[tuple[str, str]] = []
     costly: list[str] = []
-    sys.setprofile(_entries(calls, costly))
+    profile = _entries(calls, costly)
+    transact = service.store.db.transact
+
+    async def profiled(plan: Callable[[sqlite3.Connection], object]) -> object:
+        # The words are made in the save's transaction, on the writer's thread: watch it too.
+        def watched(conn: sqlite3.Connection) -> object:
+            sys.setprofile(profile)
+            try:
+                return plan(conn)
+            finally:
+                sys.setprofile(None)
+
+        return await transact(watched)
+
+    service.store.db.transact = profiled  # type: ignore[method-assign,assignment]
+    sys.setprofile(profile)
     try:
         await service.move(info.id, info.to_move, move)
     finally:
         sys.setprofile(None)
+        del service.store.db.transact
     assert calls == [
         ("match_service", "life"),
         ("life", "store"),
         ("store", "life"),
-        ("life", "clock"),
+        ("store", "life"),
+        ("store", "life"),
         ("life", "wording"),
+        ("life", "clock"),
     ]
-    assert sorted(costly) == ["clock_text", "view", "view", "view"]
+    assert sorted(costly) == ["clock_text", "game_view", "game_view", "game_view"]
 
 
 async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
@@ -117,9 +136,9 @@ async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
     moved = replace(row, state=row.state.apply(move), version=row.version + 1)
     assert set(changed_columns(row, moved)) == {"state", "version"}
     # A save from a row older than the stored one writes nothing and says so.
-    await service.store.save(row, Change(moved), 0.0)
+    await service.store.save(row, Change(moved), 0.0, {})
     with pytest.raises(Conflict):
-        await service.store.save(row, Change(reminded), 0.0)
+        await service.store.save(row, Change(reminded), 0.0, {})
     stored = await service.store.read(info.id)
     assert stored.version == moved.version and stored.reminder_at == row.reminder_at
     assert stored.state is not None and stored.state.to_json() == moved.state.to_json()

@@ -396,7 +396,14 @@ async def test_a_challenge_from_a_match_thread_gets_its_own_thread(
 
 
 class _Unreachable:
-    """Stands for the service while the courier sends: any use of it is a failure."""
+    """Stands for the service while the courier sends: any question is a failure; the one
+    word back allowed is that deliveries went out (to mark them in the outbox)."""
+
+    def __init__(self) -> None:
+        self.marked: list[Delivery] = []
+
+    async def delivered(self, deliveries: list[Delivery]) -> None:
+        self.marked += deliveries
 
     def __getattr__(self, name: str) -> None:
         raise AssertionError(f"the courier asked the service for {name!r}")
@@ -413,11 +420,14 @@ async def test_deliveries_carry_all_the_courier_needs(
     _, deliveries = await bot.service.resign(table.match_id, alice.id)
     stored = [json.dumps(d.to_json()) for d in deliveries]
     service, since = bot.service, len(fake.log)
-    bot.service = _Unreachable()  # type: ignore[assignment]
+    unreachable = _Unreachable()
+    bot.service = unreachable  # type: ignore[assignment]
     try:
         await bot.courier.send([Delivery.from_json(json.loads(text)) for text in stored])
     finally:
         bot.service = service
+    # Each marked sent, once (lanes go at once: in any order).
+    assert sorted(d.outbox_id or 0 for d in unreachable.marked) == [d.outbox_id for d in deliveries]
     assert [Delivery.from_json(json.loads(text)) for text in stored] == deliveries
     sent = fake.log[since:]
     public = [s for s in sent if s.channel_id == table.thread_id]

@@ -56,3 +56,33 @@ async def test_reminder_then_loss_on_time_survive_restarts(
     assert info.status == "finished" and info.result is not None
     await bot.close()
     await service.close()
+
+
+async def test_a_late_move_is_refused_and_the_loss_on_time_told(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, tmp_path: Path
+) -> None:
+    """Two days late, before the clock task came by (it sleeps until woken): the mover is
+    told it is too late, and the thread hears of the loss on time, once."""
+    clock = Clock()
+    service = await MatchService.open(tmp_path / "tapis.db", now=clock)
+    bot = await start_bot(service)
+    table = await Table.open(fake, bot, "piquet", "deals=1", alice, bob, days=1)
+    info = await service.get(table.match_id)
+    late = table.players[info.to_move]
+    move = (await service.legal_moves(table.match_id, late.id))[0]
+    clock.now += timedelta(hours=48)
+    since = len(fake.log)
+    handle = await fake.slash(late, "play", move=move, match=table.match_id)
+    refusal = await fake.wait_for(
+        lambda s: s.token == handle.token and "too late" in s.content.lower()
+    )
+    assert refusal.ephemeral or fake.is_dm(refusal) or refusal.kind in ("followup", "edit")
+    lost = await fake.wait_for(
+        lambda s: s.channel_id == table.thread_id and "time" in s.content.lower(), since=since
+    )
+    assert late.name in lost.content
+    info = await service.get(table.match_id)
+    assert info.status == "finished" and info.result is not None
+    assert info.result["how"] == "time" and info.version == 0
+    await bot.close()
+    await service.close()

@@ -130,6 +130,9 @@ class FakeDiscord:
         self.heartbeats = 0
         self.app_id = snowflake()
         self.bot_user = FakeUser(self.app_id, "Tapis", bot=True)
+        # (channel, nonce) -> (when, message): a message sent with ``enforce_nonce`` whose nonce
+        # was seen in this channel in the last few minutes is not created again, as on Discord.
+        self.nonces: dict[tuple[int, str], tuple[float, Json]] = {}
         self.guild_id = snowflake()
         self.channels: dict[int, Json] = {}
         self.channel_id = self.add_channel("cartes")
@@ -666,8 +669,15 @@ class FakeDiscord:
         recipient = self.dm_recipient(channel_id)
         if recipient is not None and recipient in self.dms_closed:
             raise _Reply(403, {"message": "Cannot send messages to this user", "code": 50007})
+        key = (channel_id, str(body.get("nonce")))
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            seen = self.nonces.get(key)
+            if seen is not None and time.monotonic() - seen[0] < NONCE_WINDOW:
+                return seen[1]  # the message already made for this nonce; nothing new
         message = self._message(channel_id, body, files)
         self._record(Sent("message", body, files, channel_id, dm_to=recipient, message=message))
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            self.nonces[key] = (time.monotonic(), message)
         return message
 
     def _edit(
@@ -817,6 +827,9 @@ class _Reply(Exception):
         super().__init__(status)
         self.status = status
         self.body = body
+
+
+NONCE_WINDOW = 300.0  # seconds a nonce is remembered ("a few minutes")
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

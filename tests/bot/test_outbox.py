@@ -1,0 +1,112 @@
+"""Nothing lost, nothing doubled: the outbox, late moves, one rematch, hands' versions."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.service import MatchOver, MatchService
+from tests.bot.conftest import ALICE, BOB, FakeClock, start_match
+
+
+def _unsent(db_path: Path) -> list[int]:
+    with sqlite3.connect(db_path) as conn:
+        return [r[0] for r in conn.execute("SELECT id FROM outbox WHERE sent_at IS NULL")]
+
+
+async def test_every_change_stores_its_deliveries_with_it(
+    service: MatchService, db_path: Path
+) -> None:
+    """Challenge, accept, move: each delivery returned is an outbox row, unsent until marked,
+    and the unsent ones read back equal (what a restart would send)."""
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    _, deliveries = await service.move(info.id, info.to_move, move)
+    assert deliveries and all(d.outbox_id is not None for d in deliveries)
+    unsent = await service.unsent()
+    assert [d.outbox_id for d in unsent] == _unsent(db_path)
+    assert unsent[-len(deliveries) :] == deliveries  # stored as returned
+    await service.delivered(unsent)
+    assert await service.unsent() == [] and _unsent(db_path) == []
+    assert await service.prune_outbox(keep_days=0) == 0  # sent just now: kept a while
+
+
+async def test_a_refused_move_stores_nothing(service: MatchService, db_path: Path) -> None:
+    info = await start_match(service)
+    before = _unsent(db_path)
+    with pytest.raises(Exception, match="turn"):
+        other = BOB if info.to_move == ALICE.user_id else ALICE
+        await service.move(info.id, other.user_id, "pass")
+    assert _unsent(db_path) == before
+
+
+async def test_a_move_after_its_deadline_is_refused_and_lost_on_time(
+    service: MatchService, clock: FakeClock
+) -> None:
+    """48 hours late, before the clock task came by: the loss on time stands."""
+    info = await start_match(service, days=1)
+    mover = info.to_move
+    assert mover is not None
+    move = (await service.legal_moves(info.id, mover))[0]
+    clock.advance(hours=48)
+    with pytest.raises(MatchOver, match="too late") as refused:
+        await service.move(info.id, mover, move)
+    after = await service.get(info.id)
+    assert after.status == "finished" and after.version == info.version
+    assert after.result is not None and after.result["how"] == "time"
+    loser = 0 if after.seats is not None and after.seats[0].user_id == mover else 1
+    assert after.result["timed_out"] == loser and after.result["winner"] == 1 - loser
+    # The loss is told (stored in the outbox, handed back with the refusal), once.
+    told = refused.value.deliveries
+    assert told and all(d.outbox_id is not None for d in told)
+    assert any(d.kind == "notice" and d.status == "finished" for d in told)
+    assert await service.check_clocks() == []
+    stats = await service.stats(mover, "cinq-as")
+    assert stats.losses == 1 and stats.losses_on_time == 1
+
+
+async def test_a_move_just_in_time_is_played(service: MatchService, clock: FakeClock) -> None:
+    info = await start_match(service, days=1)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    clock.advance(hours=23, minutes=59)
+    after, _ = await service.move(info.id, info.to_move, move)
+    assert after.version == 1 and after.status == "active"
+
+
+async def test_two_rematch_presses_at_once_make_one_challenge(
+    service: MatchService, db_path: Path
+) -> None:
+    info = await start_match(service)
+    await service.resign(info.id, ALICE.user_id)
+    outcomes = await asyncio.gather(
+        service.rematch(info.id, ALICE), service.rematch(info.id, BOB), return_exceptions=True
+    )
+    assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
+    with sqlite3.connect(db_path) as conn:
+        rematches = conn.execute(
+            "SELECT status FROM matches WHERE rematch_of = ?", (info.id,)
+        ).fetchall()
+    assert rematches == [("active",)]  # one challenge, accepted by the other press
+
+
+async def test_a_hand_carries_the_version_it_was_drawn_for(service: MatchService) -> None:
+    """Every hand handed out (after a move, or asked for) is stamped with the version of the
+    position its view shows, so its buttons play into that position or are refused."""
+    info = await start_match(service)
+    for _ in range(6):
+        if info.status != "active" or info.to_move is None:
+            break
+        move = (await service.legal_moves(info.id, info.to_move))[0]
+        info, deliveries = await service.move(info.id, info.to_move, move)
+        for delivery in deliveries:
+            if delivery.kind == "hand":
+                assert delivery.to is not None
+                assert delivery.version == info.version
+                assert delivery.view == await service.view_for(info.id, delivery.to)
+                asked = await service.hand_delivery(info.id, delivery.to)
+                assert (asked.version, asked.view) == (delivery.version, delivery.view)

@@ -1,0 +1,159 @@
+"""The outbox: a move's messages arrive exactly once, even when the bot is killed (SIGKILL)
+after the move was committed and before (or while) its messages went out."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bot.service import MatchService, PlayerRef
+from tests.fakediscord import FakeDiscord, FakeUser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+
+
+async def _started_match(
+    fake: FakeDiscord, db: Path, alice: FakeUser, bob: FakeUser
+) -> tuple[FakeUser, FakeUser, str]:
+    """A match between Alice and Bob in the fake's channel, its start already told; who is
+    to move, the other, and a legal move of the first."""
+    service = await MatchService.open(db)
+    try:
+        a, b = PlayerRef(alice.id, "Alice"), PlayerRef(bob.id, "Bob")
+        info, told = await service.challenge(
+            a, b, "cinq-as", guild_id=fake.guild_id, channel_id=fake.channel_id
+        )
+        info, more = await service.accept(info.id, b)
+        await service.delivered(told + more)
+        mover, other = (alice, bob) if info.to_move == alice.id else (bob, alice)
+        return mover, other, (await service.legal_moves(info.id, mover.id))[0]
+    finally:
+        await service.close()
+
+
+async def _bot(fake: FakeDiscord, db: Path, hold: str = "") -> asyncio.subprocess.Process:
+    env = {
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": fake.token,
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "TAPIS_DEV_GUILD": str(fake.guild_id),
+        "TAPIS_DB": str(db),
+        "TAPIS_COURIER_HOLD": hold,
+    }
+    fake.identified.clear()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot",
+        cwd=db.parent, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    await asyncio.wait_for(fake.identified.wait(), 30)
+    return process
+
+
+async def _until(check: object, what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+def _outbox(db: Path) -> list[tuple[int, float | None]]:
+    with sqlite3.connect(db) as conn:
+        return list(conn.execute("SELECT id, sent_at FROM outbox ORDER BY id"))
+
+
+def _version(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT version FROM matches").fetchone()[0])
+
+
+@pytest.mark.parametrize("hold", ["before-send", "before-mark"])
+async def test_a_move_is_told_exactly_once_across_a_kill(
+    fake: FakeDiscord, tmp_path: Path, alice: FakeUser, bob: FakeUser, hold: str
+) -> None:
+    db = tmp_path / "tapis.db"
+    mover, _, move = await _started_match(fake, db, alice, bob)
+    already = {row_id for row_id, _ in _outbox(db)}
+    first = await _bot(fake, db, hold)
+    try:
+        await fake.slash(mover, "play", move=move)
+        await _until(lambda: _version(db) == 1, "the move to be committed")
+        owed = [row_id for row_id, _ in _outbox(db) if row_id not in already]
+        assert len(owed) >= 3  # the board and both hands at least
+        if hold == "before-mark":
+            await _until(lambda: any(s.payload.get("nonce") for s in fake.log), "a first send")
+        await asyncio.sleep(0.2)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        await first.wait()
+    assert first.returncode == -signal.SIGKILL
+    assert all(sent_at is None for row_id, sent_at in _outbox(db) if row_id in owed), _outbox(db)[
+        5:
+    ]
+    sent_before = [s for s in fake.log if s.payload.get("nonce")]
+    assert bool(sent_before) == (hold == "before-mark")
+
+    second = await _bot(fake, db)
+    try:
+        await _until(
+            lambda: all(sent_at is not None for _, sent_at in _outbox(db)), "the outbox to empty"
+        )
+    finally:
+        second.send_signal(signal.SIGTERM)
+        await second.wait()
+    nonces = Counter(str(s.payload.get("nonce")) for s in fake.log if s.kind == "message")
+    for row_id in owed:
+        assert nonces[f"ob{row_id}"] == 1, (row_id, nonces)
+    # Nothing else was sent twice: every message of the move is one of its outbox rows.
+    moved = [s for s in fake.log if s.kind == "message" and s.payload.get("nonce")]
+    assert len(moved) == len(owed)
+    boards = [s for s in moved if s.dm_to is None]
+    assert len(boards) == 1 and move in boards[0].content
+    assert {s.dm_to for s in moved if s.dm_to is not None} == {alice.id, bob.id}
+    # The hands sent after the restart carry the version they were drawn for (1).
+    buttons = [c for s in moved if s.dm_to is not None for c in s.custom_ids()]
+    assert buttons and all(c.split(":")[3] == "1" for c in buttons), buttons
+
+
+async def test_a_second_bot_on_the_same_database_is_refused(
+    fake: FakeDiscord, tmp_path: Path, alice: FakeUser, bob: FakeUser
+) -> None:
+    """...with a clear message, while backup and verify still work beside the first; the
+    lock goes with the process (the test above restarts after a SIGKILL)."""
+    db = tmp_path / "tapis.db"
+    await _started_match(fake, db, alice, bob)
+    first = await _bot(fake, db)
+    env = {"PYTHONPATH": str(ROOT), "TAPIS_DB": str(db)}
+    try:
+        second = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot",
+            cwd=tmp_path, env={**env, "DISCORD_TOKEN": fake.token},
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _, err = await asyncio.wait_for(second.communicate(), 30)
+        assert second.returncode == 2
+        assert "another Tapis bot" in err.decode() and "already running" in err.decode()
+        for args in (["backup", str(tmp_path / "copy.db")], ["verify"]):
+            tool = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", *args,
+                cwd=tmp_path, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+            out, err = await asyncio.wait_for(tool.communicate(), 60)
+            assert tool.returncode == 0, (args, out.decode(), err.decode())
+        assert (tmp_path / "copy.db").exists()
+        assert first.returncode is None  # the first bot runs on
+    finally:
+        first.send_signal(signal.SIGTERM)
+        await first.wait()
