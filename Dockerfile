@@ -23,6 +23,7 @@ COPY requirements.lock ./
 RUN pip install --no-cache-dir -r requirements.lock
 
 COPY games games
+COPY ai ai
 COPY rendering rendering
 COPY bot bot
 
