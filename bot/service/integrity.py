@@ -10,8 +10,7 @@ import json
 import sqlite3
 
 import games
-from bot.service.store import MatchStore
-from bot.service.values import NotFound
+from bot.service.store import MatchStore, storable_id, unknown_match
 
 
 class Integrity:
@@ -23,12 +22,14 @@ class Integrity:
 
         A match that does not verify is set aside (status "corrupt"); False then.
         """
+        if not storable_id(match_id):
+            raise unknown_match(match_id)
         async with self._store.locks.hold(match_id):
             stored = await self._store.db.fetchone(
                 "SELECT * FROM matches WHERE id = ?", (match_id,)
             )
             if stored is None:
-                raise NotFound(f"there is no match #{match_id}")
+                raise unknown_match(match_id)
             if stored["status"] == "corrupt":
                 return False
             problem = await self._replay_problem(stored)

@@ -15,7 +15,7 @@ import bot.service.wording as wording
 from bot.service.integrity import Integrity
 from bot.service.life import MatchLife, Outcome
 from bot.service.standings import Standings
-from bot.service.store import MatchStore
+from bot.service.store import MatchStore, unknown_match
 from bot.service.values import (
     Delivery,
     Json,
@@ -102,6 +102,17 @@ class MatchService:
     async def get(self, match_id: int) -> MatchInfo:
         row, people = await self.store.peek_with_people(match_id)
         return row.info(people)
+
+    async def get_here(self, match_id: int, guild_id: int | None) -> MatchInfo:
+        """The match if it belongs to server ``guild_id``; else the very answer an unknown id
+        gets, so that nobody learns from another server (or a DM) which ids exist there.
+
+        ``guild_id`` None (a DM) sees only matches made outside any server (the sandbox's).
+        """
+        info = await self.get(match_id)
+        if info.guild_id != guild_id:
+            raise unknown_match(match_id)
+        return info
 
     async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
         found = await self.store.db.fetchone(
