@@ -18,6 +18,7 @@ import discord
 
 import games
 from bot.discord.components import challenge_buttons, move_buttons
+from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
 if TYPE_CHECKING:
@@ -29,8 +30,10 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
 
 
 def player_ref(user: discord.abc.User, interaction: discord.Interaction | None = None) -> PlayerRef:
+    """Who acts, named safely: the service puts names into the words of public messages, so
+    they are escaped here, once, where Discord text is made of them."""
     locale = str(interaction.locale) if interaction is not None else "en"
-    return PlayerRef(user.id, user.display_name, locale)
+    return PlayerRef(user.id, safe_name(user.display_name), locale)
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
@@ -50,9 +53,11 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """A private answer to the invoker, whatever was answered before."""
     text = text[:1].upper() + text[1:]  # the service's sentences may start in lower case
     if interaction.response.is_done():
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
     else:
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await interaction.response.send_message(
+            text[:2000], ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
 
 Flow = TypeVar("Flow", bound=Callable[..., Awaitable[None]])
@@ -198,10 +203,11 @@ class Actions:
         """Post a new challenge (its first notice, with Accept/Decline) and send the rest."""
         announce = next((d for d in deliveries if d.kind == "notice"), None)
         text = announce.text if announce else f"New {games.get(info.game).title} challenge."
-        if announce is not None and announce.mention is not None:
-            text = f"<@{announce.mention}> {text}"  # the challenged member is notified
+        mention = announce.mention if announce is not None else None
+        if mention is not None:
+            text = f"<@{mention}> {text}"  # the challenged member is notified
         rest = [d for d in deliveries if d is not announce]
-        where = await self._post_challenge(channel, info, text)
+        where = await self._post_challenge(channel, info, text, mention)
         await self.bot.courier.send(rest, interaction)
         return where
 
@@ -239,7 +245,7 @@ class Actions:
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _post_challenge(
-        self, channel: discord.abc.Messageable, info: MatchInfo, text: str
+        self, channel: discord.abc.Messageable, info: MatchInfo, text: str, mention: int | None
     ) -> int:
         """Post the challenge with its buttons and open the match's thread on it.
 
@@ -249,13 +255,13 @@ class Actions:
         message = await channel.send(
             text[:2000],
             view=challenge_buttons(info.id),
-            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+            allowed_mentions=pings(mention),
         )
         if not isinstance(channel, discord.TextChannel):
             return message.channel.id
         title = games.get(info.game).title
-        against = info.opponent.name if info.opponent else "anyone"
-        name = f"{title} · {info.challenger.name} vs {against} · #{info.id}"[:100]
+        against = plain_name(info.opponent.name) if info.opponent else "anyone"
+        name = f"{title} · {plain_name(info.challenger.name)} vs {against} · #{info.id}"[:100]
         try:
             thread = await message.create_thread(
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
@@ -272,6 +278,7 @@ class Actions:
         try:
             if match_id is None:
                 match_id = await self._pending_challenge(interaction)
+            await self.service.get_here(match_id, interaction.guild_id)
             info, deliveries = await self.service.accept(
                 match_id, player_ref(interaction.user, interaction)
             )
@@ -316,7 +323,9 @@ class Actions:
             if here is not None:
                 return int(here.id)
         mine = await self.service.matches_of(interaction.user.id, active_only=False)
-        waiting = [m for m in mine if m.status == "challenge"]
+        waiting = [
+            m for m in mine if m.status == "challenge" and m.guild_id == interaction.guild_id
+        ]
         if len(waiting) == 1:
             return int(waiting[0].id)
         raise ServiceError(
@@ -348,7 +357,9 @@ class Actions:
                 user_id, text, picture, components, closed=delivery.dms_closed, retry=where == "dm"
             )
             if sent:
-                await interaction.followup.send("Your hand is in your DMs.", ephemeral=True)
+                await interaction.followup.send(
+                    "Your hand is in your DMs.", ephemeral=True, allowed_mentions=NO_PINGS
+                )
                 return
             text += "\n(Your DMs are closed to me, so here it is, visible to you alone.)"
         await interaction.followup.send(
@@ -356,12 +367,16 @@ class Actions:
             file=_file(picture),
             view=components or discord.utils.MISSING,
             ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
     @polite
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:
+        """Post a match's table here: only a match of this server, and any other id is
+        answered as unknown (whether it exists elsewhere is not this server's business)."""
         try:
             match_id = await self.resolve(interaction, match_id)
+            await self.service.get_here(match_id, interaction.guild_id)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
@@ -369,7 +384,7 @@ class Actions:
         try:
             delivery = await self.service.board_delivery(match_id)
         except ServiceError as error:
-            await interaction.followup.send(str(error))
+            await interaction.followup.send(str(error), allowed_mentions=NO_PINGS)
             return
         picture = await self.bot.courier.picture(delivery)
         await interaction.followup.send(

@@ -29,6 +29,9 @@ class TapisBot(commands.Bot):
     def __init__(
         self, settings: Settings, *, service: MatchService | None = None, **options: Any
     ) -> None:
+        # Every send that does not name whom it pings pings nobody: names typed by users end
+        # up in messages, and a name must never notify a third person.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),

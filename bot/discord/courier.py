@@ -24,12 +24,12 @@ import discord
 
 import games
 from bot.discord.components import move_buttons, rematch_buttons
+from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.painter import Painter
 from bot.service import Delivery, Place
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
-PUBLIC_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 # Told when a player's DMs turn out closed (True) or open again (False), to store it.
 DmsNoted = Callable[[int, bool], Awaitable[None]]
@@ -120,7 +120,8 @@ class Courier:
             return None
         if delivery.kind == "hand":
             return await self.painter.hand(delivery.view, delivery.four_colour)
-        return await self.painter.table(delivery.view, delivery.names or ("seat 1", "seat 2"))
+        names = delivery.names or ("seat 1", "seat 2")
+        return await self.painter.table(delivery.view, (plain_name(names[0]), plain_name(names[1])))
 
     async def _send_one(
         self, delivery: Delivery, picture: bytes | None, interaction: discord.Interaction | None
@@ -163,6 +164,7 @@ class Courier:
             await interaction.followup.send(
                 text[:2000], file=_png(picture, "hand"),
                 view=components or discord.utils.MISSING, ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )  # fmt: skip
             return True
         return False
@@ -205,7 +207,10 @@ class Courier:
                 channel_id = self._dm_channels[user_id] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(
-                text[:2000], file=_png(picture, "hand"), view=components or discord.utils.MISSING
+                text[:2000],
+                file=_png(picture, "hand"),
+                view=components or discord.utils.MISSING,
+                allowed_mentions=NO_PINGS,
             )
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
@@ -248,7 +253,7 @@ class Courier:
             text[:2000],
             file=_png(picture, "table"),
             view=components or discord.utils.MISSING,
-            allowed_mentions=PUBLIC_MENTIONS,
+            allowed_mentions=pings(mention),  # the one player meant, never a name's mention
         )
 
 
