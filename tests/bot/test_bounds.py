@@ -17,9 +17,7 @@ OTHER_GUILD = GUILD + 1
 
 
 @pytest.mark.parametrize("match_id", [2**63, 2**63 - 1, 2**64 + 5, 10**30, 0, -1])
-async def test_an_id_out_of_range_is_an_unknown_match(
-    service: MatchService, match_id: int
-) -> None:
+async def test_an_id_out_of_range_is_an_unknown_match(service: MatchService, match_id: int) -> None:
     # Before the bound, 2**63 reached SQLite and came back as OverflowError.
     for call in (
         service.get(match_id),
