@@ -104,4 +104,11 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ) WITHOUT ROWID;
     CREATE INDEX ratings_board ON ratings (game, scope, rating DESC);
     """,
+    # 2: open challenges counted per channel (flood caps) and expired by the clock task,
+    # whose expiry is kept in ``deadline`` while the match is a challenge.
+    """
+    CREATE INDEX matches_open_by_channel ON matches (channel_id) WHERE status = 'challenge';
+    CREATE INDEX matches_challenge_expiry ON matches (deadline) WHERE status = 'challenge';
+    UPDATE matches SET deadline = created_at + 86400 WHERE status = 'challenge';
+    """,
 )

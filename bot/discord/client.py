@@ -18,7 +18,7 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings
 from bot.discord.courier import Courier
 from bot.discord.locales import Translator
-from bot.service import MatchService
+from bot.service import ChallengeLimits, MatchService
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +48,11 @@ class TapisBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self.settings.database.parent.mkdir(parents=True, exist_ok=True)
+            # The storage makes the folder itself, private (0700), if it is missing.
             self.service = await MatchService.open(
-                self.settings.database, durable=self.settings.durable
+                self.settings.database,
+                durable=self.settings.durable,
+                limits=ChallengeLimits(hours=self.settings.challenge_hours),
             )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(Play(self))

@@ -33,6 +33,7 @@ class Settings:
     dev_guild: int | None = None
     database: Path = config.DEFAULT_PATH
     durable: bool = False
+    challenge_hours: float = config.DEFAULT_CHALLENGE_HOURS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -58,7 +59,15 @@ class Settings:
             dev_guild=int(guild_text) if guild_text else None,
             database=config.database_path(env),
             durable=config.durable(env),
+            challenge_hours=_challenge_hours(env),
         )
+
+
+def _challenge_hours(env: Mapping[str, str]) -> float:
+    try:
+        return config.challenge_hours(env)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 def check_api_base(api_base: str) -> str:

@@ -17,6 +17,7 @@ from bot.service.life import MatchLife, Outcome
 from bot.service.standings import Standings
 from bot.service.store import MatchStore, unknown_match
 from bot.service.values import (
+    ChallengeLimits,
     Delivery,
     Json,
     MatchInfo,
@@ -56,9 +57,11 @@ class MatchService:
     in a cache of read-back states, filled only under their lock and only with committed rows.
     """
 
-    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self, db: Database, now: Callable[[], datetime], limits: ChallengeLimits | None = None
+    ) -> None:
         self.store = MatchStore(db, now)
-        self.life = MatchLife(self.store)
+        self.life = MatchLife(self.store, limits)
         self.clock = self.life.clock
         self.standings = Standings(self.store)
         self.integrity = Integrity(self.store)
@@ -71,13 +74,14 @@ class MatchService:
         *,
         durable: bool = False,
         now: Callable[[], datetime] = utcnow,
+        limits: ChallengeLimits | None = None,
     ) -> MatchService:
         """The service over the database at ``path``, created and migrated if needed.
 
         ``durable=True`` sets ``synchronous=FULL``: an acknowledged move then survives a
         power loss too, not only a killed process.
         """
-        return cls(await Database.open(path, durable=durable), now)
+        return cls(await Database.open(path, durable=durable), now, limits)
 
     async def close(self) -> None:
         await self.store.db.close()

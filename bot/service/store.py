@@ -220,7 +220,7 @@ def _update_sql(columns: tuple[str, ...]) -> str:
     return f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = ?"
 
 
-class _KeyedLocks:
+class KeyedLocks:
     """One asyncio lock per match id, forgotten once nobody holds or awaits it."""
 
     def __init__(self) -> None:
@@ -251,7 +251,7 @@ class MatchStore:
     def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
         self.db = db
         self._now = now
-        self.locks = _KeyedLocks()
+        self.locks = KeyedLocks()
         self.cache: OrderedDict[int, MatchRow] = OrderedDict()
         self._people: dict[int, PlayerProfile] = {}
 
@@ -383,8 +383,8 @@ class MatchStore:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
-                " options, status, days_per_move, rated, rematch_of, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, status, days_per_move, rated, rematch_of, deadline, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.game,
                     row.guild_id,
@@ -396,6 +396,7 @@ class MatchStore:
                     row.days_per_move,
                     int(row.rated),
                     row.rematch_of,
+                    row.deadline,
                     now,
                     now,
                 ),

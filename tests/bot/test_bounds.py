@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, NotFound
+from bot.service import ChallengeLimits, MatchService, NotFound, PlayerRef, Refused
 from bot.storage import Database
-from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, FakeClock, start_match
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GAME, GUILD, FakeClock, start_match
 
 OTHER_GUILD = GUILD + 1
 
@@ -110,3 +110,42 @@ async def test_the_database_is_private_to_its_owner(tmp_path: Path) -> None:
     path.chmod(0o644)
     await (await Database.open(path)).close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+async def test_challenges_are_capped_rate_limited_and_expire(
+    db_path: Path, clock: FakeClock
+) -> None:
+    limits = ChallengeLimits(per_user=3, per_channel=4, burst=2, every_seconds=60, hours=2)
+    service = await MatchService.open(db_path, now=clock, limits=limits)
+    try:
+
+        async def challenge(who: PlayerRef, channel: int = CHANNEL) -> int:
+            info, _ = await service.challenge(who, None, GAME, guild_id=GUILD, channel_id=channel)
+            return info.id
+
+        first = [await challenge(ALICE), await challenge(ALICE)]
+        with pytest.raises(Refused, match="too quickly"):  # the burst is spent
+            await challenge(ALICE)
+        clock.advance(seconds=61)
+        first.append(await challenge(ALICE))
+        clock.advance(minutes=5)
+        with pytest.raises(Refused, match="3 open challenges"):  # the per-user cap
+            await challenge(ALICE, CHANNEL + 1)
+        await challenge(BOB)
+        with pytest.raises(Refused, match="this channel already has 4"):  # the channel's cap
+            await challenge(CAROL)
+        assert await challenge(CAROL, CHANNEL + 1)  # another channel is free
+        # Unanswered, they expire after two hours, said politely where they were made.
+        assert await service.next_clock_event() == pytest.approx(
+            (clock.now.timestamp() - 5 * 60 - 61) + 2 * 3600
+        )
+        clock.advance(hours=2)
+        notices = await service.check_clocks()
+        expired = {d.match_id for d in notices if "expired unanswered" in d.text}
+        assert set(first) <= expired
+        assert all(d.kind == "notice" and d.mention is None for d in notices)
+        for match_id in first:
+            assert (await service.get(match_id)).status == "cancelled"
+        await challenge(ALICE)  # room again
+    finally:
+        await service.close()
