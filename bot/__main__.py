@@ -4,6 +4,8 @@
     python -m bot sandbox         the local sandbox, even with a token
     python -m bot backup PATH     a consistent copy of the database at PATH
     python -m bot verify          replay every match's log; set aside the ones that differ
+    python -m bot verify --list   the matches set aside, and why
+    python -m bot verify --restore ID   back in play after repair, if its log replays
 
 The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
 ``TAPIS_DURABLE=1`` makes every acknowledged move survive a power loss (synchronous=FULL).
@@ -61,16 +63,30 @@ def run_discord() -> int:
     return int(code) if isinstance(code, int) else 0
 
 
-async def _verify(db: Path, durable: bool) -> int:
-    from bot.service import MatchService
+async def _verify(db: Path, durable: bool, *, listing: bool, restore: int | None) -> int:
+    from bot.service import MatchService, ServiceError
 
     service = await MatchService.open(db, durable=durable)
     try:
+        if listing:
+            aside = await service.set_aside_matches()
+            for match in aside:
+                print(f"#{match.id} {match.game} (server {match.guild_id}): {match.problem}")
+            print(f"{len(aside)} match(es) set aside.")
+            return 0
+        if restore is not None:
+            try:
+                print(f"Restored: {await service.restore(restore)}.")
+            except ServiceError as error:
+                print(f"Not restored: {error}.", file=sys.stderr)
+                return 1
+            return 0
         bad = await service.verify_all()
     finally:
         await service.close()
     if bad:
         print(f"{len(bad)} match(es) did not verify and were set aside: {bad}")
+        print("List them with `verify --list`; after repair, `verify --restore ID`.")
         return 1
     print("Every match replays to its stored state.")
     return 0
@@ -114,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("sandbox", help="play in the terminal against the computer")
     copy = commands.add_parser("backup", help="a consistent copy of the database")
     copy.add_argument("path", type=Path)
-    commands.add_parser("verify", help="replay every match; set aside those that differ")
+    check = commands.add_parser("verify", help="replay every match; set aside those that differ")
+    check.add_argument("--list", action="store_true", help="list the matches set aside")
+    check.add_argument("--restore", type=int, metavar="ID", help="restore a repaired match")
     args = parser.parse_args(argv)
     db = args.db or config.database_path()
     durable = config.durable()
@@ -124,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_discord()
     try:
         if args.command == "verify":
-            return asyncio.run(_verify(db, durable))
+            return asyncio.run(_verify(db, durable, listing=args.list, restore=args.restore))
         from bot.sandbox import run_sandbox
 
         return asyncio.run(run_sandbox(db, durable=durable, folder=SANDBOX_FOLDER))

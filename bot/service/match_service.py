@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import bot.service.wording as wording
-from bot.service.integrity import Integrity
+from bot.service.integrity import Integrity, SetAside
 from bot.service.life import MatchLife, Outcome
 from bot.service.standings import Standings
 from bot.service.store import MatchStore, unknown_match
@@ -267,6 +267,16 @@ class MatchService:
     async def verify(self, match_id: int) -> bool:
         """Replay the match's move log from its seed and compare with the stored state."""
         return await self.integrity.verify(match_id)
+
+    async def set_aside_matches(self) -> list[SetAside]:
+        """Every match set aside (status "corrupt"), with what was found wrong."""
+        return await self.integrity.set_aside()
+
+    async def restore(self, match_id: int) -> str:
+        """Put a repaired set-aside match back in play, if its log now replays."""
+        info = await self.integrity.restore(match_id)
+        self.clock.wake()  # its clock, if any, starts again
+        return info
 
     async def verify_all(self, *, active_only: bool = False) -> list[int]:
         """Verify every match (or every active one); the ids of those set aside."""

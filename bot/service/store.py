@@ -472,23 +472,35 @@ class MatchStore:
         self.keep(after)
         return result
 
-    async def set_aside(self, match_id: int, problem: str) -> None:
-        """Flag a damaged match so no one plays it and nothing else is held up by it.
+    async def set_aside(
+        self, match_id: int, problem: str, *, only_at: tuple[int, str] | None = None
+    ) -> bool:
+        """Flag a damaged match so no one plays it and nothing else is held up by it; whether
+        it was flagged.
 
-        Not a :meth:`save`: the stored row may not even read back.
+        ``only_at`` = (version, status): only if the match is still there, as it was when
+        found wrong — another process (the bot, beside ``verify``) may have moved it on
+        meanwhile, and a match caught mid-move is not damaged. Not a :meth:`save`: the
+        stored row may not even read back.
         """
-        log.error("match #%s set aside: %s", match_id, problem)
         self.cache.pop(match_id, None)
         now = self.ts()
+        sql = (
+            "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
+            " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?"
+        )
+        params: tuple[object, ...] = (problem[:500], now, match_id)
+        if only_at is not None:
+            sql += " AND version = ? AND status = ?"
+            params += only_at
 
-        def plan(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
-                " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?",
-                (problem[:500], now, match_id),
-            )
+        def plan(conn: sqlite3.Connection) -> bool:
+            return conn.execute(sql, params).rowcount == 1
 
-        await self.db.transact(plan)
+        done = await self.db.transact(plan)
+        if done:
+            log.error("match #%s set aside: %s", match_id, problem)
+        return bool(done)
 
 
 def _profile(stored: sqlite3.Row) -> PlayerProfile:

@@ -3,15 +3,27 @@ damaged stored rows, and who may read the database file."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import stat
 from pathlib import Path
 
 import pytest
 
+import games
 from bot.service import ChallengeLimits, MatchService, NotFound, PlayerRef, Refused
 from bot.storage import Database
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GAME, GUILD, FakeClock, start_match
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GAME,
+    GUILD,
+    FakeClock,
+    play_random,
+    start_match,
+)
 
 OTHER_GUILD = GUILD + 1
 
@@ -149,3 +161,59 @@ async def test_challenges_are_capped_rate_limited_and_expire(
         await challenge(ALICE)  # room again
     finally:
         await service.close()
+
+
+async def test_verify_beside_play_sets_aside_only_what_stays_wrong(
+    db_path: Path, clock: FakeClock
+) -> None:
+    service = await MatchService.open(db_path, now=clock)
+    try:
+        info = await start_match(service, days=3)
+        info = await play_random(service, info, random.Random(4), moves=2)
+        # Another process's move lands between verify's two reads: the row said version 2,
+        # the log now holds 3 moves. That is a live match, not a damaged one.
+        integrity = service.integrity
+        read = integrity._replay_problem
+
+        async def a_move_meanwhile(stored: sqlite3.Row) -> str | None:
+            bot = await MatchService.open(db_path, now=clock)  # the live bot, another process
+            try:
+                mover = (await bot.get(info.id)).to_move
+                assert mover is not None
+                await bot.move(info.id, mover, (await bot.legal_moves(info.id, mover))[0])
+            finally:
+                await bot.close()
+            return await read(stored)
+
+        integrity._replay_problem = a_move_meanwhile  # type: ignore[method-assign]
+        assert await service.verify(info.id)
+        integrity._replay_problem = read  # type: ignore[method-assign]
+        assert (await service.get(info.id)).status == "active"
+        assert await service.set_aside_matches() == []
+
+        # A real damage is set aside, listed, refused restoring until repaired, then restored.
+        _damage(db_path, info.id, "UPDATE moves SET move = 'nonsense' WHERE match_id = {id}")
+        assert not await service.verify(info.id)
+        listed = await service.set_aside_matches()
+        assert [m.id for m in listed] == [info.id] and "refused" in listed[0].problem
+        with pytest.raises(Refused, match="still does not replay"):
+            await service.restore(info.id)
+        _damage(db_path, info.id, "DELETE FROM moves WHERE match_id = {id}")
+        dealt = games.get(GAME).new_match(seed=await _seed(db_path, info.id)).to_json()
+        _damage(
+            db_path, info.id, "UPDATE matches SET version = 0, state = ? WHERE id = {id}", dealt
+        )
+        assert "active again" in await service.restore(info.id)
+        back = await service.get(info.id)
+        assert back.status == "active" and back.to_move is not None and back.deadline
+        assert await service.verify(info.id)
+    finally:
+        await service.close()
+
+
+async def _seed(path: Path, match_id: int) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("SELECT seed FROM matches WHERE id = ?", (match_id,)).fetchone()[0])
+    finally:
+        conn.close()
