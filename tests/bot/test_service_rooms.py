@@ -66,7 +66,9 @@ def _entries(
         seen.add(frame)
         callee = frame.f_globals.get("__name__", "")
         caller = frame.f_back.f_globals.get("__name__", "")
-        if caller == "bot.service.wording" and frame.f_code.co_name in ("view", "clock_text"):
+        # A game's view is asked through values.game_view, which the words call.
+        words = ("bot.service.wording", "bot.service.values")
+        if caller in words and frame.f_code.co_name in ("view", "clock_text"):
             costly.append(frame.f_code.co_name)
         inside = caller.startswith("bot.service.") and callee.startswith("bot.service.")
         if caller == callee or not inside:
