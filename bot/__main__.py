@@ -8,6 +8,8 @@
     python -m bot web             serve the read-only web site (TAPIS_WEB_HOST, TAPIS_WEB_PORT)
     python -m bot health          exit 0 while the running bot is connected (a health check)
     python -m bot --log-format json   logs as JSON lines (default: one key=value line each)
+    python -m bot verify --list   the matches set aside, and why
+    python -m bot verify --restore ID   back in play after repair, if its log replays
 
 The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
 ``TAPIS_DURABLE=1`` makes every acknowledged move survive a power loss (synchronous=FULL).
@@ -66,16 +68,30 @@ def run_discord(log_format: str | None = None) -> int:
     return int(code) if isinstance(code, int) else 0
 
 
-async def _verify(db: Path, durable: bool) -> int:
-    from bot.service import MatchService
+async def _verify(db: Path, durable: bool, *, listing: bool, restore: int | None) -> int:
+    from bot.service import MatchService, ServiceError
 
     service = await MatchService.open(db, durable=durable)
     try:
+        if listing:
+            aside = await service.set_aside_matches()
+            for match in aside:
+                print(f"#{match.id} {match.game} (server {match.guild_id}): {match.problem}")
+            print(f"{len(aside)} match(es) set aside.")
+            return 0
+        if restore is not None:
+            try:
+                print(f"Restored: {await service.restore(restore)}.")
+            except ServiceError as error:
+                print(f"Not restored: {error}.", file=sys.stderr)
+                return 1
+            return 0
         bad = await service.verify_all()
     finally:
         await service.close()
     if bad:
         print(f"{len(bad)} match(es) did not verify and were set aside: {bad}")
+        print("List them with `verify --list`; after repair, `verify --restore ID`.")
         return 1
     print("Every match replays to its stored state.")
     return 0
@@ -178,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         "verify", help="replay every match (set aside those that differ), or one match file"
     )
     check.add_argument("file", type=Path, nargs="?", help="a match file in the Tapis notation")
+    check.add_argument("--list", action="store_true", help="list the matches set aside")
+    check.add_argument("--restore", type=int, metavar="ID", help="restore a repaired match")
     site = commands.add_parser("web", help="serve the read-only web site")
     site.add_argument("--port", type=int, default=None, help="port (TAPIS_WEB_PORT, or 8080)")
     commands.add_parser("health", help="exit 0 while the running bot is connected")
@@ -198,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_discord(args.log_format)
     try:
         if args.command == "verify":
-            return asyncio.run(_verify(db, durable))
+            return asyncio.run(_verify(db, durable, listing=args.list, restore=args.restore))
         from bot.sandbox import run_sandbox
 
         level = getattr(args, "level", "normal")

@@ -31,3 +31,27 @@ def durable(env: Mapping[str, str] | None = None) -> bool:
     flag = env.get("TAPIS_DURABLE", "").strip().lower()
     sync = env.get("TAPIS_SYNCHRONOUS", "").strip().upper()
     return flag in _YES or sync in ("FULL", "EXTRA")
+
+
+DEFAULT_CHALLENGE_HOURS = 24.0
+
+
+def challenge_hours(env: Mapping[str, str] | None = None) -> float:
+    """``TAPIS_CHALLENGE_HOURS``: how long an unanswered challenge stays open (default 24).
+
+    A value that is not a positive number is an error, said plainly, rather than a
+    challenge that never or instantly expires.
+    """
+    env = os.environ if env is None else env
+    text = env.get("TAPIS_CHALLENGE_HOURS", "").strip()
+    if not text:
+        return DEFAULT_CHALLENGE_HOURS
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = 0.0
+    if not 0 < hours <= 24 * 365:
+        raise ValueError(
+            f"TAPIS_CHALLENGE_HOURS must be a number of hours above 0 (such as 24), not {text!r}"
+        )
+    return hours

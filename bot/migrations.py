@@ -156,4 +156,11 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL;
     CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL;
     """,
+    # 4: open challenges counted per channel (flood caps) and expired by the clock task,
+    # whose expiry is kept in ``deadline`` while the match is a challenge.
+    """
+    CREATE INDEX matches_open_by_channel ON matches (channel_id) WHERE status = 'challenge';
+    CREATE INDEX matches_challenge_expiry ON matches (deadline) WHERE status = 'challenge';
+    UPDATE matches SET deadline = created_at + 86400 WHERE status = 'challenge';
+    """,
 )

@@ -46,8 +46,10 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import os
 import queue
 import sqlite3
+import stat
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -87,6 +89,28 @@ class Closed(RuntimeError):
     """The database was closed: nothing more can be written or read through it."""
 
 
+def private_file(path: Path) -> None:
+    """Make sure the database at ``path`` is readable by its owner alone: it holds every
+    player's hand. Folders created for it are 0700 and a new file is created 0600 before
+    SQLite opens it (SQLite then gives its -wal and -shm files the same mode); an existing
+    file open to others is narrowed to its owner. Folders that already exist are left as
+    they are: they may be shared ones, such as /tmp.
+    """
+    missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask; this is not
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            os.chmod(path, mode & 0o700)
+    else:
+        os.close(fd)
+        os.chmod(path, 0o600)
+
+
 class Database:
     """The database file, its writer thread and its reader."""
 
@@ -114,7 +138,7 @@ class Database:
         """
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(path)
         writer = _Writer(
             path, durable=durable, checkpoint_pages=checkpoint_pages, wal_limit=wal_limit
         )
@@ -169,9 +193,13 @@ class Database:
         target = Path(target)
         if target.exists():
             raise FileExistsError(f"{target} already exists: choose a new file for the backup")
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_file(target)  # empty and 0600: VACUUM INTO fills an empty file as it is
         # VACUUM INTO reads one snapshot, so the copy is consistent while writes go on.
-        await self._reader.execute_fetchall("VACUUM INTO ?", (str(target),))
+        try:
+            await self._reader.execute_fetchall("VACUUM INTO ?", (str(target),))
+        except BaseException:
+            target.unlink(missing_ok=True)  # no empty file left to block the next try
+            raise
 
     async def checkpoint(self, mode: str = "TRUNCATE") -> tuple[int, int, int]:
         """Checkpoint now on the writer, between batches: SQLite's (busy, log, copied) pages.

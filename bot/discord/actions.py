@@ -21,6 +21,7 @@ import games
 from bot import logs
 from bot.computer import computer_player, is_computer
 from bot.discord.components import challenge_buttons, move_buttons, resign_buttons
+from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
 
 if TYPE_CHECKING:
@@ -35,8 +36,10 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
 
 
 def player_ref(user: discord.abc.User, interaction: discord.Interaction | None = None) -> PlayerRef:
+    """Who acts, named safely: the service puts names into the words of public messages, so
+    they are escaped here, once, where Discord text is made of them."""
     locale = str(interaction.locale) if interaction is not None else "en"
-    return PlayerRef(user.id, user.display_name, locale)
+    return PlayerRef(user.id, safe_name(user.display_name), locale)
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
@@ -56,9 +59,11 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """A private answer to the invoker, whatever was answered before."""
     text = text[:1].upper() + text[1:]  # the service's sentences may start in lower case
     if interaction.response.is_done():
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
     else:
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await interaction.response.send_message(
+            text[:2000], ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
 
 Flow = TypeVar("Flow", bound=Callable[..., Awaitable[None]])
@@ -308,7 +313,7 @@ class Actions:
             f"{interaction.user.display_name} plays {title} against {computer.name} "
             f"(match #{info.id}, not rated)."
         )
-        where = await self._post_challenge(home, info, text, buttons=False)
+        where = await self._post_challenge(home, info, text, None, buttons=False)
         try:
             info, deliveries = await self.service.accept(info.id, computer)
         except ServiceError as error:
@@ -329,10 +334,11 @@ class Actions:
         """Post a new challenge (its first notice, with Accept/Decline) and send the rest."""
         announce = next((d for d in deliveries if d.kind == "notice"), None)
         text = announce.text if announce else f"New {games.get(info.game).title} challenge."
-        if announce is not None and announce.mention is not None:
-            text = f"<@{announce.mention}> {text}"  # the challenged member is notified
+        mention = announce.mention if announce is not None else None
+        if mention is not None:
+            text = f"<@{mention}> {text}"  # the challenged member is notified
         rest = [d for d in deliveries if d is not announce]
-        where = await self._post_challenge(channel, info, text)
+        where = await self._post_challenge(channel, info, text, mention)
         await self.bot.courier.send(rest, interaction)
         return where
 
@@ -362,7 +368,7 @@ class Actions:
                 f"{interaction.user.display_name} plays {computer.name} again "
                 f"(match #{info.id}, not rated)."
             )
-            where = await self._post_challenge(channel, info, text, buttons=False)
+            where = await self._post_challenge(channel, info, text, None, buttons=False)
             try:
                 info, deliveries = await self.service.accept(info.id, computer)
             except ServiceError as error:
@@ -388,7 +394,13 @@ class Actions:
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _post_challenge(
-        self, channel: discord.abc.Messageable, info: MatchInfo, text: str, *, buttons: bool = True
+        self,
+        channel: discord.abc.Messageable,
+        info: MatchInfo,
+        text: str,
+        mention: int | None,
+        *,
+        buttons: bool = True,
     ) -> int:
         """Post the challenge with its buttons and open the match's thread on it.
 
@@ -398,13 +410,13 @@ class Actions:
         message = await channel.send(
             text[:2000],
             view=challenge_buttons(info.id) if buttons else discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+            allowed_mentions=pings(mention),
         )
         if not isinstance(channel, discord.TextChannel):
             return message.channel.id
         title = games.get(info.game).title
-        against = info.opponent.name if info.opponent else "anyone"
-        name = f"{title} · {info.challenger.name} vs {against} · #{info.id}"[:100]
+        against = plain_name(info.opponent.name) if info.opponent else "anyone"
+        name = f"{title} · {plain_name(info.challenger.name)} vs {against} · #{info.id}"[:100]
         try:
             thread = await message.create_thread(
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
@@ -421,6 +433,7 @@ class Actions:
         try:
             if match_id is None:
                 match_id = await self._pending_challenge(interaction)
+            await self.service.get_here(match_id, interaction.guild_id)
             info, deliveries = await self.service.accept(
                 match_id, player_ref(interaction.user, interaction)
             )
@@ -466,7 +479,9 @@ class Actions:
                 logs.set_match(here.id)
                 return int(here.id)
         mine = await self.service.matches_of(interaction.user.id, active_only=False)
-        waiting = [m for m in mine if m.status == "challenge"]
+        waiting = [
+            m for m in mine if m.status == "challenge" and m.guild_id == interaction.guild_id
+        ]
         if len(waiting) == 1:
             logs.set_match(waiting[0].id)
             return int(waiting[0].id)
@@ -499,7 +514,9 @@ class Actions:
                 user_id, text, picture, components, closed=delivery.dms_closed, retry=where == "dm"
             )
             if sent:
-                await interaction.followup.send("Your hand is in your DMs.", ephemeral=True)
+                await interaction.followup.send(
+                    "Your hand is in your DMs.", ephemeral=True, allowed_mentions=NO_PINGS
+                )
                 return
             text += "\n(Your DMs are closed to me, so here it is, visible to you alone.)"
         await interaction.followup.send(
@@ -507,12 +524,16 @@ class Actions:
             file=_file(picture),
             view=components or discord.utils.MISSING,
             ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
     @polite
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:
+        """Post a match's table here: only a match of this server, and any other id is
+        answered as unknown (whether it exists elsewhere is not this server's business)."""
         try:
             match_id = await self.resolve(interaction, match_id)
+            await self.service.get_here(match_id, interaction.guild_id)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
@@ -520,7 +541,7 @@ class Actions:
         try:
             delivery = await self.service.board_delivery(match_id)
         except ServiceError as error:
-            await interaction.followup.send(str(error))
+            await interaction.followup.send(str(error), allowed_mentions=NO_PINGS)
             return
         picture = await self.bot.courier.picture(delivery)
         await interaction.followup.send(

@@ -22,7 +22,7 @@ from bot.discord.courier import Courier
 from bot.discord.locales import Translator
 from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
 from bot.discord.replay import Replay
-from bot.service import Delivery, MatchService
+from bot.service import ChallengeLimits, Delivery, MatchService
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,9 @@ class TapisBot(commands.Bot):
     def __init__(
         self, settings: Settings, *, service: MatchService | None = None, **options: Any
     ) -> None:
+        # Every send that does not name whom it pings pings nobody: names typed by users end
+        # up in messages, and a name must never notify a third person.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -53,9 +56,11 @@ class TapisBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self.settings.database.parent.mkdir(parents=True, exist_ok=True)
+            # The storage makes the folder itself, private (0700), if it is missing.
             self.service = await MatchService.open(
-                self.settings.database, durable=self.settings.durable
+                self.settings.database,
+                durable=self.settings.durable,
+                limits=ChallengeLimits(hours=self.settings.challenge_hours),
             )
         self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
         await self.add_cog(Play(self))

@@ -20,6 +20,7 @@ import games
 from bot.discord.actions import Actions, tell
 from bot.discord.components import pretty
 from bot.discord.locales import OPTIONS_HELP
+from bot.discord.names import plain_name, safe_name
 from bot.discord.replay import export_match, finished_choices, switch_web
 from bot.service import MatchInfo, ServiceError
 
@@ -31,7 +32,9 @@ GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
 LEVEL_CHOICES = [Choice(name=level, value=level) for level in ai.LEVELS]
 
 
-def _label(info: MatchInfo, user_id: int) -> str:
+def _label(info: MatchInfo, user_id: int, *, plain: bool = False) -> str:
+    """One line naming a match for ``user_id``; ``plain`` for autocomplete choices, which
+    Discord shows as typed (names are stored escaped for message text)."""
     title = games.get(info.game).title
     if info.seats is not None:
         others = [p.name for p in info.seats if p.user_id != user_id]
@@ -44,6 +47,8 @@ def _label(info: MatchInfo, user_id: int) -> str:
         "challenge": "challenge",
         "active": "your turn" if info.to_move == user_id else "their turn",
     }.get(info.status, info.status)
+    if plain:
+        against = plain_name(against)
     return f"#{info.id} {title} vs {against} — {state}"[:100]
 
 
@@ -113,7 +118,7 @@ class Play(commands.Cog):
         mine = await self.bot.service.matches_of(interaction.user.id)
         found = []
         for info in mine:
-            label = _label(info, interaction.user.id)
+            label = _label(info, interaction.user.id, plain=True)
             if current.strip().lower().lstrip("#") in label.lower():
                 found.append(Choice(name=label, value=int(info.id)))
         return found[:MAX_CHOICES]
@@ -123,9 +128,11 @@ class Play(commands.Cog):
     ) -> list[Choice[int]]:
         mine = await self.bot.service.matches_of(interaction.user.id, active_only=False)
         return [
-            Choice(name=_label(m, interaction.user.id), value=int(m.id))
+            Choice(name=_label(m, interaction.user.id, plain=True), value=int(m.id))
             for m in mine
-            if m.status == "challenge" and current.strip().lstrip("#") in str(m.id)
+            if m.status == "challenge"
+            and m.guild_id == interaction.guild_id  # a challenge belongs to its server
+            and current.strip().lstrip("#") in str(m.id)
         ][:MAX_CHOICES]
 
     async def move_choices(
@@ -181,6 +188,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description="Accept a challenge (or press Accept on it)")
     @app_commands.describe(match="The challenge to accept")
+    @app_commands.guild_only()
     async def accept(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.accept(interaction, match)
 
@@ -221,6 +229,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description="Show the table of a match to everyone here")
     @app_commands.describe(match="Which match, when you are not in its thread")
+    @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.board(interaction, match)
 
@@ -323,7 +332,7 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
             await interaction.followup.send(str(error))
             return
         which = games.get(game).title if game else "all games"
-        lines = [f"**{who.display_name}** — {which}"]
+        lines = [f"**{safe_name(who.display_name)}** — {which}"]
         if stats.rating is not None:
             rank = f", rank {stats.rank}" if stats.rank else ""
             lines.append(f"Rating {stats.rating:.0f}{rank}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import discord
@@ -13,6 +13,9 @@ import yarl
 from bot import config
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
+# Plain http only to this machine (a local stand-in for Discord in tests and development):
+# anywhere else the token would cross the network in clear.
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class ConfigError(Exception):
@@ -21,7 +24,10 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    token: str
+    """The bot's settings. The token is kept out of ``repr`` (and so out of logs, tracebacks
+    and error reports that print the settings): it is the bot's whole identity."""
+
+    token: str = field(repr=False)
     api_base: str = DEFAULT_API_BASE
     gateway_url: str | None = None
     dev_guild: int | None = None
@@ -31,6 +37,7 @@ class Settings:
     """Seconds the computer waits before each move, as a person would think (0 in tests)."""
     computer_processes: int = 1
     """Worker processes for the computer's decisions; 0 decides in a thread (tests)."""
+    challenge_hours: float = config.DEFAULT_CHALLENGE_HOURS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -42,12 +49,7 @@ class Settings:
                 "(your application → Bot → Reset Token) into the environment or into a .env "
                 "file as DISCORD_TOKEN=…"
             )
-        api_base = env.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE
-        if yarl.URL(api_base).scheme not in ("http", "https"):
-            raise ConfigError(
-                f"DISCORD_API_BASE must be an http(s) URL including the API version, such as "
-                f"{DEFAULT_API_BASE}, not {api_base!r}"
-            )
+        api_base = check_api_base(env.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE)
         gateway = env.get("DISCORD_GATEWAY_URL", "").strip() or None
         if gateway is not None and yarl.URL(gateway).scheme not in ("ws", "wss"):
             raise ConfigError(f"DISCORD_GATEWAY_URL must be a ws:// or wss:// URL, not {gateway!r}")
@@ -77,7 +79,35 @@ class Settings:
             durable=config.durable(env),
             computer_pause=pause,
             computer_processes=int(processes_text),
+            challenge_hours=_challenge_hours(env),
         )
+
+
+def _challenge_hours(env: Mapping[str, str]) -> float:
+    try:
+        return config.challenge_hours(env)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def check_api_base(api_base: str) -> str:
+    """``api_base`` if it is safe to send the token to: https, or http to this machine."""
+    try:
+        url = yarl.URL(api_base)
+        host = url.host
+    except (ValueError, TypeError):
+        url, host = None, None
+    if url is None or url.scheme not in ("http", "https") or not host:
+        raise ConfigError(
+            f"DISCORD_API_BASE must be an https URL including the API version, such as "
+            f"{DEFAULT_API_BASE}, not {api_base!r}"
+        )
+    if url.scheme == "http" and host not in LOCAL_HOSTS:
+        raise ConfigError(
+            f"DISCORD_API_BASE must use https (the bot token is sent with every request); "
+            f"plain http is allowed only to 127.0.0.1 or localhost, not {host!r}"
+        )
+    return api_base
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

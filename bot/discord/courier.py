@@ -27,12 +27,12 @@ import games
 from bot import logs
 from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, rematch_buttons
+from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.painter import Painter
 from bot.service import Delivery, Place
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
-PUBLIC_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 # Told when a player's DMs turn out closed (True) or open again (False), to store it.
 DmsNoted = Callable[[int, bool], Awaitable[None]]
@@ -167,7 +167,8 @@ class Courier:
             return None
         if delivery.kind == "hand":
             return await self.painter.hand(delivery.view, delivery.four_colour)
-        return await self.painter.table(delivery.view, delivery.names or ("seat 1", "seat 2"))
+        names = delivery.names or ("seat 1", "seat 2")
+        return await self.painter.table(delivery.view, (plain_name(names[0]), plain_name(names[1])))
 
     async def _send_one(
         self, delivery: Delivery, picture: bytes | None, interaction: discord.Interaction | None
@@ -224,6 +225,7 @@ class Courier:
             await interaction.followup.send(
                 text[:2000], file=_png(picture, "hand"),
                 view=components or discord.utils.MISSING, ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )  # fmt: skip
             return True
         return False
@@ -270,6 +272,7 @@ class Courier:
                 text[:2000],
                 file=_png(picture, "hand"),
                 view=components or discord.utils.MISSING,
+                allowed_mentions=NO_PINGS,
                 nonce=nonce or discord.utils.MISSING,
             )
         except discord.Forbidden as error:
@@ -314,7 +317,7 @@ class Courier:
             text[:2000],
             file=_png(picture, "table"),
             view=components or discord.utils.MISSING,
-            allowed_mentions=PUBLIC_MENTIONS,
+            allowed_mentions=pings(mention),  # the one player meant, never a name's mention
             nonce=nonce or discord.utils.MISSING,
         )
 

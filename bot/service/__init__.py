@@ -20,6 +20,7 @@ The rooms, each readable alone, none importing one that imports it back:
 from bot.service.life import fresh_seed
 from bot.service.match_service import MatchService, utcnow
 from bot.service.values import (
+    ChallengeLimits,
     Conflict,
     Delivery,
     MatchInfo,
@@ -37,6 +38,7 @@ from bot.service.values import (
 )
 
 __all__ = [
+    "ChallengeLimits",
     "Conflict",
     "Delivery",
     "MatchInfo",

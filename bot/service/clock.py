@@ -38,6 +38,12 @@ class ClockTask:
         if when is not None and (self._next is None or when < self._next):
             self._wakeup.set()
 
+    def gone(self, when: float | None) -> None:
+        """Wake the task if the time it planned to wake at is no longer due (a challenge
+        answered before it expired), so that it plans its next wake anew."""
+        if when is not None and when == self._next:
+            self._wakeup.set()
+
     @property
     def planned(self) -> float | None:
         """When the task plans to look next (unix seconds), None if at rest."""
@@ -48,12 +54,16 @@ class ClockTask:
         self._wakeup.set()
 
     async def next_due(self) -> float | None:
-        """The earliest pending reminder or deadline (unix seconds), None if none."""
+        """The earliest pending reminder, deadline or challenge expiry (unix seconds), None if
+        none."""
         earliest = await self._store.db.fetchone(
             "SELECT MIN(t) FROM (SELECT MIN(reminder_at) AS t FROM matches"
             " WHERE status = 'active' AND reminder_at IS NOT NULL"
             " UNION ALL SELECT MIN(deadline) FROM matches"
-            " WHERE status = 'active' AND deadline IS NOT NULL)"
+            " WHERE status = 'active' AND deadline IS NOT NULL"
+            # An open challenge keeps its expiry in ``deadline``.
+            " UNION ALL SELECT MIN(deadline) FROM matches"
+            " WHERE status = 'challenge' AND deadline IS NOT NULL)"
         )
         return None if earliest is None or earliest[0] is None else float(earliest[0])
 
@@ -66,8 +76,9 @@ class ClockTask:
         now = self._store.ts()
         due = await self._store.db.fetchall(
             "SELECT id FROM matches WHERE status = 'active' AND deadline <= ?"
-            " UNION SELECT id FROM matches WHERE status = 'active' AND reminder_at <= ?",
-            (now, now),
+            " UNION SELECT id FROM matches WHERE status = 'active' AND reminder_at <= ?"
+            " UNION SELECT id FROM matches WHERE status = 'challenge' AND deadline <= ?",
+            (now, now, now),
         )
         deliveries: list[Delivery] = []
         for match in due:

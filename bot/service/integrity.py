@@ -8,10 +8,27 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 
 import games
-from bot.service.store import MatchStore
-from bot.service.values import NotFound
+from bot import clocks
+from bot.service.store import MatchStore, storable_id, unknown_match
+from bot.service.values import Conflict, Refused
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A match set aside, as an operator lists them."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    problem: str
+
+
+def _moment(stored: sqlite3.Row) -> tuple[object, ...]:
+    """What a writer changes with every move: equal twice, nothing was written between."""
+    return (stored["version"], stored["status"], stored["state"])
 
 
 class Integrity:
@@ -21,21 +38,89 @@ class Integrity:
     async def verify(self, match_id: int) -> bool:
         """Replay the match's move log from its seed and compare with the stored state.
 
-        A match that does not verify is set aside (status "corrupt"); False then.
+        A match that does not verify is set aside (status "corrupt"); False then. The bot
+        may be playing on beside this (another process on the same file): the row and its
+        log are two reads, and a move committed between them looks like a damaged match. So
+        a match found wrong is read again, and set aside only if it is still as it was
+        read, with a conditional update; one that moved on meanwhile is left to play.
         """
+        if not storable_id(match_id):
+            raise unknown_match(match_id)
         async with self._store.locks.hold(match_id):
-            stored = await self._store.db.fetchone(
-                "SELECT * FROM matches WHERE id = ?", (match_id,)
-            )
-            if stored is None:
-                raise NotFound(f"there is no match #{match_id}")
+            stored = await self._read(match_id)
             if stored["status"] == "corrupt":
                 return False
             problem = await self._replay_problem(stored)
             if problem is None:
                 return True
-            await self._store.set_aside(match_id, problem)
-            return False
+            again = await self._read(match_id)
+            if _moment(again) != _moment(stored):
+                return True  # moved on while read: alive, not damaged
+            at = (stored["version"], stored["status"])
+            return not await self._store.set_aside(match_id, problem, only_at=at)
+
+    async def _read(self, match_id: int) -> sqlite3.Row:
+        stored = await self._store.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if stored is None:
+            raise unknown_match(match_id)
+        return stored
+
+    async def set_aside(self) -> list[SetAside]:
+        """Every match set aside, for an operator to look at (oldest first)."""
+        rows = await self._store.db.fetchall(
+            "SELECT id, game, guild_id, problem, updated_at FROM matches"
+            " WHERE status = 'corrupt' ORDER BY id"
+        )
+        return [
+            SetAside(r["id"], str(r["game"]), r["guild_id"], str(r["problem"] or "")) for r in rows
+        ]
+
+    async def restore(self, match_id: int) -> str:
+        """Put a set-aside match back in play after an operator repaired it: its log must
+        replay to its stored state first. The status it returns to follows from what is
+        stored (a result: finished; a state: active; else an open challenge); an active
+        match's clock starts a full period afresh. What was done, in words; Refused if it
+        still does not replay.
+        """
+        if not storable_id(match_id):
+            raise unknown_match(match_id)
+        async with self._store.locks.hold(match_id):
+            stored = await self._read(match_id)
+            if stored["status"] != "corrupt":
+                raise Refused(f"match #{match_id} is not set aside (it is {stored['status']})")
+            status = (
+                "finished"
+                if stored["result"] is not None
+                else "active"
+                if stored["state"] is not None
+                else "challenge"
+            )
+            problem = await self._replay_problem(stored)
+            if problem is not None:
+                raise Refused(f"match #{match_id} still does not replay: {problem}")
+            to_move = deadline = reminder = None
+            if status == "active":
+                state = games.get(stored["game"]).from_json(stored["state"])
+                seats = (stored["seat0_id"], stored["seat1_id"])
+                to_move = None if state.to_move is None else seats[state.to_move]
+                deadline, reminder = clocks.deadline_after(
+                    self._store.ts(), stored["days_per_move"]
+                )
+            now = self._store.ts()
+
+            def plan(conn: sqlite3.Connection) -> bool:
+                cursor = conn.execute(
+                    "UPDATE matches SET status = ?, problem = NULL, to_move_id = ?,"
+                    " deadline = ?, reminder_at = ?, updated_at = ?"
+                    " WHERE id = ? AND status = 'corrupt' AND version = ?",
+                    (status, to_move, deadline, reminder, now, match_id, stored["version"]),
+                )
+                return cursor.rowcount == 1
+
+            if not await self._store.db.transact(plan):
+                raise Conflict(f"match #{match_id} changed meanwhile: look at it again")
+            self._store.cache.pop(match_id, None)
+        return f"match #{match_id} replays to its stored state and is {status} again"
 
     async def _replay_problem(self, stored: sqlite3.Row) -> str | None:
         """What is wrong with a stored match, or None if its log gives its state exactly."""

@@ -20,8 +20,9 @@ import games
 from bot import clocks, ratings
 from bot.service.clock import ClockTask
 from bot.service.standings import write_result
-from bot.service.store import MatchStore, dumps
+from bot.service.store import KeyedLocks, MatchStore, dumps
 from bot.service.values import (
+    ChallengeLimits,
     Change,
     Changed,
     Conflict,
@@ -80,9 +81,59 @@ def _done(changed: Changed[T] | None) -> Changed[T]:
 class MatchLife:
     """Challenges, moves and endings, over a :class:`MatchStore`; owns the clock task."""
 
-    def __init__(self, store: MatchStore) -> None:
+    def __init__(self, store: MatchStore, limits: ChallengeLimits | None = None) -> None:
         self.store = store
         self.clock = ClockTask(store, self.check_clock)
+        # No caps unless given (the local sandbox has none; the Discord bot gives them), but
+        # an unanswered challenge always expires, after the default time if none is given.
+        self.caps = limits
+        self.limits = limits or ChallengeLimits()
+        # One challenger's requests one at a time, so two at once cannot both pass the caps.
+        self._challengers = KeyedLocks()
+        self._buckets: dict[int, tuple[float, float]] = {}  # user -> (tokens, at)
+
+    # -- flood limits -----------------------------------------------------------------------
+    def _tokens(self, user_id: int, now: float) -> float:
+        """The challenges ``user_id`` may make right now under the rate (a token bucket)."""
+        limits = self.limits
+        tokens, at = self._buckets.get(user_id, (float(limits.burst), now))
+        return min(float(limits.burst), tokens + max(0.0, now - at) / limits.every_seconds)
+
+    async def _check_flood(self, user_id: int, channel_id: int | None, now: float) -> None:
+        """Refuse, politely, a challenge beyond the caps or the rate; nothing is taken."""
+        limits = self.limits
+        tokens = self._tokens(user_id, now)
+        if tokens < 1:
+            wait = (1 - tokens) * limits.every_seconds
+            raise Refused(
+                "you are making challenges too quickly: you may make another one "
+                f"in {clocks.describe_left(max(wait, 60.0))}"
+            )
+        mine = await self.store.db.fetchone(
+            "SELECT COUNT(*) FROM matches WHERE challenger_id = ? AND status = 'challenge'",
+            (user_id,),
+        )
+        if mine is not None and mine[0] >= limits.per_user:
+            raise Refused(
+                f"you already have {mine[0]} open challenges: wait for an answer, or withdraw "
+                "one with `/decline`, before making another"
+            )
+        if channel_id is not None:
+            here = await self.store.db.fetchone(
+                "SELECT COUNT(*) FROM matches WHERE channel_id = ? AND status = 'challenge'",
+                (channel_id,),
+            )
+            if here is not None and here[0] >= limits.per_channel:
+                raise Refused(
+                    f"this channel already has {here[0]} open challenges: accept one of "
+                    "them, or try again when some are answered"
+                )
+
+    def _spend(self, user_id: int, now: float) -> None:
+        self._buckets[user_id] = (self._tokens(user_id, now) - 1, now)
+        if len(self._buckets) > 10_000:  # forget the full buckets: they are the default
+            full = float(self.limits.burst)
+            self._buckets = {u: b for u, b in self._buckets.items() if self._tokens(u, now) < full}
 
     # -- challenges -------------------------------------------------------------------------
     async def challenge(
@@ -113,9 +164,38 @@ class MatchLife:
         if opponent is not None and opponent.user_id == challenger.user_id:
             raise Refused("you cannot challenge yourself: name another player, or anyone")
         players = (challenger, *([opponent] if opponent else []))
+        async with self._challengers.hold(challenger.user_id):
+            now = self.store.ts()
+            if self.caps is not None:
+                await self._check_flood(challenger.user_id, channel_id, now)
+            row, deliveries = await self._create(
+                rules.name, challenger, opponent, players, guild_id, channel_id, options,
+                days, rated, rematch_of, now + self.limits.hours * 3600,
+            )  # fmt: skip
+            self._spend(challenger.user_id, now)
+        self.clock.changed(row.deadline)
+        people = await self.store.people(row.user_ids)
+        people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
+        return row.info(people), deliveries
+
+    async def _create(
+        self,
+        game: str,
+        challenger: PlayerRef,
+        opponent: PlayerRef | None,
+        players: tuple[PlayerRef, ...],
+        guild_id: int | None,
+        channel_id: int | None,
+        options: Json | None,
+        days: int | None,
+        rated: bool,
+        rematch_of: int | None,
+        expires: float,
+    ) -> tuple[MatchRow, list[Delivery]]:
+        """Store a new challenge; until answered its ``deadline`` is when it expires."""
         new = MatchRow(
             id=0,
-            game=rules.name,
+            game=game,
             guild_id=guild_id,
             channel_id=channel_id,
             thread_id=None,
@@ -129,7 +209,7 @@ class MatchLife:
             state=None,
             to_move_id=None,
             days_per_move=days,
-            deadline=None,
+            deadline=expires,
             reminder_at=None,
             result=None,
             rematch_of=rematch_of,
@@ -137,10 +217,7 @@ class MatchLife:
         )
         people = await self.store.people(new.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
-        row, deliveries = await self.store.create(
-            new, players, lambda made: wording.challenged(made, people)
-        )
-        return row.info(people), deliveries
+        return await self.store.create(new, players, lambda made: wording.challenged(made, people))
 
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
         """Accept a challenge: the match starts at once, dealt from a fresh random seed."""
@@ -179,6 +256,7 @@ class MatchLife:
             )
         )
         row = changed.after
+        self.clock.gone(changed.before.deadline)
         self.clock.changed(row.reminder_at)
         return row.info(changed.people), changed.deliveries
 
@@ -192,12 +270,13 @@ class MatchLife:
                     raise NotAPlayer("only the player challenged can decline this challenge")
             elif user_id != row.challenger_id:
                 raise NotAPlayer("only the player who made this challenge can cancel it")
-            return Change(replace(row, status=status))
+            return Change(replace(row, status=status, deadline=None))
 
         def words(done: Changed[None]) -> list[Delivery]:
             return wording.challenge_closed(done.after, done.people, user_id)
 
         changed = _done(await self.store.change(match_id, decide, words=words))
+        self.clock.gone(changed.before.deadline)
         return changed.after.info(changed.people), changed.deliveries
 
     async def decline(self, match_id: int, user_id: int) -> Outcome:
@@ -369,6 +448,8 @@ class MatchLife:
             row: MatchRow, people: People, now: float
         ) -> Change[list[ratings.Change]] | None:
             nonlocal seat
+            if row.status == "challenge" and row.deadline is not None and row.deadline <= due:
+                return Change(replace(row, status="cancelled", deadline=None))  # unanswered
             if row.status != "active" or row.state is None or row.seat_ids is None:
                 return None
             if row.state.to_move is None:
@@ -382,6 +463,8 @@ class MatchLife:
 
         def words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
             row, people = done.after, done.people
+            if row.status == "cancelled":
+                return wording.challenge_expired(row, people, self.limits.hours)
             if row.status == "finished":
                 return wording.timed_out(row, people, seat, done.also or [], due)
             return wording.reminder(row, people, seat, due)

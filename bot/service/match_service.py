@@ -12,11 +12,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import bot.service.wording as wording
-from bot.service.integrity import Integrity
+from bot.service.integrity import Integrity, SetAside
 from bot.service.life import MatchLife, Outcome
 from bot.service.standings import Standings
-from bot.service.store import MatchStore
+from bot.service.store import MatchStore, unknown_match
 from bot.service.values import (
+    ChallengeLimits,
     Delivery,
     Json,
     MatchInfo,
@@ -56,9 +57,11 @@ class MatchService:
     in a cache of read-back states, filled only under their lock and only with committed rows.
     """
 
-    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self, db: Database, now: Callable[[], datetime], limits: ChallengeLimits | None = None
+    ) -> None:
         self.store = MatchStore(db, now)
-        self.life = MatchLife(self.store)
+        self.life = MatchLife(self.store, limits)
         self.clock = self.life.clock
         self.standings = Standings(self.store)
         self.integrity = Integrity(self.store)
@@ -71,13 +74,14 @@ class MatchService:
         *,
         durable: bool = False,
         now: Callable[[], datetime] = utcnow,
+        limits: ChallengeLimits | None = None,
     ) -> MatchService:
         """The service over the database at ``path``, created and migrated if needed.
 
         ``durable=True`` sets ``synchronous=FULL``: an acknowledged move then survives a
         power loss too, not only a killed process.
         """
-        return cls(await Database.open(path, durable=durable), now)
+        return cls(await Database.open(path, durable=durable), now, limits)
 
     async def close(self) -> None:
         await self.store.db.close()
@@ -102,6 +106,17 @@ class MatchService:
     async def get(self, match_id: int) -> MatchInfo:
         row, people = await self.store.peek_with_people(match_id)
         return row.info(people)
+
+    async def get_here(self, match_id: int, guild_id: int | None) -> MatchInfo:
+        """The match if it belongs to server ``guild_id``; else the very answer an unknown id
+        gets, so that nobody learns from another server (or a DM) which ids exist there.
+
+        ``guild_id`` None (a DM) sees only matches made outside any server (the sandbox's).
+        """
+        info = await self.get(match_id)
+        if info.guild_id != guild_id:
+            raise unknown_match(match_id)
+        return info
 
     async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
         found = await self.store.db.fetchone(
@@ -266,6 +281,16 @@ class MatchService:
     async def verify(self, match_id: int) -> bool:
         """Replay the match's move log from its seed and compare with the stored state."""
         return await self.integrity.verify(match_id)
+
+    async def set_aside_matches(self) -> list[SetAside]:
+        """Every match set aside (status "corrupt"), with what was found wrong."""
+        return await self.integrity.set_aside()
+
+    async def restore(self, match_id: int) -> str:
+        """Put a repaired set-aside match back in play, if its log now replays."""
+        info = await self.integrity.restore(match_id)
+        self.clock.wake()  # its clock, if any, starts again
+        return info
 
     async def verify_all(self, *, active_only: bool = False) -> list[int]:
         """Verify every match (or every active one); the ids of those set aside."""

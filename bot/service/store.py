@@ -44,6 +44,21 @@ from games import State
 T = TypeVar("T")
 log = logging.getLogger("tapis.service")
 
+# SQLite stores integers in 64 signed bits: a larger id (typed, or forged in a button's
+# custom id) cannot name any match, and binding it raises OverflowError. It is answered
+# like any unknown id instead.
+MAX_ID = 2**63 - 1
+
+
+def unknown_match(match_id: int) -> NotFound:
+    """The one answer for a match that does not exist *or* must not be seen from here."""
+    return NotFound(f"there is no match #{match_id}")
+
+
+def storable_id(value: object) -> bool:
+    """Whether ``value`` can be an id stored in SQLite (a positive 64-bit integer)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID
+
 
 def dumps(data: object) -> str:
     """JSON as stored: compact and with sorted keys, so equal data is stored equal."""
@@ -85,50 +100,98 @@ def row_from_stored(stored: sqlite3.Row) -> MatchRow:
     listed and shown as set aside.
     """
     if stored["status"] == "corrupt":
-        return _row_fields(stored, stored["game"], _loads_or(stored["options"], {}), None, None)
+        return _row_fields(
+            stored, str(stored["game"]), _loads_or(stored["options"], {}), None, None
+        )
+    # Anything may be wrong in a damaged row: JSON nested past the recursion limit, a text
+    # where a number belongs, an engine's own assertion on a state it never made. Whatever
+    # it is, this one match is set aside and the caller's other matches go on.
     try:
+        problem = _column_problem(stored)
+        if problem is not None:
+            raise Unreadable(problem)
         game = games.get(stored["game"])
         options = json.loads(stored["options"])
         if not isinstance(options, dict):
             raise ValueError("options are not a mapping")
         result = None if stored["result"] is None else json.loads(stored["result"])
+        if result is not None and not isinstance(result, dict):
+            raise ValueError("the result is not a mapping")
         state = None if stored["state"] is None else game.from_json(stored["state"])
-    except (KeyError, ValueError, TypeError) as error:
-        raise Unreadable(str(error) or type(error).__name__) from error
+    except Unreadable:
+        raise
+    except Exception as error:  # see above: any damage sets the match aside
+        raise Unreadable(str(error)[:200] or type(error).__name__) from error
     if stored["status"] == "active" and state is None:
         raise Unreadable("an active match without a state")
     return _row_fields(stored, game.name, options, result, state)
 
 
+_NUMBERS = ("deadline", "reminder_at")
+_IDS: tuple[str, ...] = ("guild_id", "channel_id", "thread_id", "opponent_id", "seat0_id")
+_IDS += ("seat1_id", "to_move_id", "rematch_of", "seed", "days_per_move")
+
+
+def _column_problem(stored: sqlite3.Row) -> str | None:
+    """What is wrong with the plain columns of a stored match, or None.
+
+    SQLite keeps whatever type it is given in a column, so a row written by hand (or by a
+    faulty tool) can hold text where a time or an id belongs; each is checked before use.
+    """
+    for name in _NUMBERS:
+        value = stored[name]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            return f"its {name} is not a number"
+    for name in ("challenger_id", "version"):
+        if not isinstance(stored[name], int):
+            return f"its {name} is not an integer"
+    for name in _IDS:
+        if stored[name] is not None and not isinstance(stored[name], int):
+            return f"its {name} is not an integer"
+    seats = (stored["seat0_id"], stored["seat1_id"])
+    if stored["status"] in ("active", "finished") and None in seats:
+        return "a started match with a seat missing"
+    return None
+
+
 def _loads_or(text: str | None, default: Any) -> Any:
     try:
         return default if text is None else json.loads(text)
-    except ValueError:
+    except (ValueError, TypeError, RecursionError):
         return default
+
+
+def _number_or_none(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _id_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _row_fields(
     stored: sqlite3.Row, game: str, options: Json, result: Json | None, state: State | None
 ) -> MatchRow:
-    seat0, seat1 = stored["seat0_id"], stored["seat1_id"]
+    # Checked already for a readable row; for one set aside, a damaged column reads as empty.
+    seat0, seat1 = _id_or_none(stored["seat0_id"]), _id_or_none(stored["seat1_id"])
     return MatchRow(
         id=stored["id"],
         game=game,
-        guild_id=stored["guild_id"],
-        channel_id=stored["channel_id"],
-        thread_id=stored["thread_id"],
-        challenger_id=stored["challenger_id"],
-        opponent_id=stored["opponent_id"],
+        guild_id=_id_or_none(stored["guild_id"]),
+        channel_id=_id_or_none(stored["channel_id"]),
+        thread_id=_id_or_none(stored["thread_id"]),
+        challenger_id=_id_or_none(stored["challenger_id"]) or 0,
+        opponent_id=_id_or_none(stored["opponent_id"]),
         seat_ids=None if seat0 is None or seat1 is None else (seat0, seat1),
         options=options if isinstance(options, dict) else {},
-        seed=stored["seed"],
+        seed=_id_or_none(stored["seed"]),
         status=stored["status"],
-        version=stored["version"],
+        version=_id_or_none(stored["version"]) or 0,
         state=state,
-        to_move_id=stored["to_move_id"],
-        days_per_move=stored["days_per_move"],
-        deadline=stored["deadline"],
-        reminder_at=stored["reminder_at"],
+        to_move_id=_id_or_none(stored["to_move_id"]),
+        days_per_move=_id_or_none(stored["days_per_move"]),
+        deadline=_number_or_none(stored["deadline"]),
+        reminder_at=_number_or_none(stored["reminder_at"]),
         result=result,
         rematch_of=stored["rematch_of"],
         rated=bool(stored["rated"]),
@@ -178,7 +241,7 @@ def _update_sql(columns: tuple[str, ...]) -> str:
     return f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = ?"
 
 
-class _KeyedLocks:
+class KeyedLocks:
     """One asyncio lock per match id, forgotten once nobody holds or awaits it."""
 
     def __init__(self) -> None:
@@ -209,7 +272,7 @@ class MatchStore:
     def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
         self.db = db
         self._now = now
-        self.locks = _KeyedLocks()
+        self.locks = KeyedLocks()
         self.cache: OrderedDict[int, MatchRow] = OrderedDict()
         self._people: dict[int, PlayerProfile] = {}
 
@@ -293,9 +356,11 @@ class MatchStore:
         return row_from_stored(await self.read_stored(match_id))
 
     async def read_stored(self, match_id: int) -> sqlite3.Row:
+        if not storable_id(match_id):
+            raise unknown_match(match_id)
         stored = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
         if stored is None:
-            raise NotFound(f"there is no match #{match_id}")
+            raise unknown_match(match_id)
         return stored
 
     async def peek(self, match_id: int) -> MatchRow:
@@ -304,6 +369,8 @@ class MatchStore:
         row = self.cache.get(match_id)
         if row is not None:
             return row
+        if not storable_id(match_id):  # never a lock (nor a cache slot) for a forged id
+            raise unknown_match(match_id)
         async with self.locks.hold(match_id):
             return await self.load(match_id)
 
@@ -342,8 +409,8 @@ class MatchStore:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
-                " options, status, days_per_move, rated, rematch_of, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, status, days_per_move, rated, rematch_of, deadline, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.game,
                     row.guild_id,
@@ -355,6 +422,7 @@ class MatchStore:
                     row.days_per_move,
                     int(row.rated),
                     row.rematch_of,
+                    row.deadline,
                     now,
                     now,
                 ),
@@ -484,23 +552,35 @@ class MatchStore:
         self.keep(after)
         return changed
 
-    async def set_aside(self, match_id: int, problem: str) -> None:
-        """Flag a damaged match so no one plays it and nothing else is held up by it.
+    async def set_aside(
+        self, match_id: int, problem: str, *, only_at: tuple[int, str] | None = None
+    ) -> bool:
+        """Flag a damaged match so no one plays it and nothing else is held up by it; whether
+        it was flagged.
 
-        Not a :meth:`save`: the stored row may not even read back.
+        ``only_at`` = (version, status): only if the match is still there, as it was when
+        found wrong — another process (the bot, beside ``verify``) may have moved it on
+        meanwhile, and a match caught mid-move is not damaged. Not a :meth:`save`: the
+        stored row may not even read back.
         """
-        log.error("match #%s set aside: %s", match_id, problem)
         self.cache.pop(match_id, None)
         now = self.ts()
+        sql = (
+            "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
+            " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?"
+        )
+        params: tuple[object, ...] = (problem[:500], now, match_id)
+        if only_at is not None:
+            sql += " AND version = ? AND status = ?"
+            params += only_at
 
-        def plan(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
-                " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?",
-                (problem[:500], now, match_id),
-            )
+        def plan(conn: sqlite3.Connection) -> bool:
+            return conn.execute(sql, params).rowcount == 1
 
-        await self.db.transact(plan)
+        done = await self.db.transact(plan)
+        if done:
+            log.error("match #%s set aside: %s", match_id, problem)
+        return bool(done)
 
 
 def _profile(stored: sqlite3.Row) -> PlayerProfile:

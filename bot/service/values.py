@@ -30,6 +30,23 @@ def game_view(state: State, seat: int | None) -> Json:
 
 
 @dataclass(frozen=True)
+class ChallengeLimits:
+    """How many challenges one may make: a challenge pings its opponent (or the channel's
+    readers), so one member must not be able to flood a channel or a person with them.
+
+    ``per_user``/``per_channel``: open (unanswered) challenges at once; ``burst`` challenges
+    may be made in a row, then one more every ``every_seconds`` (a token bucket); an
+    unanswered challenge expires after ``hours``.
+    """
+
+    per_user: int = 5
+    per_channel: int = 20
+    burst: int = 3
+    every_seconds: float = 120.0
+    hours: float = 24.0
+
+
+@dataclass(frozen=True)
 class PlayerRef:
     """Who acts: a Discord user id, the display name to show, their locale."""
 

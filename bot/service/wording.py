@@ -247,6 +247,16 @@ def challenge_closed(row: MatchRow, people: People, user_id: int) -> list[Delive
     return [delivery("notice", row, people, None, text)]
 
 
+def challenge_expired(row: MatchRow, people: People, hours: float) -> list[Delivery]:
+    """A challenge nobody answered in time: said where it was made, pinging no one."""
+    text = (
+        f"The challenge #{row.id} ({game_title(row.game)}) by "
+        f"{person(people, row.challenger_id).name} expired unanswered after "
+        f"{hours:g} hours. Make a new one with `/challenge` whenever you like."
+    )
+    return [delivery("notice", row, people, None, text)]
+
+
 def resigned(
     row: MatchRow, people: People, seat: int, changes: list[ratings.Change], now: float
 ) -> list[Delivery]:

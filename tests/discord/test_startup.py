@@ -21,13 +21,13 @@ def test_settings_read_the_environment_and_check_it() -> None:
     settings = Settings.from_env(
         {
             "DISCORD_TOKEN": ' "abc" ',
-            "DISCORD_API_BASE": "http://proxy:8080/api/v10/",
+            "DISCORD_API_BASE": "https://proxy:8080/api/v10/",
             "DISCORD_GATEWAY_URL": "wss://gw.example/",
             "TAPIS_DEV_GUILD": "123",
             "TAPIS_DB": "x/y.db",
         }
     )
-    assert settings.token == "abc" and settings.api_base == "http://proxy:8080/api/v10"
+    assert settings.token == "abc" and settings.api_base == "https://proxy:8080/api/v10"
     assert settings.dev_guild == 123 and settings.database == Path("x/y.db")
     assert Settings.from_env({"DISCORD_TOKEN": "t"}).api_base == "https://discord.com/api/v10"
     with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
@@ -36,6 +36,17 @@ def test_settings_read_the_environment_and_check_it() -> None:
         Settings.from_env({"DISCORD_TOKEN": "t", "DISCORD_GATEWAY_URL": "http://x"})
     with pytest.raises(ConfigError, match="server id"):
         Settings.from_env({"DISCORD_TOKEN": "t", "TAPIS_DEV_GUILD": "my server"})
+
+
+def test_the_token_is_never_printed_and_travels_only_over_https() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": "s3cret-token"})
+    assert "s3cret" not in repr(settings) and "s3cret" not in str(settings)
+    assert "s3cret" not in f"{settings!r} {[settings]}"
+    for base in ("http://proxy:8080/api/v10", "http://10.0.0.1/api", "ftp://x/api", "https://"):
+        with pytest.raises(ConfigError, match="DISCORD_API_BASE"):
+            Settings.from_env({"DISCORD_TOKEN": "t", "DISCORD_API_BASE": base})
+    for local in ("http://127.0.0.1:8080/api/v10", "http://localhost/api", "http://[::1]:9/a"):
+        assert Settings.from_env({"DISCORD_TOKEN": "t", "DISCORD_API_BASE": local}).api_base
 
 
 def test_dotenv_is_read_and_the_environment_wins(
