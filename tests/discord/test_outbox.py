@@ -4,6 +4,7 @@ after the move was committed and before (or while) its messages went out."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sqlite3
 import sys
@@ -55,6 +56,7 @@ async def _bot(fake: FakeDiscord, db: Path, hold: str = "") -> asyncio.subproces
         sys.executable, "-m", "bot",
         cwd=db.parent, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        start_new_session=True,  # its own group: a crash takes its picture workers with it
     )  # fmt: skip
     await asyncio.wait_for(fake.identified.wait(), 30)
     return process
@@ -95,7 +97,7 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
             await _until(lambda: any(s.payload.get("nonce") for s in fake.log), "a first send")
         await asyncio.sleep(0.2)
     finally:
-        first.send_signal(signal.SIGKILL)
+        os.killpg(first.pid, signal.SIGKILL)  # the bot and its workers, as a crash would
         await first.wait()
     assert first.returncode == -signal.SIGKILL
     assert all(sent_at is None for row_id, sent_at in _outbox(db) if row_id in owed), _outbox(db)[
