@@ -200,9 +200,9 @@ class Sandbox:
                     return info
             raise ValueError(f"#{wanted} is not one of your unfinished matches")
         words = answer.split()
-        game = names[int(words[0]) - 1] if words[0].isdigit() else words[0]
         if words[0].isdigit() and not 1 <= int(words[0]) <= len(names):
             raise ValueError(f"choose a number from 1 to {len(names)}")
+        game = names[int(words[0]) - 1] if words[0].isdigit() else words[0]
         options = {}
         level = self.level
         for word in words[1:]:

@@ -117,6 +117,16 @@ async def test_quit_keeps_the_match_and_resume_finds_it(
     assert "not one of your unfinished matches" in out and "no game called" in out
 
 
+async def test_a_game_number_out_of_range_is_answered_politely(
+    service: MatchService, tmp_path: Path
+) -> None:
+    beyond, zero = str(len(games.names()) + 1), "0"
+    code, out = await session(service, tmp_path, Script([beyond, zero, "quit"], then=None))
+    assert code == 0
+    assert out.count(f"choose a number from 1 to {len(games.names())}") == 2
+    assert await service.matches_of(HUMAN_ID) == []  # "0" never picked the last game
+
+
 async def test_pictures_are_written_when_the_renderer_has_them(
     service: MatchService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
