@@ -313,16 +313,29 @@ class Actions:
             f"{interaction.user.display_name} plays {title} against {computer.name} "
             f"(match #{info.id}, not rated)."
         )
-        where = await self._post_challenge(home, info, text, None, buttons=False)
+        await self._play_computer(
+            interaction, home, info, computer, text, f"Match #{info.id} against {computer.name}"
+        )
+
+    async def _play_computer(
+        self,
+        interaction: discord.Interaction,
+        channel: discord.abc.Messageable,
+        info: MatchInfo,
+        computer: PlayerRef,
+        text: str,
+        what: str,
+    ) -> None:
+        """Post a match against the computer and start it at once: the computer never keeps
+        anyone waiting, so there is no Accept button to press."""
+        where = await self._post_challenge(channel, info, text, None, buttons=False)
         try:
-            info, deliveries = await self.service.accept(info.id, computer)
+            _, deliveries = await self.service.accept(info.id, computer)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
         await self.bot.courier.send(deliveries, interaction)
-        await interaction.followup.send(
-            f"Match #{info.id} against {computer.name} started in <#{where}>.", ephemeral=True
-        )
+        await interaction.followup.send(f"{what} started in <#{where}>.", ephemeral=True)
 
     async def _announce(
         self,
@@ -368,15 +381,8 @@ class Actions:
                 f"{interaction.user.display_name} plays {computer.name} again "
                 f"(match #{info.id}, not rated)."
             )
-            where = await self._post_challenge(channel, info, text, None, buttons=False)
-            try:
-                info, deliveries = await self.service.accept(info.id, computer)
-            except ServiceError as error:
-                await tell(interaction, str(error))
-                return
-            await self.bot.courier.send(deliveries, interaction)
-            await interaction.followup.send(
-                f"Rematch #{info.id} started in <#{where}>.", ephemeral=True
+            await self._play_computer(
+                interaction, channel, info, computer, text, f"Rematch #{info.id}"
             )
             return
         where = await self._announce(interaction, channel, info, deliveries)
