@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench lock clean
+.PHONY: run test lint format bench lock messages clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# Lists every message the source marks into the catalogs (bot/locales); the tests then say
+# which still need a translation.
+messages: $(STAMP)
+	$(BIN)/python tools/messages.py
 
 # The exact versions the Docker image installs, from pyproject.toml's dependencies.
 lock:
