@@ -471,6 +471,10 @@ class State(ABC):
         For tests (cards are conserved) and debugging; never shown to a player.
         """
 
+    def matches_stored(self, text: str) -> bool:
+        """Whether ``text``, a state stored earlier, is this state (a replay's check)."""
+        return self.to_json() == text
+
     def canonical(self, move: str) -> str:
         """``move`` in canonical notation (IllegalMove if malformed); legality not checked."""
         return canonical_move(move, self.syntax)
@@ -758,6 +762,29 @@ class MatchState(State):
             if value is not _ABSENT:
                 data[key] = value
         return dumps(data)
+
+    def matches_stored(self, text: str) -> bool:
+        """Whether ``text``, a state stored earlier, is this state: the same JSON, except that
+        an optional field (see :func:`stored`) the stored text lacks is not compared, since a
+        state stored before the field existed, or loaded from one, does not hold it."""
+        mine = self.to_json()
+        if mine == text:
+            return True
+        try:
+            theirs = json.loads(text)
+        except json.JSONDecodeError:
+            return False
+        if not isinstance(theirs, dict):
+            return False
+        optional = {
+            key for _name, key, read in self._codecs()[1] if isinstance(read, _ReadOptional)
+        }
+        ours = {
+            key: value
+            for key, value in json.loads(mine).items()
+            if key in theirs or key not in optional
+        }
+        return ours == theirs
 
     @classmethod
     def load(cls, data: Json) -> Self:

@@ -3,6 +3,7 @@ notation in English, French and Swedish (docs/notation.md)."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -182,3 +183,23 @@ def test_describe_names_moves_as_the_pictures_do() -> None:
     assert games.get("bezique").describe("meld KH QH") == "marriage in ♥: K♥ Q♥"
     assert games.get("bezique").describe("declare 7", fr) == "déclarer le sept d'atout"
     assert games.get("ecarte").describe("propose") == "propose an exchange"
+
+
+@pytest.mark.parametrize("name", ["bezique", "cinq-as", "piquet"])
+def test_a_state_stored_before_the_last_deal_was_kept_still_matches_its_replay(name: str) -> None:
+    steps = _play(name, 9)
+    state = next(
+        state
+        for state, _move in steps
+        if "last_deal" in state.to_json()
+        or "last_round" in state.to_json()
+        or "previous" in state.to_json()
+    )
+    data = json.loads(state.to_json())
+    key = next(key for key in ("previous", "last_round") if key in data)
+    del data[key]
+    older = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    assert state.matches_stored(older)
+    assert games.get(name).from_json(older).matches_stored(older)
+    data["scores" if "scores" in data else "totals"] = [999, 999]
+    assert not state.matches_stored(json.dumps(data))
