@@ -7,6 +7,11 @@ would. Two latencies are measured from that gateway event:
 - whole move: until every message the move caused (both hand DMs and the board in the
   thread) has reached it.
 Targets on a small machine: acknowledgement p99 ≤ 50 ms, whole move p99 ≤ 300 ms.
+
+Throughput is the moves answered per second of play, all matches together; with no pause
+between moves it is the most the bot serves on this machine (saturation). The pictures the bot
+drew come from its own count, logged as it stops: pictures drawn per move (the others were
+found drawn already), and the mean milliseconds to encode one and its bytes.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import asyncio
 import functools
 import os
 import random
+import re
 import signal
 import statistics
 import sys
@@ -39,8 +45,19 @@ def run(seconds: float) -> None:
         ("no pause: every player answers the instant their hand arrives", 0.0),
         (f"paced: each player takes about {PACED_THINK:.0f} s per move", PACED_THINK),
     ):
-        acks, moves, failures = asyncio.run(_measure(span, think))
-        print(f"{MATCHES} matches at once, {label} — {len(acks)} moves")
+        acks, moves, failures, pictures = asyncio.run(_measure(span, think))
+        print(
+            f"{MATCHES} matches at once, {label} — {len(acks)} moves, "
+            f"{len(acks) / span:.1f} moves/s"
+        )
+        if pictures:
+            drawn, reused = pictures.get("drawn", 0), pictures.get("reused", 0)
+            print(
+                f"  pictures         {drawn / max(1, len(acks)):.2f} drawn per move "
+                f"({reused:.0f} more found drawn)   encode {pictures.get('encode_ms', 0):.1f} ms "
+                f"(drawing {pictures.get('draw_ms', 0):.1f} ms)   "
+                f"{pictures.get('png_bytes', 0):,.0f} bytes per picture"
+            )
         for failure in sorted(set(failures)):
             print(f"  FAILED {failures.count(failure)}×: {failure}")
         for name, values, target in (
@@ -66,9 +83,13 @@ def _answers(token: str, sent: Sent) -> bool:
     return sent.token == token and sent.kind in ("followup", "edit")
 
 
-async def _measure(duration: float, think: float) -> tuple[list[float], list[float], list[str]]:
+Measured = tuple[list[float], list[float], list[str], dict[str, float]]
+
+
+async def _measure(duration: float, think: float) -> Measured:
     """Run ``python -m bot`` as its own process against the fake Discord, which lives here
-    with the players: the bot's work is not mixed with the fake's, as with the real Discord."""
+    with the players: the bot's work is not mixed with the fake's, as with the real Discord.
+    Also returns the figures of the bot's line about its pictures (none if it logged none)."""
     fake = FakeDiscord()
     await fake.start()
     with tempfile.TemporaryDirectory() as folder:
@@ -80,7 +101,8 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
             "TAPIS_DEV_GUILD": str(fake.guild_id),
             "TAPIS_DB": str(Path(folder) / "bench.db"),
         }
-        log = open(os.environ.get("TAPIS_BENCH_BOT_LOG", os.devnull), "ab")  # noqa: SIM115
+        log_path = os.environ.get("TAPIS_BENCH_BOT_LOG") or str(Path(folder) / "bot.log")
+        log = open(log_path, "ab")  # noqa: SIM115
         bot = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=env, cwd=folder,
             stdout=asyncio.subprocess.DEVNULL, stderr=log,
@@ -101,7 +123,6 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
                     for i in range(MATCHES)
                 )
             )
-            return acks, moves, failures
         finally:
             bot.send_signal(signal.SIGINT)
             try:
@@ -110,6 +131,16 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
                 bot.kill()
             log.close()
             await fake.stop()
+        return acks, moves, failures, _pictures(Path(log_path))
+
+
+def _pictures(log: Path) -> dict[str, float]:
+    """The fields of the painter's last "pictures" line in the bot's log."""
+    found: dict[str, float] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        if "logger=bot.discord.painter" in line and "msg=pictures" in line:
+            found = {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.]+)(?=\s|$)", line)}
+    return found
 
 
 def _position(fake: FakeDiscord, sent: Sent, since: int) -> int:
