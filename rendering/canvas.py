@@ -6,13 +6,16 @@ same band per player (name, score, who is to move), the same card sizes and labe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
 from games.cards import SUIT_SYMBOLS
 from rendering import typeset
+from rendering.encode import blank, blend, index_of
 from rendering.faces import back_cutout, check_code, face_cutout, size_of
 from rendering.fonts import chain_font, font
 from rendering.style import (
@@ -37,7 +40,26 @@ MARGIN: Final = 24
 HEADER_H: Final = 60
 BAND_H: Final = 64
 
-Draw = ImageDraw.ImageDraw
+
+class Draw(ImageDraw.ImageDraw):
+    """Pillow's drawing on a picture made by :func:`canvas`: on the fixed palette (mode "P"),
+    so the picture needs no mapping of its pixels before it is encoded. Shapes take the
+    palette index of their colour; words and cards are blended where they touch
+    (``encode.blend``), exactly as on an RGB picture mapped afterwards."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.image = image
+        if image.mode == "P":
+            self.palette = _Inks()  # type: ignore[assignment]
+
+
+class _Inks:
+    """Stands for the picture's palette when Pillow looks up a shape's colour: the index the
+    mapping would give that colour, never a new palette entry."""
+
+    def getcolor(self, colour: tuple[int, ...], image: Image.Image | None = None) -> int:
+        return index_of((colour[0], colour[1], colour[2]))
 
 
 MINUS: Final = "\u2212"
@@ -57,12 +79,48 @@ def pair(first: int, second: int) -> str:
 
 
 def canvas(width: int, height: int) -> tuple[Image.Image, Draw]:
-    image = Image.new("RGB", (width, height), FELT)
-    return image, ImageDraw.Draw(image)
+    """A picture of the felt, on the fixed palette, and its :class:`Draw`."""
+    image = blank(width, height, FELT)
+    return image, Draw(image)
+
+
+@lru_cache(maxsize=8192)
+def _mask(
+    face: int, size: int, bold: bool, words: str, anchor: str, start: tuple[float, float]
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The coverage of ``words`` as drawn by Pillow at a point whose fractions are ``start``,
+    and where its top left falls from that point's whole part. Rendering the glyphs is most of
+    the cost of a word, and the same words (names, labels, card codes) recur in every picture."""
+    mask, offset = chain_font(face, size, bold).getmask2(words, "L", anchor=anchor, start=start)
+    return Image.Image()._new(mask), offset
+
+
+def _words(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    words: str,
+    face: int,
+    size: int,
+    bold: bool,
+    fill: RGB,
+    anchor: str,
+) -> None:
+    """Draw one run of one font, as ``draw.text`` would, from the cached glyphs."""
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, (dx, dy) = _mask(face, size, bold, words, anchor, start)
+    if not mask.width or not mask.height:
+        return
+    at = (int(x) + dx, int(y) + dy)
+    image = getattr(draw, "image", None)
+    if isinstance(image, Image.Image) and image.mode == "P":
+        blend(image, at, fill, mask, (face, size, bold, words, anchor, start, fill))
+    else:
+        draw.bitmap(at, mask, fill=fill)
 
 
 def text(
-    draw: Draw,
+    draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
     words: str,
     size: int = 24,
@@ -86,7 +144,7 @@ def text(
     if len(pieces) == 1 and pieces[0].face == 0 and not typeset.has_placed_marks(words):
         # One font: Pillow places the anchor itself, exactly as for the project's own words.
         shown = pieces[0].words  # in display order: right-to-left runs already reversed
-        draw.text(xy, shown, font=face_font, fill=fill, anchor=anchor)
+        _words(draw, xy, shown, 0, size, bold, fill, anchor)
         return draw.textlength(shown, font=face_font)
     total = typeset.width(pieces, size, bold)
     x = xy[0] - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
@@ -106,7 +164,7 @@ def text(
     for piece in pieces:
         run_font = chain_font(piece.face, size, bold)
         for part, offset in typeset.layout(piece.words, run_font):
-            draw.text((x + offset, baseline), part, font=run_font, fill=fill, anchor="ls")
+            _words(draw, (x + offset, baseline), part, piece.face, size, bold, fill, "ls")
         x += run_font.getlength(piece.words)
     return total
 
