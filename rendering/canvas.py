@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -134,22 +134,16 @@ def text(
 
     Any script draws (``rendering.typeset``): each run of characters in the first font of the
     chain that has them, right-to-left runs reversed, a stand-in for what no font has."""
-    words = typeset.clean(words, bold)
-    if max_width is not None:
-        words = typeset.fit(words, size, max_width, bold)
-    pieces = typeset.runs(words, bold)
-    face_font = font(size, bold)
-    if not pieces:
-        return 0.0
-    if len(pieces) == 1 and pieces[0].face == 0 and not typeset.has_placed_marks(words):
+    line = _line(words, size, bold, max_width)
+    if line.single is not None:
         # One font: Pillow places the anchor itself, exactly as for the project's own words.
-        shown = pieces[0].words  # in display order: right-to-left runs already reversed
-        _words(draw, xy, shown, 0, size, bold, fill, anchor)
-        return draw.textlength(shown, font=face_font)
-    total = typeset.width(pieces, size, bold)
-    x = xy[0] - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
+        _words(draw, xy, line.single, 0, size, bold, fill, anchor)
+        return line.width
+    if not line.parts:
+        return 0.0
+    x = xy[0] - {"l": 0.0, "m": line.width / 2, "r": line.width}[anchor[0]]
     # Runs of different fonts share the first font's baseline, found from the anchor asked.
-    ascent, descent = face_font.getmetrics()
+    ascent, descent = font(size, bold).getmetrics()
     baseline = (
         xy[1]
         + {
@@ -161,12 +155,43 @@ def text(
             "d": -descent,
         }[anchor[1]]
     )
+    for face, part, offset in line.parts:
+        _words(draw, (x + offset, baseline), part, face, size, bold, fill, "ls")
+    return line.width
+
+
+class _Line(NamedTuple):
+    """Words made ready to draw: cleaned, shortened to fit, cut into runs and placed."""
+
+    single: str | None
+    """The words when the first font draws them all, placed by Pillow from the anchor."""
+    parts: tuple[tuple[int, str, float], ...]
+    """Otherwise (face, words, x from the line's left) of each piece, drawn on the baseline."""
+    width: float
+
+
+@lru_cache(maxsize=8192)
+def _line(words: str, size: int, bold: bool, max_width: int | None) -> _Line:
+    """The layout of ``words``, worked out once: the same names, labels and codes are drawn in
+    picture after picture, and cleaning, fitting and measuring them cost more than drawing."""
+    words = typeset.clean(words, bold)
+    if max_width is not None:
+        words = typeset.fit(words, size, max_width, bold)
+    pieces = typeset.runs(words, bold)
+    if not pieces:
+        return _Line(None, (), 0.0)
+    if len(pieces) == 1 and pieces[0].face == 0 and not typeset.has_placed_marks(words):
+        shown = pieces[0].words  # in display order: right-to-left runs already reversed
+        # Measured as on an RGB picture (anti-aliased glyphs), whatever the picture's mode.
+        return _Line(shown, (), font(size, bold).getlength(shown, "L"))
+    parts = []
+    x = 0.0
     for piece in pieces:
         run_font = chain_font(piece.face, size, bold)
         for part, offset in typeset.layout(piece.words, run_font):
-            _words(draw, (x + offset, baseline), part, piece.face, size, bold, fill, "ls")
+            parts.append((piece.face, part, x + offset))
         x += run_font.getlength(piece.words)
-    return total
+    return _Line(None, tuple(parts), typeset.width(pieces, size, bold))
 
 
 def fit(words: str, size: int, max_width: int, bold: bool = False) -> str:

@@ -253,9 +253,9 @@ TILES: Final = 16384
 """Blended pieces kept: a few hundred distinct words and card corners recur across all
 pictures, on a few grounds each; a piece weighs a few hundred bytes."""
 GROUND_KEY: Final = 2048
-"""Grounds of at most this many pixels key a blended piece by their pixels: a card's corner
-over the card before it in a fan, a word on a highlighted label. Larger ones are mapped
-afresh unless flat (checked from their extremes, without reading the pixels out)."""
+"""A flat ground keys a blended piece by its colour; one of several colours, by its pixels if
+there are at most this many (a card's corner over the card before it in a fan, a word across
+a label's edge). Larger ones are mapped afresh."""
 _TOUCHED: Final = [0] + [255] * 255
 """Any coverage at all: the pixels a blended piece changes."""
 _tiles: OrderedDict[Hashable, Image.Image] = OrderedDict()
@@ -292,11 +292,10 @@ def blend(
     if key is None:
         tile, touched = _mapped(ground, source, mask), mask.point(_TOUCHED, "1")
     else:
-        if w * h <= GROUND_KEY:
-            place: Hashable = ground.tobytes()
-        else:
-            low, high = ground.getextrema()
-            place = low if low == high else None
+        low, high = ground.getextrema()
+        place: Hashable = low if low == high else None
+        if place is None and w * h <= GROUND_KEY:
+            place = ground.tobytes()
         touched = _kept(_touched, key, lambda: mask.point(_TOUCHED, "1"))
         if place is None:
             tile = _mapped(ground, source, mask)
