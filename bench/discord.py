@@ -46,10 +46,19 @@ def run(seconds: float) -> None:
         (f"paced: each player takes about {PACED_THINK:.0f} s per move", PACED_THINK),
     ):
         acks, moves, failures, pictures = asyncio.run(_measure(span, think))
+        steady = pictures.pop("steady_moves", 0)
+        rate = steady / pictures.pop("steady_seconds", 1.0)
         print(
-            f"{MATCHES} matches at once, {label} — {len(acks)} moves, "
-            f"{len(acks) / span:.1f} moves/s"
+            f"{MATCHES} matches at once, {label} — {len(acks)} moves; "
+            f"{rate:.1f} moves/s once under way"
         )
+        main_cpu, helpers_cpu = pictures.pop("main_cpu", None), pictures.pop("helpers_cpu", None)
+        if main_cpu is not None and helpers_cpu is not None and steady:
+            print(
+                f"  processor        {1000 * main_cpu / steady:.1f} ms per move in the bot's "
+                f"process, {1000 * helpers_cpu / steady:.1f} ms in its workers (pictures, "
+                "computer)"
+            )
         if pictures:
             drawn, reused = pictures.get("drawn", 0), pictures.get("reused", 0)
             print(
@@ -113,16 +122,23 @@ async def _measure(duration: float, think: float) -> Measured:
             acks: list[float] = []
             moves: list[float] = []
             failures: list[str] = []
-            deadline = time.perf_counter() + duration
+            done: list[float] = []
+            start = time.perf_counter()
+            deadline = start + duration
             names = games.names()
+            # Once under way (a third in: matches started, workers up, caches warm), the
+            # processor time used and the moves answered are counted until the end.
+            under_way = asyncio.create_task(_sample_later(bot.pid, duration / 3))
             await asyncio.gather(
                 *(
                     _player_pair(
-                        fake, names[i % len(names)], i, deadline, think, acks, moves, failures
+                        fake, names[i % len(names)], i, deadline, think, acks, moves, failures, done
                     )
                     for i in range(MATCHES)
                 )
             )
+            after, end = _processor(bot.pid), time.perf_counter()
+            before, since = await under_way
         finally:
             bot.send_signal(signal.SIGINT)
             try:
@@ -131,7 +147,33 @@ async def _measure(duration: float, think: float) -> Measured:
                 bot.kill()
             log.close()
             await fake.stop()
-        return acks, moves, failures, _pictures(Path(log_path))
+        figures = _pictures(Path(log_path))
+        figures["steady_moves"] = sum(1 for at in done if at >= since)
+        figures["steady_seconds"] = max(1e-3, end - since)
+        if before is not None and after is not None:
+            figures["main_cpu"] = after[0] - before[0]
+            figures["helpers_cpu"] = after[1] - before[1]
+        return acks, moves, failures, figures
+
+
+async def _sample_later(pid: int, delay: float) -> tuple[tuple[float, float] | None, float]:
+    await asyncio.sleep(delay)
+    return _processor(pid), time.perf_counter()
+
+
+def _processor(pid: int) -> tuple[float, float] | None:
+    """Processor seconds used so far by the bot's process and by its child processes (the
+    picture workers, the computer's), read from /proc; None where there is no /proc."""
+
+    def seconds(process: int) -> float:
+        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return seconds(pid), sum(seconds(int(child)) for child in children)
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _pictures(log: Path) -> dict[str, float]:
@@ -165,6 +207,7 @@ async def _player_pair(
     acks: list[float],
     moves: list[float],
     failures: list[str],
+    finished: list[float],
 ) -> None:
     """Two users playing one match after another of ``game`` until the deadline, as people
     do: a button of their hand DM, or ``/play`` from its move list when the hand offers only
@@ -210,6 +253,7 @@ async def _player_pair(
                 or s.channel_id == thread_id
             ]
             acks.append((ack.at - handle.sent_at) * 1000)
+            finished.append(time.perf_counter())
             if caused and (done.kind == "edit" or done.content.startswith("Played")):
                 moves.append((max(caused) - handle.sent_at) * 1000)
 
