@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -259,6 +260,7 @@ a label's edge). Larger ones are mapped afresh."""
 _TOUCHED: Final = [0] + [255] * 255
 """Any coverage at all: the pixels a blended piece changes."""
 _tiles: OrderedDict[Hashable, Image.Image] = OrderedDict()
+_keeping: Final = threading.Lock()
 _touched: OrderedDict[Hashable, Image.Image] = OrderedDict()
 
 
@@ -314,11 +316,14 @@ def _kept(
     store: OrderedDict[Hashable, Image.Image], key: Hashable, make: Callable[[], Image.Image]
 ) -> Image.Image:
     """``store[key]``, made first if missing; the least recently used dropped past ``TILES``."""
-    found = store.get(key)
-    if found is None:
-        found = store[key] = make()
+    with _keeping:  # pictures may be drawn in threads (TAPIS_RENDER_PROCESSES=0)
+        found = store.get(key)
+        if found is not None:
+            store.move_to_end(key)
+            return found
+    made = make()
+    with _keeping:
+        store[key] = made
         if len(store) > TILES:
             store.popitem(last=False)
-    else:
-        store.move_to_end(key)
-    return found
+    return made

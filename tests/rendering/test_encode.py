@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from PIL import Image, ImageDraw
@@ -127,3 +128,13 @@ def test_png_holds_the_pixels_and_the_palette() -> None:
     rgb = picture.convert("RGB")
     mapped = Image.open(io.BytesIO(rendering.png(rgb)))  # an RGB picture is mapped first
     assert mapped.convert("RGB").tobytes() == encode.quantize(rgb).convert("RGB").tobytes()
+
+
+def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one() -> None:
+    """The kept words and corners are shared by threads (the bot may draw in threads)."""
+    views = [s.view(None) for name in ("bezique", "cinq-as") for s in _moments(name, seed=8)]
+    alone = [rendering.table_png(view, NAMES) for view in views]
+    encode._tiles.clear()
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda view: rendering.table_png(view, NAMES), views * 2))
+    assert together == alone * 2
