@@ -17,6 +17,7 @@ discards) or a table's view as JSON bytes; PNG bytes come back.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -171,28 +172,31 @@ class Painter:
         if cached is not None:
             self.stats.reused += 1
             return cached
-        pending = self._drawing.get(key)
-        if pending is not None:  # the same picture asked for twice at once: drawn once
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            # A task of its own: a caller that goes away (a cancelled send) does not stop the
+            # drawing that others may be waiting for, and the picture is kept all the same.
+            drawing = asyncio.ensure_future(self._drawn(key, draw, *args))
+            self._drawing[key] = drawing
+            drawing.add_done_callback(functools.partial(self._settled, key))
+        else:  # the same picture asked for twice at once: drawn once
             self.stats.reused += 1
-            return await asyncio.shield(pending)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._drawing[key] = future
-        try:
-            picture, draw_s, encode_s = await self._draw(draw, *args)
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: nobody else may be waiting for it
-            raise
-        else:
-            future.set_result(picture)
-            self.cache.put(key, picture)
-            self.stats.drawn += 1
-            self.stats.draw_seconds += draw_s
-            self.stats.encode_seconds += encode_s
-            self.stats.bytes += len(picture)
-            return picture
-        finally:
+        return await asyncio.shield(drawing)
+
+    async def _drawn(self, key: Hashable, draw: Callable[..., Drawn], *args: Any) -> bytes:
+        picture, draw_s, encode_s = await self._draw(draw, *args)
+        self.cache.put(key, picture)
+        self.stats.drawn += 1
+        self.stats.draw_seconds += draw_s
+        self.stats.encode_seconds += encode_s
+        self.stats.bytes += len(picture)
+        return picture
+
+    def _settled(self, key: Hashable, drawing: asyncio.Future[bytes]) -> None:
+        if self._drawing.get(key) is drawing:
             del self._drawing[key]
+        if not drawing.cancelled():
+            drawing.exception()  # seen here: the callers that asked have it raised, if any
 
     async def _draw(self, draw: Callable[..., Drawn], *args: Any) -> Drawn:
         async with self._slots:

@@ -115,3 +115,18 @@ async def test_a_bad_view_is_refused_before_anything_is_drawn() -> None:
     finally:
         painter.close()
     assert painter.stats.drawn == 0
+
+
+async def test_a_caller_going_away_does_not_stop_the_drawing_others_wait_for() -> None:
+    state = games.get("bezique").new_match(seed=6)
+    painter = Painter(0)
+    try:
+        first = asyncio.ensure_future(painter.table(state.view(None), ("A", "B")))
+        second = asyncio.ensure_future(painter.table(state.view(None), ("A", "B")))
+        await asyncio.sleep(0)
+        first.cancel()
+        assert await second == rendering.table_png(state.view(None), ("A", "B"))
+        assert await painter.table(state.view(None), ("A", "B")) == await second
+    finally:
+        painter.close()
+    assert (painter.stats.drawn, painter.stats.reused) == (1, 2)
