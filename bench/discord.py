@@ -7,6 +7,11 @@ would. Two latencies are measured from that gateway event:
 - whole move: until every message the move caused (both hand DMs and the board in the
   thread) has reached it.
 Targets on a small machine: acknowledgement p99 ≤ 50 ms, whole move p99 ≤ 300 ms.
+
+Throughput is the moves answered per second of play, all matches together; with no pause
+between moves it is the most the bot serves on this machine (saturation). The pictures the bot
+drew come from its own count, logged as it stops: pictures drawn per move (the others were
+found drawn already), and the mean milliseconds to encode one and its bytes.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import asyncio
 import functools
 import os
 import random
+import re
 import signal
 import statistics
 import sys
@@ -39,8 +45,28 @@ def run(seconds: float) -> None:
         ("no pause: every player answers the instant their hand arrives", 0.0),
         (f"paced: each player takes about {PACED_THINK:.0f} s per move", PACED_THINK),
     ):
-        acks, moves, failures = asyncio.run(_measure(span, think))
-        print(f"{MATCHES} matches at once, {label} — {len(acks)} moves")
+        acks, moves, failures, pictures = asyncio.run(_measure(span, think))
+        steady = pictures.pop("steady_moves", 0)
+        rate = steady / pictures.pop("steady_seconds", 1.0)
+        print(
+            f"{MATCHES} matches at once, {label} — {len(acks)} moves; "
+            f"{rate:.1f} moves/s once under way"
+        )
+        main_cpu, helpers_cpu = pictures.pop("main_cpu", None), pictures.pop("helpers_cpu", None)
+        if main_cpu is not None and helpers_cpu is not None and steady:
+            print(
+                f"  processor        {1000 * main_cpu / steady:.1f} ms per move in the bot's "
+                f"process, {1000 * helpers_cpu / steady:.1f} ms in its workers (pictures, "
+                "computer)"
+            )
+        if pictures:
+            drawn, reused = pictures.get("drawn", 0), pictures.get("reused", 0)
+            print(
+                f"  pictures         {drawn / max(1, len(acks)):.2f} drawn per move "
+                f"({reused:.0f} more found drawn)   encode {pictures.get('encode_ms', 0):.1f} ms "
+                f"(drawing {pictures.get('draw_ms', 0):.1f} ms)   "
+                f"{pictures.get('png_bytes', 0):,.0f} bytes per picture"
+            )
         for failure in sorted(set(failures)):
             print(f"  FAILED {failures.count(failure)}×: {failure}")
         for name, values, target in (
@@ -66,9 +92,13 @@ def _answers(token: str, sent: Sent) -> bool:
     return sent.token == token and sent.kind in ("followup", "edit")
 
 
-async def _measure(duration: float, think: float) -> tuple[list[float], list[float], list[str]]:
+Measured = tuple[list[float], list[float], list[str], dict[str, float]]
+
+
+async def _measure(duration: float, think: float) -> Measured:
     """Run ``python -m bot`` as its own process against the fake Discord, which lives here
-    with the players: the bot's work is not mixed with the fake's, as with the real Discord."""
+    with the players: the bot's work is not mixed with the fake's, as with the real Discord.
+    Also returns the figures of the bot's line about its pictures (none if it logged none)."""
     fake = FakeDiscord()
     await fake.start()
     with tempfile.TemporaryDirectory() as folder:
@@ -80,7 +110,8 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
             "TAPIS_DEV_GUILD": str(fake.guild_id),
             "TAPIS_DB": str(Path(folder) / "bench.db"),
         }
-        log = open(os.environ.get("TAPIS_BENCH_BOT_LOG", os.devnull), "ab")  # noqa: SIM115
+        log_path = os.environ.get("TAPIS_BENCH_BOT_LOG") or str(Path(folder) / "bot.log")
+        log = open(log_path, "ab")  # noqa: SIM115
         bot = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=env, cwd=folder,
             stdout=asyncio.subprocess.DEVNULL, stderr=log,
@@ -91,17 +122,23 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
             acks: list[float] = []
             moves: list[float] = []
             failures: list[str] = []
-            deadline = time.perf_counter() + duration
+            done: list[float] = []
+            start = time.perf_counter()
+            deadline = start + duration
             names = games.names()
+            # Once under way (a third in: matches started, workers up, caches warm), the
+            # processor time used and the moves answered are counted until the end.
+            under_way = asyncio.create_task(_sample_later(bot.pid, duration / 3))
             await asyncio.gather(
                 *(
                     _player_pair(
-                        fake, names[i % len(names)], i, deadline, think, acks, moves, failures
+                        fake, names[i % len(names)], i, deadline, think, acks, moves, failures, done
                     )
                     for i in range(MATCHES)
                 )
             )
-            return acks, moves, failures
+            after, end = _processor(bot.pid), time.perf_counter()
+            before, since = await under_way
         finally:
             bot.send_signal(signal.SIGINT)
             try:
@@ -110,6 +147,42 @@ async def _measure(duration: float, think: float) -> tuple[list[float], list[flo
                 bot.kill()
             log.close()
             await fake.stop()
+        figures = _pictures(Path(log_path))
+        figures["steady_moves"] = sum(1 for at in done if at >= since)
+        figures["steady_seconds"] = max(1e-3, end - since)
+        if before is not None and after is not None:
+            figures["main_cpu"] = after[0] - before[0]
+            figures["helpers_cpu"] = after[1] - before[1]
+        return acks, moves, failures, figures
+
+
+async def _sample_later(pid: int, delay: float) -> tuple[tuple[float, float] | None, float]:
+    await asyncio.sleep(delay)
+    return _processor(pid), time.perf_counter()
+
+
+def _processor(pid: int) -> tuple[float, float] | None:
+    """Processor seconds used so far by the bot's process and by its child processes (the
+    picture workers, the computer's), read from /proc; None where there is no /proc."""
+
+    def seconds(process: int) -> float:
+        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return seconds(pid), sum(seconds(int(child)) for child in children)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _pictures(log: Path) -> dict[str, float]:
+    """The fields of the painter's last "pictures" line in the bot's log."""
+    found: dict[str, float] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        if "logger=bot.discord.painter" in line and "msg=pictures" in line:
+            found = {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.]+)(?=\s|$)", line)}
+    return found
 
 
 def _position(fake: FakeDiscord, sent: Sent, since: int) -> int:
@@ -134,6 +207,7 @@ async def _player_pair(
     acks: list[float],
     moves: list[float],
     failures: list[str],
+    finished: list[float],
 ) -> None:
     """Two users playing one match after another of ``game`` until the deadline, as people
     do: a button of their hand DM, or ``/play`` from its move list when the hand offers only
@@ -179,6 +253,7 @@ async def _player_pair(
                 or s.channel_id == thread_id
             ]
             acks.append((ack.at - handle.sent_at) * 1000)
+            finished.append(time.perf_counter())
             if caused and (done.kind == "edit" or done.content.startswith("Played")):
                 moves.append((max(caused) - handle.sent_at) * 1000)
 

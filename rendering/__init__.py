@@ -5,39 +5,69 @@
 >>> rendering.hand_png(state.view(0))[:4]
 b'\\x89PNG'
 
-Pillow only, no I/O but reading the shipped fonts once. Card faces are cached; nothing that
-depends on a view is. A view of an unknown game, an unknown card or a malformed view raises
-ValueError, and no picture is made.
+Pillow only, no I/O but reading the shipped fonts once. Card faces and drawn words are
+cached; nothing that depends on a view is. A view of an unknown game, an unknown card or a
+malformed view raises ValueError, and no picture is made.
+
+A hand picture is drawn in two steps, so that a caller may cache it or draw it elsewhere:
+``hand_scene`` reads from the view what the picture shows (small, hashable: equal scenes give
+equal pictures), ``scene_png`` draws and encodes it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image
 
 from rendering.encode import png
-from rendering.hand import draw_hand
+from rendering.hand import HandScene, draw_hand, draw_scene, read_scene
 from rendering.registry import games, renderer_for
 from rendering.renderer import GameRenderer
 
-__all__ = ["games", "hand_png", "table_png"]
+__all__ = [
+    "HandScene",
+    "games",
+    "hand_png",
+    "hand_scene",
+    "png",
+    "scene_image",
+    "scene_png",
+    "table_image",
+    "table_png",
+]
+
+T = TypeVar("T")
 
 
 def hand_png(view: Mapping[str, Any], *, four_colour: bool = False) -> bytes:
     """A player's hand as PNG bytes, from ``state.view(seat)``."""
     renderer = renderer_for(view)
-    return _png(renderer, lambda: draw_hand(view, renderer, four_colour))
+    return png(_drawn(renderer, lambda: draw_hand(view, renderer, four_colour)))
 
 
-def table_png(
+def hand_scene(view: Mapping[str, Any], *, four_colour: bool = False) -> HandScene:
+    """What the hand picture of ``view`` shows; ValueError for a view that cannot be drawn."""
+    renderer = renderer_for(view)
+    return _drawn(renderer, lambda: read_scene(view, renderer, four_colour))
+
+
+def scene_image(scene: HandScene) -> Image.Image:
+    """The hand picture of ``scene`` (from :func:`hand_scene`), to :func:`png`."""
+    renderer = renderer_for({"game": scene.game})
+    return _drawn(renderer, lambda: draw_scene(scene, renderer))
+
+
+def scene_png(scene: HandScene) -> bytes:
+    """The hand picture of ``scene`` as PNG bytes: ``hand_png`` of a view of that scene."""
+    return png(scene_image(scene))
+
+
+def table_image(
     view: Mapping[str, Any], names: tuple[str, str], *, four_colour: bool = False
-) -> bytes:
-    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's.
-
-    A player's view is refused: the table goes to everyone, and a player's view may hold words
-    only that player may read (their own face-down discards in ``last_move``)."""
+) -> Image.Image:
+    """The table picture, to :func:`png`; see :func:`table_png`."""
     renderer = renderer_for(view)
     if view.get("seat") is not None:
         raise ValueError(
@@ -51,13 +81,22 @@ def table_png(
     ):
         raise ValueError("names must be two strings: seat 0's name and seat 1's")
     pair = (names[0], names[1])
-    return _png(renderer, lambda: renderer.table(view, pair, four_colour))
+    return _drawn(renderer, lambda: renderer.table(view, pair, four_colour))
 
 
-def _png(renderer: GameRenderer[Any], draw: Callable[[], Image.Image]) -> bytes:
-    """Draw, then encode; a view missing a key or holding the wrong type is a ValueError."""
+def table_png(
+    view: Mapping[str, Any], names: tuple[str, str], *, four_colour: bool = False
+) -> bytes:
+    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's.
+
+    A player's view is refused: the table goes to everyone, and a player's view may hold words
+    only that player may read (their own face-down discards in ``last_move``)."""
+    return png(table_image(view, names, four_colour=four_colour))
+
+
+def _drawn(renderer: GameRenderer[Any], draw: Callable[[], T]) -> T:
+    """``draw()``; a view missing a key or holding the wrong type is a ValueError."""
     try:
-        image = draw()
+        return draw()
     except (KeyError, IndexError, TypeError, AttributeError) as error:
         raise ValueError(f"malformed {renderer.title} view: {error!r}") from None
-    return png(image)

@@ -6,13 +6,16 @@ same band per player (name, score, who is to move), the same card sizes and labe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from functools import lru_cache
+from typing import Any, Final, NamedTuple
 
 from PIL import Image, ImageDraw
 
 from games.cards import SUIT_SYMBOLS
 from rendering import typeset
+from rendering.encode import blank, blend, index_of
 from rendering.faces import back_cutout, check_code, face_cutout, size_of
 from rendering.fonts import chain_font, font
 from rendering.style import (
@@ -37,7 +40,26 @@ MARGIN: Final = 24
 HEADER_H: Final = 60
 BAND_H: Final = 64
 
-Draw = ImageDraw.ImageDraw
+
+class Draw(ImageDraw.ImageDraw):
+    """Pillow's drawing on a picture made by :func:`canvas`: on the fixed palette (mode "P"),
+    so the picture needs no mapping of its pixels before it is encoded. Shapes take the
+    palette index of their colour; words and cards are blended where they touch
+    (``encode.blend``), exactly as on an RGB picture mapped afterwards."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.image = image
+        if image.mode == "P":
+            self.palette = _Inks()  # type: ignore[assignment]
+
+
+class _Inks:
+    """Stands for the picture's palette when Pillow looks up a shape's colour: the index the
+    mapping would give that colour, never a new palette entry."""
+
+    def getcolor(self, colour: tuple[int, ...], image: Image.Image | None = None) -> int:
+        return index_of((colour[0], colour[1], colour[2]))
 
 
 MINUS: Final = "\u2212"
@@ -57,12 +79,48 @@ def pair(first: int, second: int) -> str:
 
 
 def canvas(width: int, height: int) -> tuple[Image.Image, Draw]:
-    image = Image.new("RGB", (width, height), FELT)
-    return image, ImageDraw.Draw(image)
+    """A picture of the felt, on the fixed palette, and its :class:`Draw`."""
+    image = blank(width, height, FELT)
+    return image, Draw(image)
+
+
+@lru_cache(maxsize=8192)
+def _mask(
+    face: int, size: int, bold: bool, words: str, anchor: str, start: tuple[float, float]
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The coverage of ``words`` as drawn by Pillow at a point whose fractions are ``start``,
+    and where its top left falls from that point's whole part. Rendering the glyphs is most of
+    the cost of a word, and the same words (names, labels, card codes) recur in every picture."""
+    mask, offset = chain_font(face, size, bold).getmask2(words, "L", anchor=anchor, start=start)
+    return Image.Image()._new(mask), offset
+
+
+def _words(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    words: str,
+    face: int,
+    size: int,
+    bold: bool,
+    fill: RGB,
+    anchor: str,
+) -> None:
+    """Draw one run of one font, as ``draw.text`` would, from the cached glyphs."""
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, (dx, dy) = _mask(face, size, bold, words, anchor, start)
+    if not mask.width or not mask.height:
+        return
+    at = (int(x) + dx, int(y) + dy)
+    image = getattr(draw, "image", None)
+    if isinstance(image, Image.Image) and image.mode == "P":
+        blend(image, at, fill, mask, (face, size, bold, words, anchor, start, fill))
+    else:
+        draw.bitmap(at, mask, fill=fill)
 
 
 def text(
-    draw: Draw,
+    draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
     words: str,
     size: int = 24,
@@ -76,22 +134,16 @@ def text(
 
     Any script draws (``rendering.typeset``): each run of characters in the first font of the
     chain that has them, right-to-left runs reversed, a stand-in for what no font has."""
-    words = typeset.clean(words, bold)
-    if max_width is not None:
-        words = typeset.fit(words, size, max_width, bold)
-    pieces = typeset.runs(words, bold)
-    face_font = font(size, bold)
-    if not pieces:
-        return 0.0
-    if len(pieces) == 1 and pieces[0].face == 0 and not typeset.has_placed_marks(words):
+    line = _line(words, size, bold, max_width)
+    if line.single is not None:
         # One font: Pillow places the anchor itself, exactly as for the project's own words.
-        shown = pieces[0].words  # in display order: right-to-left runs already reversed
-        draw.text(xy, shown, font=face_font, fill=fill, anchor=anchor)
-        return draw.textlength(shown, font=face_font)
-    total = typeset.width(pieces, size, bold)
-    x = xy[0] - {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
+        _words(draw, xy, line.single, 0, size, bold, fill, anchor)
+        return line.width
+    if not line.parts:
+        return 0.0
+    x = xy[0] - {"l": 0.0, "m": line.width / 2, "r": line.width}[anchor[0]]
     # Runs of different fonts share the first font's baseline, found from the anchor asked.
-    ascent, descent = face_font.getmetrics()
+    ascent, descent = font(size, bold).getmetrics()
     baseline = (
         xy[1]
         + {
@@ -103,12 +155,43 @@ def text(
             "d": -descent,
         }[anchor[1]]
     )
+    for face, part, offset in line.parts:
+        _words(draw, (x + offset, baseline), part, face, size, bold, fill, "ls")
+    return line.width
+
+
+class _Line(NamedTuple):
+    """Words made ready to draw: cleaned, shortened to fit, cut into runs and placed."""
+
+    single: str | None
+    """The words when the first font draws them all, placed by Pillow from the anchor."""
+    parts: tuple[tuple[int, str, float], ...]
+    """Otherwise (face, words, x from the line's left) of each piece, drawn on the baseline."""
+    width: float
+
+
+@lru_cache(maxsize=8192)
+def _line(words: str, size: int, bold: bool, max_width: int | None) -> _Line:
+    """The layout of ``words``, worked out once: the same names, labels and codes are drawn in
+    picture after picture, and cleaning, fitting and measuring them cost more than drawing."""
+    words = typeset.clean(words, bold)
+    if max_width is not None:
+        words = typeset.fit(words, size, max_width, bold)
+    pieces = typeset.runs(words, bold)
+    if not pieces:
+        return _Line(None, (), 0.0)
+    if len(pieces) == 1 and pieces[0].face == 0 and not typeset.has_placed_marks(words):
+        shown = pieces[0].words  # in display order: right-to-left runs already reversed
+        # Measured as on an RGB picture (anti-aliased glyphs), whatever the picture's mode.
+        return _Line(shown, (), font(size, bold).getlength(shown, "L"))
+    parts = []
+    x = 0.0
     for piece in pieces:
         run_font = chain_font(piece.face, size, bold)
         for part, offset in typeset.layout(piece.words, run_font):
-            draw.text((x + offset, baseline), part, font=run_font, fill=fill, anchor="ls")
+            parts.append((piece.face, part, x + offset))
         x += run_font.getlength(piece.words)
-    return total
+    return _Line(None, tuple(parts), typeset.width(pieces, size, bold))
 
 
 def fit(words: str, size: int, max_width: int, bold: bool = False) -> str:

@@ -13,6 +13,7 @@ Le 5 As' bonus cards carry a gold "bonus" ribbon.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -20,6 +21,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from games.cards import COLOUR_RANKS, SUIT_NAMES, SUIT_SYMBOLS, TRUMP_RANKS
+from rendering.encode import blend, quantize
 from rendering.fonts import Font, font
 from rendering.style import (
     BACK_LINE,
@@ -133,6 +135,9 @@ def dimmed(
     return washed
 
 
+_CORNERS: Final = itertools.count(1)
+
+
 @dataclass(frozen=True)
 class Cutout:
     """A card ready to lay on a picture, in pieces: the opaque ones are copied as they are, the
@@ -142,6 +147,10 @@ class Cutout:
 
     pieces: tuple[tuple[tuple[int, int], Image.Image, bool], ...]
     """(offset, piece, blended) in the order laid."""
+    indexed: tuple[tuple[tuple[int, int], Image.Image, Image.Image | None, int], ...]
+    """The same for a picture on the fixed palette: (offset, the opaque piece mapped onto the
+    palette, None, 0) or (offset, the piece, its alpha, a number no other corner has) for a
+    corner, blended where it falls (``encode.blend`` keeps it by that number)."""
 
     @classmethod
     def of(cls, picture: Image.Image) -> Cutout:
@@ -162,13 +171,28 @@ class Cutout:
         body = picture.convert("RGB")
         pieces = [((x0, y0), body.crop((x0, y0, x1, y1)), False) for x0, y0, x1, y1 in opaque]
         pieces += [((x0, y0), picture.crop((x0, y0, x1, y1)), True) for x0, y0, x1, y1 in corners]
-        return cls(
-            tuple((xy, piece, blend) for xy, piece, blend in pieces if piece.width * piece.height)
+        kept = tuple(
+            (xy, piece, blend) for xy, piece, blend in pieces if piece.width * piece.height
         )
+        indexed = tuple(
+            (xy, piece, piece.getchannel("A"), next(_CORNERS))
+            if blend
+            else (xy, quantize(piece), None, 0)
+            for xy, piece, blend in kept
+        )
+        return cls(kept, indexed)
 
     def lay(self, image: Image.Image, xy: tuple[int, int]) -> None:
-        """Lay the card on ``image`` with its top left corner at ``xy``."""
+        """Lay the card on ``image`` (RGB, or on the fixed palette) with its top left corner
+        at ``xy``: on the palette, the same pixels as laid on RGB and mapped afterwards."""
         x, y = xy
+        if image.mode == "P":
+            for (dx, dy), piece, alpha, corner in self.indexed:
+                if alpha is None:
+                    image.paste(piece, (x + dx, y + dy))
+                else:
+                    blend(image, (x + dx, y + dy), piece, alpha, ("corner", corner))
+            return
         for (dx, dy), piece, blended in self.pieces:
             image.paste(piece, (x + dx, y + dy), piece if blended else None)
 

@@ -10,7 +10,7 @@ play (Bézigue's melded cards on the table, Écarté's and Piquet's own discards
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from PIL import Image
 
@@ -81,7 +81,28 @@ def status(view: View, moves: Sequence[str]) -> tuple[str, bool]:
     return "your opponent's turn", False
 
 
-def draw_hand(view: View, renderer: GameRenderer[Any], four_colour: bool) -> Image.Image:
+class HandScene(NamedTuple):
+    """Everything a hand picture shows, read from the view: two views that give equal scenes
+    give the same picture, so a scene is what a cache of hand pictures is keyed by. It is
+    small (a few dozen strings) where a view may be large (Piquet's elder has 1,586 legal
+    discards), so it is also what travels to a worker process that draws it."""
+
+    game: str
+    hand: tuple[str, ...]
+    """In canonical order, checked."""
+    extras: tuple[tuple[str, tuple[str, ...], bool], ...]
+    """(title, cards in canonical order, playable) of each non-empty row under the hand."""
+    marked: frozenset[str] | None
+    """The cards lit as playable; None when nothing is told apart."""
+    words: str
+    """Top right: the turn, or how many cards are held."""
+    urgent: bool
+    note: str
+    four_colour: bool
+
+
+def read_scene(view: View, renderer: GameRenderer[Any], four_colour: bool) -> HandScene:
+    """Read and check what the hand picture of ``view`` shows; ValueError before any drawing."""
     hand, moves = checked_hand(view)
     extras = renderer.extras(view)
     for row in extras:
@@ -92,30 +113,44 @@ def draw_hand(view: View, renderer: GameRenderer[Any], four_colour: bool) -> Ima
     if renderer.marking_verbs is not None:
         marking = [move for move in moves if move.split()[0] in renderer.marking_verbs]
     marked = playable(candidates, marking)
+    words, urgent = status(view, moves)
+    count = len(hand)
+    noun = "card" if count == 1 else "cards"
+    return HandScene(
+        game=renderer.game,
+        hand=tuple(hand),
+        extras=tuple(
+            (row.title, tuple(sorted(row.cards, key=sort_key)), row.playable) for row in extras
+        ),
+        marked=None if marked is None else frozenset(marked),
+        words=words or f"{count} {noun} in hand",
+        urgent=urgent,
+        note=renderer.hand_note(view),
+        four_colour=four_colour,
+    )
+
+
+def draw_hand(view: View, renderer: GameRenderer[Any], four_colour: bool) -> Image.Image:
+    return draw_scene(read_scene(view, renderer, four_colour), renderer)
+
+
+def draw_scene(scene: HandScene, renderer: GameRenderer[Any]) -> Image.Image:
+    """The picture of ``scene``, by the renderer of its game."""
+    hand, extras, marked, four_colour = scene.hand, scene.extras, scene.marked, scene.four_colour
     count = len(hand)
     natural = 2 * MARGIN + count * CARD_W + max(0, count - 1) * GAP
     width = max(MIN_WIDTH, min(WIDTH, natural))
     height = HEADER_H + RAISE + 14 + CARD_H + LABEL_H + 8 + len(extras) * EXTRA_H
     image, draw = canvas(width, height)
-    words, urgent = status(view, moves)
-    noun = "card" if count == 1 else "cards"
-    header(
-        draw,
-        width,
-        renderer.title,
-        words or f"{count} {noun} in hand",
-        urgent=urgent,
-        note=renderer.hand_note(view),
-    )
+    header(draw, width, renderer.title, scene.words, urgent=scene.urgent, note=scene.note)
     top = HEADER_H + RAISE + 14
     if not count:
         text(draw, (width / 2, top + CARD_H / 2), "no cards in hand", 28, fill=MUTED, anchor="mm")
     _row(image, draw, hand, top, width, marked, renderer, four_colour, 1.0)
     y = top + CARD_H + LABEL_H + 12
-    for row in extras:
-        caption(draw, (MARGIN, y), row.title)
-        cards = sorted(row.cards, key=sort_key)
-        row_marked = marked if row.playable else None
+    for title, cards, row_playable in extras:
+        caption(draw, (MARGIN, y), title)
+        row_marked = marked if row_playable else None
         _row(image, draw, cards, y + 28 + RAISE, width, row_marked, renderer, four_colour, SMALL)
         y += EXTRA_H
     return image
@@ -127,7 +162,7 @@ def _row(
     cards: Sequence[str],
     top: int,
     width: int,
-    marked: set[str] | None,
+    marked: frozenset[str] | set[str] | None,
     renderer: GameRenderer[Any],
     four_colour: bool,
     scale: float,

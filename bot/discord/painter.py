@@ -1,33 +1,64 @@
-"""Pictures drawn in worker processes, so the bot uses every core.
+"""Pictures drawn in worker processes, so the bot uses every core, and each drawn once.
 
 Drawing a hand or a table is Python work that holds the GIL: in threads, it shares one core
 with the event loop, and under load every move waits for every other move's pictures. Worker
-processes draw in parallel with the loop; a view goes in (a small dict) and PNG bytes come
-out. ``TAPIS_RENDER_PROCESSES=0`` draws in threads instead (one process, fewer resources).
+processes draw in parallel with the loop. ``TAPIS_RENDER_PROCESSES=0`` draws in threads
+instead (one process, fewer resources).
+
+Most of a match's pictures have been drawn before: the opponent's hand while it is not their
+turn, a hand sent again with new words around it, a board asked for twice. So each picture is
+keyed by what it shows — a hand by its scene (``rendering.hand_scene``: the cards, which are
+lit, the words on it, the colours), a table by a digest of the public view and the names —
+and kept in a cache bounded by bytes, dropping the least recently used. Only what a worker
+needs travels to it: a hand's scene (a few dozen strings, where the view may carry 1,586 legal
+discards) or a table's view as JSON bytes; PNG bytes come back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
+import json
 import logging
 import multiprocessing
 import os
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 import games
 import rendering
 
 log = logging.getLogger(__name__)
 
+CACHE_BYTES: Final = 48 * 1024 * 1024
+"""Room for some 1,500 pictures (hands weigh about 20 KB, tables 30-60 KB): every picture of
+the matches being played at a busy moment, far less memory than the bot's other needs."""
 
-def _hand(view: dict[str, Any], four_colour: bool) -> bytes:
-    return rendering.hand_png(view, four_colour=four_colour)
+Drawn = tuple[bytes, float, float]
+"""A picture from a worker: (PNG, seconds drawing, seconds encoding)."""
 
 
-def _table(view: dict[str, Any], names: tuple[str, str]) -> bytes:
-    return rendering.table_png(view, names)
+def _timed(draw: Callable[[], Any]) -> Drawn:
+    start = time.perf_counter()
+    image = draw()
+    drawn = time.perf_counter()
+    data = rendering.png(image)
+    return data, drawn - start, time.perf_counter() - drawn
+
+
+def _hand(scene: rendering.HandScene) -> Drawn:
+    return _timed(lambda: rendering.scene_image(scene))
+
+
+def _table(view_json: bytes, names: tuple[str, str], four_colour: bool) -> Drawn:
+    view = json.loads(view_json)
+    return _timed(lambda: rendering.table_image(view, names, four_colour=four_colour))
 
 
 def _warm_up() -> None:
@@ -46,13 +77,70 @@ def worker_count() -> int:
     return min(2, os.cpu_count() or 1)
 
 
-class Painter:
-    """Draws hands and tables off the event loop, at most one picture per worker at a time."""
+@dataclass
+class PainterStats:
+    """What the painter did since it started: logged when it closes, read by the benchmark."""
 
-    def __init__(self, processes: int | None = None) -> None:
+    drawn: int = 0
+    reused: int = 0
+    """Pictures asked for and found drawn already (in the cache, or being drawn)."""
+    draw_seconds: float = 0.0
+    encode_seconds: float = 0.0
+    bytes: int = 0
+    """Bytes of the pictures drawn."""
+
+    def fields(self) -> dict[str, float | int]:
+        drawn = max(1, self.drawn)
+        return {
+            "drawn": self.drawn,
+            "reused": self.reused,
+            "draw_ms": round(1000 * self.draw_seconds / drawn, 2),
+            "encode_ms": round(1000 * self.encode_seconds / drawn, 2),
+            "png_bytes": self.bytes // drawn,
+        }
+
+
+class PictureCache:
+    """PNG bytes by key, the least recently used dropped first once ``limit`` bytes are held."""
+
+    def __init__(self, limit: int = CACHE_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self._pictures: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._pictures)
+
+    def get(self, key: Hashable) -> bytes | None:
+        picture = self._pictures.get(key)
+        if picture is not None:
+            self._pictures.move_to_end(key)
+        return picture
+
+    def put(self, key: Hashable, picture: bytes) -> None:
+        if len(picture) > self.limit:
+            return  # would push out everything else and stay alone
+        old = self._pictures.pop(key, None)
+        if old is not None:
+            self.size -= len(old)
+        self._pictures[key] = picture
+        self.size += len(picture)
+        while self.size > self.limit:
+            _, dropped = self._pictures.popitem(last=False)
+            self.size -= len(dropped)
+
+
+class Painter:
+    """Draws hands and tables off the event loop, at most one picture per worker at a time,
+    and never the same picture twice while it is in the cache."""
+
+    def __init__(self, processes: int | None = None, cache_bytes: int = CACHE_BYTES) -> None:
         self._processes = worker_count() if processes is None else processes
         self._pool: Executor | None = None
         self._slots = asyncio.Semaphore(max(1, self._processes or (os.cpu_count() or 1)))
+        self.cache = PictureCache(cache_bytes)
+        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        self.stats = PainterStats()
 
     def _executor(self) -> Executor | None:
         if self._processes <= 0:
@@ -66,29 +154,67 @@ class Painter:
         return self._pool
 
     async def hand(self, view: dict[str, Any], four_colour: bool) -> bytes:
-        return await self._draw(_hand, view, four_colour)
+        """The hand picture of ``view``; ValueError (before any drawing) if it cannot be drawn."""
+        scene = rendering.hand_scene(view, four_colour=four_colour)
+        return await self._picture(("hand", scene), _hand, scene)
 
-    async def table(self, view: dict[str, Any], names: tuple[str, str]) -> bytes:
-        return await self._draw(_table, view, names)
+    async def table(
+        self, view: dict[str, Any], names: tuple[str, str], four_colour: bool = False
+    ) -> bytes:
+        """The table picture of the public ``view``, with the players' ``names``."""
+        data = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
+        digest = hashlib.blake2b(data, digest_size=20)
+        digest.update(json.dumps([names, four_colour]).encode())
+        return await self._picture(("table", digest.digest()), _table, data, names, four_colour)
 
-    async def _draw(self, draw: Any, *args: Any) -> bytes:
+    async def _picture(self, key: Hashable, draw: Callable[..., Drawn], *args: Any) -> bytes:
+        cached = self.cache.get(key)
+        if cached is not None:
+            self.stats.reused += 1
+            return cached
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            # A task of its own: a caller that goes away (a cancelled send) does not stop the
+            # drawing that others may be waiting for, and the picture is kept all the same.
+            drawing = asyncio.ensure_future(self._drawn(key, draw, *args))
+            self._drawing[key] = drawing
+            drawing.add_done_callback(functools.partial(self._settled, key))
+        else:  # the same picture asked for twice at once: drawn once
+            self.stats.reused += 1
+        return await asyncio.shield(drawing)
+
+    async def _drawn(self, key: Hashable, draw: Callable[..., Drawn], *args: Any) -> bytes:
+        picture, draw_s, encode_s = await self._draw(draw, *args)
+        self.cache.put(key, picture)
+        self.stats.drawn += 1
+        self.stats.draw_seconds += draw_s
+        self.stats.encode_seconds += encode_s
+        self.stats.bytes += len(picture)
+        return picture
+
+    def _settled(self, key: Hashable, drawing: asyncio.Future[bytes]) -> None:
+        if self._drawing.get(key) is drawing:
+            del self._drawing[key]
+        if not drawing.cancelled():
+            drawing.exception()  # seen here: the callers that asked have it raised, if any
+
+    async def _draw(self, draw: Callable[..., Drawn], *args: Any) -> Drawn:
         async with self._slots:
             pool = self._executor()
             if pool is None:
-                picture: bytes = await asyncio.to_thread(draw, *args)
-                return picture
+                return await asyncio.to_thread(draw, *args)
             try:
-                picture = await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
-                return picture
+                return await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): start afresh, draw this one here.
                 log.warning("picture workers stopped; starting new ones")
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
-                picture = await asyncio.to_thread(draw, *args)
-                return picture
+                return await asyncio.to_thread(draw, *args)
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self.stats.drawn or self.stats.reused:
+            log.info("pictures", extra=self.stats.fields())

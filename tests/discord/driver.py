@@ -162,10 +162,16 @@ class Table:
                 for _, data in sent.files:
                     assert data.startswith(PNG)
         if check_images:
+            # While the match is played, every player has their current hand in view: the
+            # last hand picture they got, sent with this move or earlier (an unchanged hand is
+            # not drawn or sent again), is the picture of their hand as it stands. (Once it is
+            # over, the thread's result says the rest.)
             for user_id, user in self.players.items():
                 hand = self.latest_hand(user)
-                if hand is not None and hand.at > 0 and self.fake.log.index(hand) >= since:
-                    assert hand.files[0][1] == rendering.hand_png(views[user_id])
+                if hand is not None and hand.at > 0 and views[user_id]["result"] is None:
+                    assert hand.files[0][1] == rendering.hand_png(views[user_id]), (
+                        "a player's latest hand picture is not their hand as it stands"
+                    )
 
     async def play_out(self, seed: int = 1, limit: int = 2000) -> None:
         rng = random.Random(seed)

@@ -1,12 +1,14 @@
-"""Pictures drawn in worker processes are the very pictures drawn here."""
+"""Pictures drawn in worker processes are the very pictures drawn here, each drawn once."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
 import games
 import rendering
-from bot.discord.painter import Painter, worker_count
+from bot.discord.painter import Painter, PictureCache, worker_count
 
 
 @pytest.mark.parametrize("processes", [0, 1])
@@ -54,3 +56,77 @@ def test_worker_count_follows_the_setting(monkeypatch: pytest.MonkeyPatch) -> No
     assert worker_count() == 3
     monkeypatch.delenv("TAPIS_RENDER_PROCESSES")
     assert 1 <= worker_count() <= 2
+
+
+async def test_an_unchanged_picture_is_not_drawn_again() -> None:
+    """The same hand (even from a view that moved on where the hand picture shows nothing of
+    it) and the same table are drawn once; a changed one is drawn."""
+    state = games.get("ecarte").new_match(seed=3)
+    painter = Painter(0)
+    try:
+        waiting = 1 - (state.to_move or 0)
+        first = await painter.hand(state.view(waiting), False)
+        again = await painter.hand(dict(state.view(waiting), scores=[5, 7]), False)
+        table = await painter.table(state.view(None), ("Alice", "Bob"))
+        assert await painter.table(state.view(None), ("Alice", "Bob")) == table
+        assert (painter.stats.drawn, painter.stats.reused) == (2, 2)
+        assert again == first == rendering.hand_png(state.view(waiting))
+        await painter.table(state.view(None), ("Alice", "Carol"))  # other names: redrawn
+        await painter.hand(state.view(waiting), True)  # other colours: redrawn
+        await painter.hand(state.view(1 - waiting), False)  # another hand: drawn
+        assert (painter.stats.drawn, painter.stats.reused) == (5, 2)
+    finally:
+        painter.close()
+
+
+async def test_a_picture_asked_for_twice_at_once_is_drawn_once() -> None:
+    state = games.get("piquet").new_match(seed=5)
+    painter = Painter(0)
+    try:
+        pictures = await asyncio.gather(
+            *(painter.table(state.view(None), ("A", "B")) for _ in "abc")
+        )
+    finally:
+        painter.close()
+    assert len(set(pictures)) == 1
+    assert (painter.stats.drawn, painter.stats.reused) == (1, 2)
+
+
+def test_the_cache_keeps_the_latest_pictures_within_its_bytes() -> None:
+    cache = PictureCache(limit=10)
+    cache.put("a", b"1234")
+    cache.put("b", b"1234")
+    assert cache.get("a") == b"1234"  # now the most recently used
+    cache.put("c", b"1234")  # 12 bytes: the least recently used, "b", goes
+    assert cache.get("b") is None
+    assert (cache.get("a"), cache.get("c"), cache.size) == (b"1234", b"1234", 8)
+    cache.put("big", b"x" * 11)  # larger than the whole cache: not kept, nothing dropped
+    assert cache.get("big") is None and len(cache) == 2
+
+
+async def test_a_bad_view_is_refused_before_anything_is_drawn() -> None:
+    painter = Painter(0)
+    try:
+        with pytest.raises(ValueError, match="legal_moves"):
+            await painter.hand({"game": "piquet", "hand": ["7S"], "legal_moves": 3}, False)
+        with pytest.raises(ValueError, match="public view"):
+            state = games.get("piquet").new_match(seed=4)
+            await painter.table(state.view(0), ("A", "B"))
+    finally:
+        painter.close()
+    assert painter.stats.drawn == 0
+
+
+async def test_a_caller_going_away_does_not_stop_the_drawing_others_wait_for() -> None:
+    state = games.get("bezique").new_match(seed=6)
+    painter = Painter(0)
+    try:
+        first = asyncio.ensure_future(painter.table(state.view(None), ("A", "B")))
+        second = asyncio.ensure_future(painter.table(state.view(None), ("A", "B")))
+        await asyncio.sleep(0)
+        first.cancel()
+        assert await second == rendering.table_png(state.view(None), ("A", "B"))
+        assert await painter.table(state.view(None), ("A", "B")) == await second
+    finally:
+        painter.close()
+    assert (painter.stats.drawn, painter.stats.reused) == (1, 2)

@@ -3,7 +3,9 @@ them close enough that edges stay smooth, equal pictures giving equal bytes, fil
 
 from __future__ import annotations
 
+import io
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from PIL import Image, ImageDraw
@@ -11,6 +13,7 @@ from PIL import Image, ImageDraw
 import games
 import rendering
 from rendering import encode
+from rendering.canvas import Draw, text
 from rendering.faces import FACE_CODES, back, dimmed, face
 from rendering.fonts import font
 from rendering.style import FELT, FELT_DARK, GOLD, INK, MUTED, SMALL, tint
@@ -96,3 +99,42 @@ def test_pictures_are_small_and_equal_views_give_equal_bytes(name: str) -> None:
         hand = rendering.hand_png(state.view(seat))
         assert len(hand) <= 200_000
         assert rendering.hand_png(state.view(seat)) == hand
+
+
+def test_words_drawn_on_the_palette_are_words_drawn_on_rgb_then_mapped() -> None:
+    """Words (any script, on flat ground or across two grounds) give the pixels drawing them
+    on an RGB picture and mapping the whole would; the second time from the kept pieces."""
+    for _ in range(2):
+        rgb = Image.new("RGB", (420, 80), FELT)
+        rgb.paste(FELT_DARK, (200, 0, 420, 80))
+        indexed = encode.quantize(rgb)
+        for picture in (rgb, indexed):
+            draw = Draw(picture)
+            text(draw, (10, 10), "Zoë · ▶ 10♥ · ليلى 😀", 24, bold=True, fill=GOLD)
+            text(draw, (150.5, 50), "across grounds", 22, fill=MUTED)
+        assert indexed.tobytes() == encode.quantize(rgb).tobytes()
+
+
+def test_png_holds_the_pixels_and_the_palette() -> None:
+    state = games.get("cinq-as").new_match(seed=3)
+    picture = rendering.table_image(state.view(None), NAMES)
+    assert picture.mode == "P"
+    data = rendering.png(picture)
+    decoded = Image.open(io.BytesIO(data))
+    decoded.load()
+    assert decoded.mode == "P" and decoded.size == picture.size
+    assert decoded.tobytes() == picture.tobytes()
+    assert decoded.convert("RGB").tobytes() == picture.convert("RGB").tobytes()
+    rgb = picture.convert("RGB")
+    mapped = Image.open(io.BytesIO(rendering.png(rgb)))  # an RGB picture is mapped first
+    assert mapped.convert("RGB").tobytes() == encode.quantize(rgb).convert("RGB").tobytes()
+
+
+def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one() -> None:
+    """The kept words and corners are shared by threads (the bot may draw in threads)."""
+    views = [s.view(None) for name in ("bezique", "cinq-as") for s in _moments(name, seed=8)]
+    alone = [rendering.table_png(view, NAMES) for view in views]
+    encode._tiles.clear()
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda view: rendering.table_png(view, NAMES), views * 2))
+    assert together == alone * 2

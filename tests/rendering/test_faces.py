@@ -6,6 +6,7 @@ import pytest
 from PIL import Image
 
 from games.cards import ACE_MARKERS, DOUBLE_PACK, PIQUET_PACK, TAROT_SET
+from rendering import encode
 from rendering.faces import (
     FACE_CODES,
     Cutout,
@@ -18,7 +19,7 @@ from rendering.faces import (
     face_cutout,
     size_of,
 )
-from rendering.style import CARD_H, CARD_W, FELT, SMALL
+from rendering.style import CARD_H, CARD_PAPER, CARD_W, FELT, SMALL
 from tests.rendering.helpers import colours, mean_difference
 
 
@@ -124,3 +125,19 @@ def test_any_shape_is_laid_exactly() -> None:
     ground.paste(shape, (3, 4), shape)
     Cutout.of(shape).lay(laid, (3, 4))
     assert laid.tobytes() == ground.tobytes()
+
+
+def test_cards_laid_on_the_palette_are_the_cards_laid_on_rgb_then_mapped() -> None:
+    """On a picture drawn on the fixed palette a card gives the pixels laying it on an RGB
+    picture and mapping the whole would, wherever it lies on flat colours (felt, paper), and
+    again from the kept corners; also partly off the picture."""
+    places = ((10, 5), (-90, 190), (200, -40))  # apart: a corner over a card is not flat
+    for cutout in (face_cutout("QH", True), dimmed_cutout("10T", False, True, SMALL)):
+        for _ in range(2):  # the second time from the corners kept the first time
+            rgb = Image.new("RGB", (260, 220), FELT)
+            rgb.paste(CARD_PAPER, (150, 0, 260, 90))
+            indexed = encode.quantize(rgb)
+            for xy in places:
+                cutout.lay(rgb, xy)
+                cutout.lay(indexed, xy)
+                assert indexed.tobytes() == encode.quantize(rgb).tobytes()
