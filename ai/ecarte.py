@@ -16,6 +16,16 @@ RANKS_LOW_TO_HIGH = ("7", "8", "9", "10", "A", "J", "Q", "K")  # the ace between
 POWER = {card: RANKS_LOW_TO_HIGH.index(card[:-1]) for card in PIQUET_PACK}
 PHASES = ("propose", "respond", "discard", "play")
 TURN_UP = 10
+REDRAWS = 12  # tries at a deal that fits what the opponent's choices suggest
+UNLIKELY = 0.25  # the chance to keep a deal that does not fit them
+PLAYABLE = 5  # the strength of a hand worth playing as it is, for the rules of thumb
+DISCARDS = 8  # exchanges searched: the best few by keep_worth
+
+
+def cards_in_seat(view: Json, seat: int) -> list[str]:
+    """The cards ``seat`` has played in this hand (tricks done and the one in progress)."""
+    entries = [*view["trick"], *(e for t in view["tricks"] for e in t["cards"])]
+    return [str(e["card"]) for e in entries if e["seat"] == seat]
 
 
 def determinize(view: Json, rng: random.Random) -> State:
@@ -31,7 +41,24 @@ def determinize(view: Json, rng: random.Random) -> State:
     if view["king"] == opp and king in hidden:
         hidden.remove(king)
         forced.append(king)
-    rng.shuffle(hidden)
+    # What the opponent chose tells of their hand. One who chose to play without an
+    # exchange (elder leading at once, or the dealer refusing the first proposal) showed a
+    # hand worth playing; an elder who has just proposed, one worth changing. Deals that
+    # contradict it are mostly redrawn — only mostly, as not every player reasons so.
+    if view["committed"] == opp and not view["exchanges"]:
+        told = 1
+    elif view["phase"] == "respond" and view["to_move"] == seat:
+        told = -1
+    else:
+        told = 0
+    their_played = [c for c in played if c not in cards_in_seat(view, seat)]
+    trump = str(view["trump"])
+    for _attempt in range(REDRAWS):
+        rng.shuffle(hidden)
+        size = int(view["hand_sizes"][opp]) - len(forced)
+        worth = strength([*forced, *hidden[:size], *their_played], trump)
+        if told == 0 or (worth >= PLAYABLE) == (told > 0) or rng.random() < UNLIKELY:
+            break
     other = forced + take(hidden, int(view["hand_sizes"][opp]) - len(forced))
     thrown = take(hidden, sum(int(e["count"]) for e in view["exchanges"] if e["seat"] == opp))
     stock = take(hidden, int(view["stock"]))
@@ -106,7 +133,7 @@ def rules(view: Json, rng: random.Random) -> str:
     hand = list(view["hand"])
     if "king" in moves:
         return "king"
-    strong = strength(hand, trump) >= 5
+    strong = strength(hand, trump) >= PLAYABLE
     if "propose" in moves and not strong:
         return "propose"
     if "accept" in moves:
@@ -136,6 +163,32 @@ def rules(view: Json, rng: random.Random) -> str:
     if len(trumps) >= 2:
         return "play " + max(trumps, key=POWER.__getitem__)
     return "play " + max(playable, key=lambda c: (c[-1] != trump, POWER[c]))
+
+
+def keep_worth(card: str, trump: str) -> float:
+    """A rough worth of keeping a card through an exchange: trumps most, then kings and
+    queens; a low plain card is worth less than the average card drawn in its place."""
+    return POWER[card] + (8.0 if card[-1] == trump else 0.0) + (2.0 if card[:-1] == "K" else 0.0)
+
+
+def candidates(view: Json, moves: list[str]) -> list[str]:
+    """Every move, but only the most promising exchanges: of 31 possible discards most are
+    absurd (throwing the trumps away), and the exact search spends its samples better on a
+    few."""
+    if not moves[0].startswith("discard"):
+        return moves
+    trump = str(view["trump"])
+    hand = list(view["hand"])
+    seen = set(hand) | {str(view["turn_up"])}
+    fresh = [c for c in PIQUET_PACK if c not in seen]
+    drawn = sum(keep_worth(c, trump) for c in fresh) / len(fresh)
+
+    def promise(move: str) -> float:
+        thrown = move.split()[1:]
+        kept = sum(keep_worth(c, trump) for c in hand if c not in thrown)
+        return kept + drawn * len(thrown)
+
+    return sorted(moves, key=lambda m: (-promise(m), m))[:DISCARDS]
 
 
 def greedy(view: Json, rng: random.Random) -> str:
@@ -301,5 +354,6 @@ GAME_AI: GameAI = register(
         win_value=4.0,
         strong=600,
         evaluate=evaluate,
+        candidates=candidates,
     )
 )
