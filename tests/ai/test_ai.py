@@ -172,3 +172,30 @@ def test_the_ecarte_solver_takes_as_many_tricks_as_brute_force() -> None:
             assert solved == _most_tricks(state, seat), state.to_json()
             checked += 1
     assert checked >= 10
+
+
+def test_le_5_as_projects_an_expedition_by_the_scoring_rules() -> None:
+    from ai.cinq_as import projected
+
+    run = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
+    # Nothing left to come: the projection is the score itself (cinq-as D5, D6).
+    assert projected(run, [], [], 1.0, 0.0) == 44
+    assert projected(["JH"], [], [], 1.0, 0.0) == -40
+    # An expedition not opened is worth opening only if it promises something.
+    assert projected([], ["2H", "3H"], [], 1.0, 0.0) == 0
+    assert projected([], ["QH", "9H", "10H", "8H"], [], 1.0, 0.0) == (27 - 20) * 2
+    # Cards in hand count as far as there is time to play them; unseen ones by their chance.
+    assert projected(["6D"], ["9D", "10D"], [], 0.5, 0.0) == 6 + 9.5 - 20
+    assert projected(["6D"], [], ["9D", "10D", "4D"], 1.0, 0.5) == 6 + 9.5 - 20
+
+
+def test_le_5_as_searches_few_play_moves_and_keeps_the_rules_choice() -> None:
+    from ai.cinq_as import CANDIDATES, candidates, rules
+
+    for state, seat in positions("cinq-as", 4, every=3)[:8]:
+        view = state.view(seat)
+        moves = list(view["legal_moves"])
+        chosen = candidates(view, moves)
+        assert set(chosen) <= set(moves) and len(chosen) == min(len(moves), CANDIDATES)
+        if view["phase"] == "play":
+            assert rules(view, random.Random(0)) in chosen or len(moves) <= CANDIDATES
