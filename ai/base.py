@@ -22,15 +22,16 @@ Determinizer = Callable[[Json, random.Random], State]
 Policy = Callable[[State, list[str], random.Random], str]
 """A cheap move choice inside a playout: the state is a determinization, so it may be read."""
 ViewPolicy = Callable[[Json, random.Random], str]
+"""A move choice from a seat's view alone (the greedy player)."""
+Evaluator = Callable[[State, int, int, random.Random], float]
+"""(state, seat, counted moves left in the deal, rng) -> the state's value for ``seat``, in
+the same unit as a playout's: the margin in match points plus the prize of a decided match."""
 
 
 def view_of(state: State, seat: int | None) -> Json:
     """``state.view(seat)`` as plain data: the rules of thumb read each game's own keys from
     the JSON the bot would send, the same whatever the game's view type."""
     return cast(Json, state.view(seat))
-
-
-"""A move choice from a seat's view alone (the greedy player)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class GameAI:
     estimate: Callable[[State, int], float] | None = None
     """Points for a seat not yet scored where a playout stops: what the cards won or laid
     promise (brisques, expeditions under way). Zero once the deal is over."""
+    evaluate: Evaluator | None = None
+    """The value of a determinized state for a seat, replacing the random playout where a
+    game can do better: Écarté's five tricks are solved exactly instead of played out."""
 
 
 _REGISTRY: dict[str, GameAI] = {}

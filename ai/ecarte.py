@@ -7,13 +7,25 @@ import random
 
 import games
 from ai.base import GameAI, Json, cards_in, layout, register, take, unseen, view_of
+from ai.search import value
 from games import State
 from games.cards import PIQUET_PACK
+from games.ecarte import TRICKS, hand_points, second_takes
 
 RANKS_LOW_TO_HIGH = ("7", "8", "9", "10", "A", "J", "Q", "K")  # the ace between ten and jack
 POWER = {card: RANKS_LOW_TO_HIGH.index(card[:-1]) for card in PIQUET_PACK}
 PHASES = ("propose", "respond", "discard", "play")
 TURN_UP = 10
+REDRAWS = 12  # tries at a deal that fits what the opponent's choices suggest
+UNLIKELY = 0.25  # the chance to keep a deal that does not fit them
+PLAYABLE = 5  # the strength of a hand worth playing as it is, for the rules of thumb
+DISCARDS = 8  # exchanges searched: the best few by keep_worth
+
+
+def cards_in_seat(view: Json, seat: int) -> list[str]:
+    """The cards ``seat`` has played in this hand (tricks done and the one in progress)."""
+    entries = [*view["trick"], *(e for t in view["tricks"] for e in t["cards"])]
+    return [str(e["card"]) for e in entries if e["seat"] == seat]
 
 
 def determinize(view: Json, rng: random.Random) -> State:
@@ -29,7 +41,24 @@ def determinize(view: Json, rng: random.Random) -> State:
     if view["king"] == opp and king in hidden:
         hidden.remove(king)
         forced.append(king)
-    rng.shuffle(hidden)
+    # What the opponent chose tells of their hand. One who chose to play without an
+    # exchange (elder leading at once, or the dealer refusing the first proposal) showed a
+    # hand worth playing; an elder who has just proposed, one worth changing. Deals that
+    # contradict it are mostly redrawn — only mostly, as not every player reasons so.
+    if view["committed"] == opp and not view["exchanges"]:
+        told = 1
+    elif view["phase"] == "respond" and view["to_move"] == seat:
+        told = -1
+    else:
+        told = 0
+    their_played = [c for c in played if c not in cards_in_seat(view, seat)]
+    trump = str(view["trump"])
+    for _attempt in range(REDRAWS):
+        rng.shuffle(hidden)
+        size = int(view["hand_sizes"][opp]) - len(forced)
+        worth = strength([*forced, *hidden[:size], *their_played], trump)
+        if told == 0 or (worth >= PLAYABLE) == (told > 0) or rng.random() < UNLIKELY:
+            break
     other = forced + take(hidden, int(view["hand_sizes"][opp]) - len(forced))
     thrown = take(hidden, sum(int(e["count"]) for e in view["exchanges"] if e["seat"] == opp))
     stock = take(hidden, int(view["stock"]))
@@ -104,7 +133,7 @@ def rules(view: Json, rng: random.Random) -> str:
     hand = list(view["hand"])
     if "king" in moves:
         return "king"
-    strong = strength(hand, trump) >= 5
+    strong = strength(hand, trump) >= PLAYABLE
     if "propose" in moves and not strong:
         return "propose"
     if "accept" in moves:
@@ -136,6 +165,32 @@ def rules(view: Json, rng: random.Random) -> str:
     return "play " + max(playable, key=lambda c: (c[-1] != trump, POWER[c]))
 
 
+def keep_worth(card: str, trump: str) -> float:
+    """A rough worth of keeping a card through an exchange: trumps most, then kings and
+    queens; a low plain card is worth less than the average card drawn in its place."""
+    return POWER[card] + (8.0 if card[-1] == trump else 0.0) + (2.0 if card[:-1] == "K" else 0.0)
+
+
+def candidates(view: Json, moves: list[str]) -> list[str]:
+    """Every move, but only the most promising exchanges: of 31 possible discards most are
+    absurd (throwing the trumps away), and the exact search spends its samples better on a
+    few."""
+    if not moves[0].startswith("discard"):
+        return moves
+    trump = str(view["trump"])
+    hand = list(view["hand"])
+    seen = set(hand) | {str(view["turn_up"])}
+    fresh = [c for c in PIQUET_PACK if c not in seen]
+    drawn = sum(keep_worth(c, trump) for c in fresh) / len(fresh)
+
+    def promise(move: str) -> float:
+        thrown = move.split()[1:]
+        kept = sum(keep_worth(c, trump) for c in hand if c not in thrown)
+        return kept + drawn * len(thrown)
+
+    return sorted(moves, key=lambda m: (-promise(m), m))[:DISCARDS]
+
+
 def greedy(view: Json, rng: random.Random) -> str:
     return rules(view, rng)
 
@@ -146,7 +201,148 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
     return rules(view_of(state, state.to_move), rng)
 
 
-GAME_AI = register(
+BIT = {card: 1 << i for i, card in enumerate(PIQUET_PACK)}
+CARD = {bit: card for card, bit in BIT.items()}
+MEMO_LIMIT = 200_000
+
+
+class Solver:
+    """Exact trick play with both hands known, for one suit of trumps.
+
+    Hands are bit masks of the pack. The value of a position is the number of tricks the
+    searching side ("us") takes from there on with best play by both: every score of the
+    table (ecarte D6/D7/D10) grows with our tricks, so whatever a hand is worth, the best
+    play for it is the one that takes the most tricks against the best defence, and one
+    value per position serves every determinization, commitment and score. Positions repeat
+    a great deal (the same cards left, whatever order they went in) and are remembered.
+    """
+
+    def __init__(self, trump: str) -> None:
+        suit_of = {bit: card[-1] for card, bit in BIT.items()}
+        masks = {suit: 0 for suit in "SHDC"}
+        for bit, suit in suit_of.items():
+            masks[suit] |= bit
+        self.trumps = masks[trump]
+        self.suit = {bit: masks[suit_of[bit]] for bit in CARD}
+        # The cards that take a trick from a led card: higher of its suit, or any trump.
+        self.takers = {
+            bit: sum(
+                other
+                for other in CARD
+                if second_takes(CARD[bit], CARD[other], trump) and other != bit
+            )
+            for bit in CARD
+        }
+        self.memo: dict[tuple[int, int, int, int], int] = {}
+
+    def answers(self, hand: int, lead: int) -> int:
+        """The cards of ``hand`` that may answer ``lead`` (ecarte D9), as a mask."""
+        same = hand & self.suit[lead]
+        if same:
+            return (same & self.takers[lead]) or same
+        if not self.suit[lead] & self.trumps:
+            trumps = hand & self.trumps
+            if trumps:
+                return trumps
+        return hand
+
+    def tricks(self, ours: int, theirs: int, our_turn: int, lead: int) -> int:
+        """Tricks we take from here: ``our_turn`` 1 if we are to play, ``lead`` the card led
+        to the trick in progress (by the other side) or 0."""
+        key = (ours, theirs, our_turn, lead)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        left = (ours | theirs).bit_count() + (1 if lead else 0)
+        if left == 0:
+            return 0
+        most = left // 2
+        hand = ours if our_turn else theirs
+        options = self.answers(hand, lead) if lead else hand
+        best = -1 if our_turn else most + 1
+        while options:
+            bit = options & -options
+            options ^= bit
+            a, b = (ours ^ bit, theirs) if our_turn else (ours, theirs ^ bit)
+            if not lead:
+                value = self.tricks(a, b, 1 - our_turn, bit)
+            else:
+                # The second card takes the trick or the leader keeps it; the winner leads.
+                ours_now = our_turn if bit & self.takers[lead] else 1 - our_turn
+                value = ours_now + self.tricks(a, b, ours_now, 0)
+            if our_turn:
+                if value > best:
+                    best = value
+                    if best == most:
+                        break
+            elif value < best:
+                best = value
+                if best == 0:
+                    break
+        if len(self.memo) >= MEMO_LIMIT:
+            self.memo.clear()
+        self.memo[key] = best
+        return best
+
+
+SOLVERS = {trump: Solver(trump) for trump in "SHDC"}
+
+
+def mask(cards: list[str]) -> int:
+    return sum(BIT[card] for card in cards)
+
+
+def evaluate(state: State, seat: int, left: int, rng: random.Random) -> float:
+    """The value of a determinized state for ``seat``: the proposals and exchanges still to
+    come are played by the rules of thumb (a model of both players), the king of trumps is
+    announced by whoever holds it, and the tricks are then solved exactly."""
+    while left > 0 and state.result is None:
+        view = view_of(state, state.to_move)
+        if view["phase"] == "play" and "king" not in view["legal_moves"]:
+            break
+        state = state.apply(rules(view, rng))
+        # Nothing before the tricks ends a deal; only a king point ending the match can.
+    if left <= 0 or state.result is not None:
+        return value(GAME_AI, state, seat)
+    views = [view_of(state, 0), view_of(state, 1)]
+    public = views[0]
+    trump = str(public["trump"])
+    totals = [int(n) for n in public["scores"]]
+    # A king of trumps still to be announced will be, as its holder plays a first card.
+    if public["king"] is None:
+        for side in (0, 1):
+            if len(views[side]["hand"]) == TRICKS and "K" + trump in views[side]["hand"]:
+                totals[side] += 1
+    target = int(public["target"])
+    committed = public["committed"]
+    win = GAME_AI.win_value
+
+    def payoff(won: tuple[int, int]) -> float:
+        scorer, points = hand_points(won, committed)
+        final = list(totals)
+        final[scorer] += points
+        margin = float(final[seat] - final[1 - seat])
+        if final[0] >= target or final[1] >= target:
+            # The first to reach the target wins; a king point reached it before the tricks.
+            first = 0 if totals[0] >= target else 1 if totals[1] >= target else scorer
+            margin += win if first == seat else -win
+        return margin
+
+    trick = public["trick"]
+    lead = BIT[str(trick[0]["card"])] if trick else 0
+    ours = SOLVERS[trump].tricks(
+        mask(views[seat]["hand"]),
+        mask(views[1 - seat]["hand"]),
+        1 if public["to_move"] == seat else 0,
+        lead,
+    )
+    won = [int(n) for n in public["tricks_won"]]
+    won[seat] += ours
+    won[1 - seat] += TRICKS - won[0] - won[1]
+    return payoff((won[0], won[1]))
+
+
+GAME_AI: GameAI = register(
     GameAI(
         name="ecarte",
         determinize=determinize,
@@ -157,5 +353,7 @@ GAME_AI = register(
         counts=lambda move: move.startswith("play"),
         win_value=4.0,
         strong=600,
+        evaluate=evaluate,
+        candidates=candidates,
     )
 )

@@ -16,6 +16,7 @@ RANK = {card: RANKS.index(card[:-1]) for card in PIQUET_PACK}
 HAND, ELDER_TALON, YOUNGER_TALON = 12, 5, 3
 MOST = (ELDER_TALON, YOUNGER_TALON)
 CANDIDATES = 6  # discards searched: the best few by the rules of thumb below
+PLAYOUT_NOISE = 0.3  # the share of random cards in a playout's tricks
 
 
 def determinize(view: Json, rng: random.Random) -> State:
@@ -179,7 +180,11 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
         view = view_of(state, seat)
         move = quick_discard(list(view["hand"]), MOST[seat != view["elder"]])
         return move if move in moves else rng.choice(moves)
-    return rng.choice(moves)
+    # Tricks by the rules of thumb mostly: purely random tricks gave the search's playouts
+    # too little signal to tell a good exchange or lead from a bad one.
+    if rng.random() < PLAYOUT_NOISE:
+        return rng.choice(moves)
+    return rules(view_of(state, state.to_move), rng)
 
 
 GAME_AI = register(

@@ -63,7 +63,10 @@ def search(game_ai: GameAI, view: Json, playouts: int, rng: random.Random) -> st
             for move in candidates:
                 after = state.apply(move)
                 left = horizon - 1 if game_ai.counts(move) else horizon
-                values.append(playout(game_ai, after, seat, left, random.Random(luck)))
+                if game_ai.evaluate is not None:
+                    values.append(game_ai.evaluate(after, seat, left, random.Random(luck)))
+                else:
+                    values.append(playout(game_ai, after, seat, left, random.Random(luck)))
         except ValueError:  # IllegalMove too: a deal the view does not fully pin down
             # A game's determinizer should never miss; if it does, the computer still plays
             # (its rules of thumb) rather than fail the match.

@@ -6,6 +6,12 @@ match ``i``), match ``i`` dealt from seed ``SEED + i``. Matches run in a process
 decision is timed inside its worker, one at a time, as processor time of that worker (one
 core; load from other processes does not count). Win rates carry a Wilson 95 % interval; a
 drawn match counts as not won.
+
+Each match's whole processor time (both players and the engine) is measured too, and from its
+mean the time 200 matches of a pair would take on one core: a default Bézigue match (to 1,000
+points) is long, and the projection says what a full measure costs before anyone starts it.
+The load average is sampled as matches finish, since a loaded machine slows the wall clock
+(never the processor times).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import games
 SEED = 20_000
 OPPONENTS = ("random", "greedy")
 SHORT_MATCHES = 4  # `make bench` (every section): a quick pass; the full run is `bench ai`
+FULL = 200  # matches per pair in the full measure
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,8 +59,10 @@ def _player(game: str, who: str) -> Player:
     return lambda view, seed: ai.choose(game, view, who, seed)
 
 
-def play(game: str, level: str, opponent: str, index: int) -> tuple[float, list[float]]:
-    """One match: (1 won / 0.5 drawn / 0 lost for the computer, its decision times)."""
+def play(game: str, level: str, opponent: str, index: int) -> tuple[float, list[float], float]:
+    """One match: (1 won / 0.5 drawn / 0 lost for the computer, its decision times, the
+    processor time of the whole match)."""
+    began = time.process_time()
     seat = index % 2
     players = [_player(game, opponent), _player(game, opponent)]
     players[seat] = _player(game, level)
@@ -72,7 +81,8 @@ def play(game: str, level: str, opponent: str, index: int) -> tuple[float, list[
         ply += 1
     assert state.result is not None
     winner = state.result["winner"]
-    return (0.5 if winner is None else float(winner == seat)), times
+    outcome = 0.5 if winner is None else float(winner == seat)
+    return outcome, times, time.process_time() - began
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -92,15 +102,19 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
-def report(game: str, opponent: str, outcomes: list[float], times: list[float]) -> str:
+def report(
+    game: str, opponent: str, outcomes: list[float], times: list[float], cpu: list[float]
+) -> str:
     n = len(outcomes)
+    per_match = sum(cpu) / len(cpu) if cpu else 0.0
     won = sum(1 for o in outcomes if o == 1.0)
     drawn = sum(1 for o in outcomes if o == 0.5)
     low, high = wilson(won, n)
     return (
         f"{game:<8} vs {opponent:<7} {n:>5} {won:>5} {drawn:>4} {won / max(n, 1):>7.1%} "
         f"[{low:.1%}, {high:.1%}] {len(times):>9} {percentile(times, 0.5):>7.3f} "
-        f"{percentile(times, 0.99):>7.3f} {max(times, default=0.0):>7.3f}"
+        f"{percentile(times, 0.99):>7.3f} {max(times, default=0.0):>7.3f} "
+        f"{per_match:>8.1f} {per_match * FULL / 3600:>7.1f}"
     )
 
 
@@ -110,7 +124,7 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
     matches = args.matches if explicit and args is not None else None
     if matches is None:
         named = args is not None and "ai" in (args.sections or [])
-        matches = 200 if named else SHORT_MATCHES
+        matches = FULL if named else SHORT_MATCHES
     level = args.level if args is not None else "strong"
     jobs = args.jobs if args is not None else 2
     progress = args.progress if args is not None else 0
@@ -121,16 +135,20 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
         f"{level} level vs each opponent: {matches} matches per game, default options, seats "
         f"alternated, seeds {SEED + first}…{SEED + first + matches - 1}, {jobs} worker process(es)"
     )
-    if matches < 200:
-        print(f"(a short pass: the full measure is `python -m bench ai`, {200} matches each)")
-    print(
+    if matches < FULL:
+        print(f"(a short pass: the full measure is `python -m bench ai`, {FULL} matches each)")
+    header = (
         f"{'game':<8}    {'opponent':<7} {'games':>5} {'won':>5} {'drew':>4} {'rate':>7} "
-        f"{'95% CI':<16} {'decisions':>9} {'p50 s':>7} {'p99 s':>7} {'max s':>7}"
+        f"{'95% CI':<16} {'decisions':>9} {'p50 s':>7} {'p99 s':>7} {'max s':>7} "
+        f"{'s/match':>8} {f'{FULL} h':>7}"
     )
+    print(header)
+    loads = [os.getloadavg()[0]]
     started = time.perf_counter()
     pairs = [(game, opponent) for game in names for opponent in opponents]
     outcomes: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
     times: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
+    cpu: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         # Match by match across every game and opponent, so a run stopped early (or its
         # running tally) covers them all alike.
@@ -141,13 +159,15 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
         }
         try:
             for done, future in enumerate(as_completed(futures), 1):
-                outcome, spent = future.result()
+                outcome, spent, whole = future.result()
                 outcomes[futures[future]].append(outcome)
                 times[futures[future]].extend(spent)
+                cpu[futures[future]].append(whole)
+                loads.append(os.getloadavg()[0])
                 if progress and done % progress == 0 and done < len(futures):
                     print(f"-- so far, {time.perf_counter() - started:,.0f} s:", flush=True)
                     for pair in pairs:
-                        print(report(*pair, outcomes[pair], times[pair]), flush=True)
+                        print(report(*pair, outcomes[pair], times[pair], cpu[pair]), flush=True)
         except KeyboardInterrupt:
             # Stopped early (Ctrl-C): the matches finished so far still make a tally.
             for future in futures:
@@ -156,5 +176,9 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
     if progress:
         print("-- final:")
     for pair in pairs:
-        print(report(*pair, outcomes[pair], times[pair]), flush=True)
-    print(f"({time.perf_counter() - started:,.0f} s; decision times are processor seconds)")
+        print(report(*pair, outcomes[pair], times[pair], cpu[pair]), flush=True)
+    print(
+        f"({time.perf_counter() - started:,.0f} s; decision and match times are processor "
+        f"seconds; '{FULL} h': hours of one core for {FULL} matches of the pair; load average "
+        f"{min(loads):.1f}–{max(loads):.1f}, mean {sum(loads) / len(loads):.1f})"
+    )

@@ -116,8 +116,86 @@ def test_bad_requests_are_refused_with_reasons() -> None:
 
 
 def test_the_bench_plays_whole_matches_and_bounds_its_rates() -> None:
-    outcome, times = play("ecarte", "easy", "random", 0)
-    assert outcome in (0.0, 0.5, 1.0) and times
+    outcome, times, whole = play("ecarte", "easy", "random", 0)
+    assert outcome in (0.0, 0.5, 1.0) and times and whole >= sum(times)
     low, high = wilson(190, 200)
     assert low < 0.95 < high and 0 <= low < high <= 1
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def _most_tricks(state: games.State, seat: int) -> int:
+    """Brute force through the engine: the tricks ``seat`` takes from here with best play by
+    both, both hands known (the king is never announced: it does not change the tricks)."""
+    view = state.view(seat)
+    won = int(view["tricks_won"][seat])
+    values = []
+    for move in state.legal_moves():
+        if move == "king":
+            continue
+        after = state.apply(move)
+        after_view = after.view(seat)
+        if after_view["deal"] != view["deal"]:  # the last trick: the hand is over
+            values.append(int(after_view["previous_hand"]["tricks_won"][seat]) - won)
+            continue
+        gained = int(after_view["tricks_won"][seat]) - won
+        values.append(gained + _most_tricks(after, seat))
+    return max(values) if state.to_move == seat else min(values)
+
+
+def test_the_ecarte_solver_takes_as_many_tricks_as_brute_force() -> None:
+    from ai.ecarte import BIT, SOLVERS, mask
+
+    rng = random.Random("solver")
+    checked = 0
+    for seed in range(30):
+        state = games.get("ecarte").new_match(seed=seed)
+        # The first hand (no score can end the match in it): lead at once or after
+        # exchanges, then a few random cards, for positions of every depth.
+        while state.view(state.to_move)["phase"] != "play" or rng.random() < 0.5:
+            moves = [m for m in state.legal_moves() if m.startswith(("play", "propose"))]
+            before = state.view(0)["deal"]
+            state = state.apply(rng.choice(moves or state.legal_moves()))
+            if state.view(0)["deal"] != before or state.result is not None:
+                break
+        else:
+            seat = rng.choice((0, 1))
+            views = [state.view(0), state.view(1)]
+            if len(views[seat]["hand"]) + len(views[1 - seat]["hand"]) > 8:
+                continue  # the brute force over a whole hand would slow the suite
+            trick = views[0]["trick"]
+            solved = SOLVERS[str(views[0]["trump"])].tricks(
+                mask(views[seat]["hand"]),
+                mask(views[1 - seat]["hand"]),
+                int(state.to_move == seat),
+                BIT[trick[0]["card"]] if trick else 0,
+            )
+            assert solved == _most_tricks(state, seat), state.to_json()
+            checked += 1
+    assert checked >= 10
+
+
+def test_le_5_as_projects_an_expedition_by_the_scoring_rules() -> None:
+    from ai.cinq_as import projected
+
+    run = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
+    # Nothing left to come: the projection is the score itself (cinq-as D5, D6).
+    assert projected(run, [], [], 1.0, 0.0) == 44
+    assert projected(["JH"], [], [], 1.0, 0.0) == -40
+    # An expedition not opened is worth opening only if it promises something.
+    assert projected([], ["2H", "3H"], [], 1.0, 0.0) == 0
+    assert projected([], ["QH", "9H", "10H", "8H"], [], 1.0, 0.0) == (27 - 20) * 2
+    # Cards in hand count as far as there is time to play them; unseen ones by their chance.
+    assert projected(["6D"], ["9D", "10D"], [], 0.5, 0.0) == 6 + 9.5 - 20
+    assert projected(["6D"], [], ["9D", "10D", "4D"], 1.0, 0.5) == 6 + 9.5 - 20
+
+
+def test_le_5_as_searches_few_play_moves_and_keeps_the_rules_choice() -> None:
+    from ai.cinq_as import CANDIDATES, candidates, rules
+
+    for state, seat in positions("cinq-as", 4, every=3)[:8]:
+        view = state.view(seat)
+        moves = list(view["legal_moves"])
+        chosen = candidates(view, moves)
+        assert set(chosen) <= set(moves) and len(chosen) == min(len(moves), CANDIDATES)
+        if view["phase"] == "play":
+            assert rules(view, random.Random(0)) in chosen or len(moves) <= CANDIDATES
