@@ -31,6 +31,7 @@ from bot.service.values import (
     Changed,
     Conflict,
     Delivery,
+    Ending,
     Json,
     MatchRow,
     NotFound,
@@ -73,24 +74,41 @@ class _Stale(Exception):
     """In a plan: the match is not as read (another process changed it); nothing written."""
 
 
-# The words a change owes, made from what it did (in its transaction: see ``MatchStore.save``).
-Words = Callable[[Changed[T]], list[Delivery]]
+# The words a change owes, made from what it decided: a list of deliveries made on the event
+# loop before the writer sees the change, or (an ending's, which name its rating changes)
+# an ``Ending`` made inside its transaction.
+Words = Callable[[Changed[T]], "list[Delivery] | Ending[T]"]
 
 
 # Outbox rows are only read back, never compared: no sorting of keys (dumps sorts).
 _OUTBOX_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
+# A delivery ready for the outbox: its JSON made before the transaction, so that the
+# writer (the one thread every change waits for) only inserts text.
+Encoded = tuple[int, str]
 
-def post(conn: sqlite3.Connection, deliveries: list[Delivery], now: float) -> list[Delivery]:
-    """In a plan: store ``deliveries`` in the outbox; them again, each with its row id."""
-    posted = []
-    for delivery in deliveries:
+
+def encode(deliveries: list[Delivery]) -> list[Encoded]:
+    """The outbox rows of ``deliveries``: made off the writer's thread."""
+    return [(delivery.match_id, _OUTBOX_JSON(delivery.to_json())) for delivery in deliveries]
+
+
+def post(conn: sqlite3.Connection, rows: list[Encoded], now: float) -> list[int]:
+    """In a plan: store encoded deliveries in the outbox; their row ids, in order."""
+    ids = []
+    for match_id, text in rows:
         cursor = conn.execute(
             "INSERT INTO outbox (match_id, delivery, created_at) VALUES (?, ?, ?)",
-            (delivery.match_id, _OUTBOX_JSON(delivery.to_json()), now),
+            (match_id, text, now),
         )
-        posted.append(replace(delivery, outbox_id=cursor.lastrowid))
-    return posted
+        assert cursor.lastrowid is not None
+        ids.append(cursor.lastrowid)
+    return ids
+
+
+def posted(deliveries: list[Delivery], ids: list[int]) -> list[Delivery]:
+    """After the commit: each delivery with its outbox row id."""
+    return [delivery.posted(outbox_id) for delivery, outbox_id in zip(deliveries, ids, strict=True)]
 
 
 def row_from_stored(stored: sqlite3.Row) -> MatchRow:
@@ -402,10 +420,13 @@ class MatchStore:
         words: Callable[[MatchRow], list[Delivery]] | None = None,
     ) -> tuple[MatchRow, list[Delivery]]:
         """Store a new challenge (``row`` with any id) and remember its players; the row
-        as stored, with its id, and the deliveries ``words`` made of it (in the outbox)."""
+        as stored, with its id, and the deliveries ``words`` made of it (in the outbox).
+
+        Its words name the id the insert gives, so they are made in the transaction (one
+        notice, once per match)."""
         now = self.ts()
 
-        def plan(conn: sqlite3.Connection) -> tuple[int, list[Delivery]]:
+        def plan(conn: sqlite3.Connection) -> tuple[int, list[Delivery], list[int]]:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
@@ -429,9 +450,11 @@ class MatchStore:
             )
             assert cursor.lastrowid is not None
             made = replace(row, id=cursor.lastrowid)
-            return made.id, [] if words is None else post(conn, words(made), now)
+            deliveries = [] if words is None else words(made)
+            return made.id, deliveries, post(conn, encode(deliveries), now)
 
-        match_id, deliveries = await self.db.transact(plan)
+        match_id, deliveries, ids = await self.db.transact(plan)
+        deliveries = posted(deliveries, ids)
         self.remembered(players)
         row = replace(row, id=match_id)
         async with self.locks.hold(match_id):
@@ -520,9 +543,12 @@ class MatchStore:
         the deliveries ``words`` makes of it, in the outbox) in one transaction, if the match
         is still as read; Conflict otherwise, and nothing written.
 
-        The words are made inside the transaction because an ending's words name the rating
-        changes ``also`` wrote; they are pure, and if they fail nothing is written.
-        The caller holds the match's lock; the cache keeps the saved row.
+        The words are made here, on the event loop, before the transaction, and stored as
+        ready text: the writer, which every change in the process waits for, does no more
+        than write. Only an ending's words (an ``Ending``) are made inside the transaction,
+        since they name the rating changes ``also`` wrote there. Words are pure; if they
+        fail, nothing is written. The caller holds the match's lock; the cache keeps the
+        saved row.
         """
         after = change.after
         columns = changed_columns(before, after)
@@ -531,18 +557,23 @@ class MatchStore:
         sql = _update_sql(tuple(columns))
         params = (*columns.values(), before.id, before.version, before.status)
         also = change.also
+        decided: Changed[T] = Changed(before, after, people, now, None)
+        made = [] if words is None else words(decided)
+        ready = None if isinstance(made, Ending) else encode(made)
 
-        def plan(conn: sqlite3.Connection) -> Changed[T]:
+        def plan(conn: sqlite3.Connection) -> tuple[T | None, list[Delivery], list[int]]:
             self.remember(conn, change.remember, now)  # first: the match may refer to them
             if columns and conn.execute(sql, params).rowcount != 1:
                 raise _Stale
-            done = Changed(before, after, people, now, None if also is None else also(conn))
-            if words is None:
-                return done
-            return replace(done, deliveries=post(conn, words(done), now))
+            found = None if also is None else also(conn)
+            if isinstance(made, Ending):
+                ending = made.make(found)
+                return found, ending, post(conn, encode(ending), now)
+            assert ready is not None
+            return found, made, post(conn, ready, now)
 
         try:
-            changed = await self.db.transact(plan)
+            found, deliveries, ids = await self.db.transact(plan)
         except _Stale:
             self.cache.pop(before.id, None)
             raise Conflict(
@@ -550,7 +581,7 @@ class MatchStore:
             ) from None
         self.remembered(change.remember)
         self.keep(after)
-        return changed
+        return Changed(before, after, people, now, found, posted(deliveries, ids))
 
     async def set_aside(
         self, match_id: int, problem: str, *, only_at: tuple[int, str] | None = None

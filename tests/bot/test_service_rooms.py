@@ -80,8 +80,9 @@ def _entries(
 
 
 async def test_a_move_walks_through_each_room_once(service: MatchService) -> None:
-    """load → decide → save with its words: the life asks the store once (which asks the
-    life's decision, then in the transaction its move log and its words), the wording once,
+    """load → decide → word → save: the life asks the store once (which asks the life's
+    decision, then its words, made before the transaction, then in the transaction its
+    move log), the wording once,
     the clock once; the words ask for each view (the board's and both hands') and the clock
     text once."""
     info = await start_match(service)
@@ -93,7 +94,8 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
     transact = service.store.db.transact
 
     async def profiled(plan: Callable[[sqlite3.Connection], object]) -> object:
-        # The words are made in the save's transaction, on the writer's thread: watch it too.
+        # The move log is written in the save's transaction, on the writer's thread: watch
+        # it too (and that the words are not made there).
         def watched(conn: sqlite3.Connection) -> object:
             sys.setprofile(profile)
             try:
@@ -115,8 +117,8 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         ("life", "store"),
         ("store", "life"),
         ("store", "life"),
-        ("store", "life"),
         ("life", "wording"),
+        ("store", "life"),
         ("life", "clock"),
     ]
     assert sorted(costly) == ["clock_text", "game_view", "game_view", "game_view"]
