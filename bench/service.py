@@ -164,6 +164,13 @@ async def _steady(
     return (len(latencies) / elapsed, *_percentiles(latencies), largest)
 
 
+async def _warm(service: MatchService) -> None:
+    """Read the live matches ahead, as the bot does at start (``MatchService.warm``)."""
+    start = time.perf_counter()
+    count = await service.warm()
+    print(f"{'':<12} {count:>7,}  live matches read ahead in {time.perf_counter() - start:.1f} s")
+
+
 def _line(level: str, live: int, load: str, rate: float, p50: float, p99: float) -> None:
     print(f"{level:<12} {live:>7,}  {load:<24} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}")
 
@@ -194,6 +201,7 @@ async def _bench(seconds: float) -> None:
             level = "FULL" if durable else "NORMAL"
             service = await MatchService.open(path, durable=durable)
             try:
+                await _warm(service)
                 for count in LIVE:
                     live = _Live(service, stored[:count])
                     rate, p50, p99 = await _flat_out(live, CLIENTS, seconds)
@@ -208,6 +216,7 @@ async def _bench(seconds: float) -> None:
         sustain = seconds * SUSTAIN_FACTOR
         service = await MatchService.open(path)
         try:
+            await _warm(service)
             live = _Live(service, stored[:SUSTAINED_LIVE])
             rate, p50, p99, largest = await _steady(live, OFFERED, sustain, wal=wal)
             at_end = _size(wal)

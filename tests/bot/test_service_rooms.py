@@ -17,7 +17,7 @@ import bot.service
 from bot.service import Conflict, MatchService
 from bot.service.store import changed_columns
 from bot.service.values import Change
-from tests.bot.conftest import start_match
+from tests.bot.conftest import BOB, FakeClock, start_match
 
 ROOMS = Path(bot.service.__file__).parent
 
@@ -144,3 +144,29 @@ async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
     stored = await service.store.read(info.id)
     assert stored.version == moved.version and stored.reminder_at == row.reminder_at
     assert stored.state is not None and stored.state.to_json() == moved.state.to_json()
+
+
+async def test_warming_reads_the_live_matches_ahead(db_path: Path, clock: FakeClock) -> None:
+    """After a start, ``warm`` reads the live matches (not the finished ones, nor one a
+    change holds, nor a damaged one) into the cache; moves then go on from it."""
+    service = await MatchService.open(db_path, now=clock)
+    live = [await start_match(service) for _ in range(3)]
+    over = await start_match(service)
+    await service.resign(over.id, BOB.user_id)
+    await service.close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE matches SET state = '[' WHERE id = ?", (live[2].id,))
+    conn.close()
+
+    service = await MatchService.open(db_path, now=clock)
+    try:
+        async with service.store.locks.hold(live[1].id):
+            assert await service.warm() == 1
+        assert set(service.store.cache) == {live[0].id}
+        assert live[0].to_move is not None
+        move = (await service.legal_moves(live[0].id, live[0].to_move))[0]
+        info, _ = await service.move(live[0].id, live[0].to_move, move)
+        assert info.version == 1
+        assert (await service.get(live[2].id)).status == "corrupt"
+    finally:
+        await service.close()
