@@ -455,13 +455,21 @@ class MatchLife:
         """A match due at ``due`` (for the clock task): a loss on time past its deadline,
         else its reminder; nothing if it is no longer due."""
         seat = 0
+        stopped = False
 
         def decide(
             row: MatchRow, people: People, now: float
         ) -> Change[list[ratings.Change]] | None:
-            nonlocal seat
+            nonlocal seat, stopped
             if row.status == "challenge" and row.deadline is not None and row.deadline <= due:
                 return Change(replace(row, status="cancelled", deadline=None))  # unanswered
+            if row.status not in ("challenge", "active"):
+                if row.deadline is None and row.reminder_at is None:
+                    return None
+                # A clock left running on a match no longer played (written by hand, or by
+                # an older program): stopped, so the task does not wake for it again.
+                stopped = True
+                return Change(replace(row, deadline=None, reminder_at=None), touch=False)
             if row.status != "active" or row.state is None or row.seat_ids is None:
                 return None
             if row.state.to_move is None:
@@ -475,6 +483,8 @@ class MatchLife:
 
         def words(done: Changed[list[ratings.Change]]) -> Words:
             row, people = done.after, done.people
+            if stopped:
+                return []
             if row.status == "cancelled":
                 return wording.challenge_expired(row, people, self.limits.hours)
             if row.status == "finished":

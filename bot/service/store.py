@@ -56,6 +56,12 @@ def unknown_match(match_id: int) -> NotFound:
     return NotFound(f"there is no match #{match_id}")
 
 
+# A match as read: its row, and its due times from the side table of clocks (none: NULL).
+SELECT_MATCHES = (
+    "SELECT m.*, c.deadline, c.reminder_at FROM matches m LEFT JOIN clocks c ON c.match_id = m.id"
+)
+
+
 def storable_id(value: object) -> bool:
     """Whether ``value`` can be an id stored in SQLite (a positive 64-bit integer)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID
@@ -217,10 +223,11 @@ def _row_fields(
 
 
 # The columns a change may write that are fields of a row as they are; the seats and the
-# result are stored otherwise (two columns, JSON). A match's id, game, guild and channel,
-# challenger, options, clock and rating terms never change once made.
+# result are stored otherwise (two columns, JSON), the due times in the side table of
+# clocks. A match's id, game, guild and channel, challenger, options, clock and rating
+# terms never change once made.
 _PLAIN: tuple[str, ...] = ("status", "opponent_id", "seed", "version", "to_move_id")
-_PLAIN += ("deadline", "reminder_at", "thread_id")
+_PLAIN += ("thread_id",)
 _read_plain = attrgetter(*_PLAIN)
 _FIXED: tuple[str, ...] = ("id", "game", "guild_id", "channel_id", "challenger_id", "options")
 _FIXED += ("days_per_move", "rematch_of", "rated")
@@ -250,6 +257,31 @@ def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
     if after.state is not before.state:  # states are immutable: a new one is a new object
         columns["state"] = None if after.state is None else after.state.to_json()
     return columns
+
+
+def clock_write(before: MatchRow, after: MatchRow) -> tuple[str, tuple[object, ...]] | None:
+    """The write that takes the match's row of clocks from ``before`` to ``after`` (None if
+    its due times are the same): an insert, a delete, or an update that finds the row only
+    if it still holds the due times ``before`` read, so that of two processes claiming the
+    same due time (one reminder, one loss on time), one writes and the other conflicts."""
+    was, now = (before.deadline, before.reminder_at), (after.deadline, after.reminder_at)
+    if was == now:
+        return None
+    if now == (None, None):
+        return "DELETE FROM clocks WHERE match_id = ?", (before.id,)
+    if was == (None, None):
+        return (
+            "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
+            (before.id, *now),
+        )
+    held = " AND ".join(
+        f"{column} IS NULL" if value is None else f"{column} = ?"
+        for column, value in zip(("deadline", "reminder_at"), was, strict=True)
+    )
+    return (
+        f"UPDATE clocks SET deadline = ?, reminder_at = ? WHERE match_id = ? AND {held}",
+        (*now, before.id, *(value for value in was if value is not None)),
+    )
 
 
 @functools.cache
@@ -380,7 +412,7 @@ class MatchStore:
     async def read_stored(self, match_id: int) -> sqlite3.Row:
         if not storable_id(match_id):
             raise unknown_match(match_id)
-        stored = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        stored = await self.db.fetchone(f"{SELECT_MATCHES} WHERE m.id = ?", (match_id,))
         if stored is None:
             raise unknown_match(match_id)
         return stored
@@ -427,7 +459,8 @@ class MatchStore:
         while len(self.cache) < self.CACHE_SIZE:
             # By id, downwards: the primary key's order, so no chunk sorts the whole table.
             found = await self.db.fetchall(
-                "SELECT * FROM matches WHERE id < ? AND status = 'active' ORDER BY id DESC LIMIT ?",
+                f"{SELECT_MATCHES} WHERE m.id < ? AND m.status = 'active'"
+                " ORDER BY m.id DESC LIMIT ?",
                 (below, chunk),
             )
             if not found:
@@ -473,8 +506,8 @@ class MatchStore:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
-                " options, status, days_per_move, rated, rematch_of, deadline, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, status, days_per_move, rated, rematch_of, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.game,
                     row.guild_id,
@@ -486,13 +519,17 @@ class MatchStore:
                     row.days_per_move,
                     int(row.rated),
                     row.rematch_of,
-                    row.deadline,
                     now,
                     now,
                 ),
             )
             assert cursor.lastrowid is not None
             made = replace(row, id=cursor.lastrowid)
+            if row.deadline is not None or row.reminder_at is not None:
+                conn.execute(
+                    "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
+                    (made.id, row.deadline, row.reminder_at),
+                )
             deliveries = [] if words is None else words(made)
             return made.id, deliveries, post(conn, encode(deliveries), now)
 
@@ -600,6 +637,7 @@ class MatchStore:
         sql = _update_sql(tuple(columns))
         params = (*columns.values(), before.id, before.version, before.status)
         also = change.also
+        clock = clock_write(before, after)
         decided: Changed[T] = Changed(before, after, people, now, None)
         made = [] if words is None else words(decided)
         ready = None if isinstance(made, Ending) else encode(made)
@@ -607,6 +645,8 @@ class MatchStore:
         def plan(conn: sqlite3.Connection) -> tuple[T | None, list[Delivery], list[int]]:
             self.remember(conn, change.remember, now)  # first: the match may refer to them
             if columns and conn.execute(sql, params).rowcount != 1:
+                raise _Stale
+            if clock is not None and conn.execute(*clock).rowcount != 1:
                 raise _Stale
             found = None if also is None else also(conn)
             if isinstance(made, Ending):
@@ -640,8 +680,8 @@ class MatchStore:
         self.cache.pop(match_id, None)
         now = self.ts()
         sql = (
-            "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
-            " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?"
+            "UPDATE matches SET status = 'corrupt', problem = ?, to_move_id = NULL,"
+            " updated_at = ? WHERE id = ?"
         )
         params: tuple[object, ...] = (problem[:500], now, match_id)
         if only_at is not None:
@@ -649,7 +689,10 @@ class MatchStore:
             params += only_at
 
         def plan(conn: sqlite3.Connection) -> bool:
-            return conn.execute(sql, params).rowcount == 1
+            if conn.execute(sql, params).rowcount != 1:
+                return False
+            conn.execute("DELETE FROM clocks WHERE match_id = ?", (match_id,))  # no clock runs
+            return True
 
         done = await self.db.transact(plan)
         if done:

@@ -15,7 +15,7 @@ import pytest
 
 import bot.service
 from bot.service import Conflict, MatchService
-from bot.service.store import changed_columns
+from bot.service.store import changed_columns, clock_write
 from bot.service.values import Change
 from tests.bot.conftest import BOB, FakeClock, start_match
 
@@ -129,7 +129,14 @@ async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
     info = await start_match(service, days=1)
     row = await service.store.peek(info.id)
     reminded = replace(row, reminder_at=None)
-    assert changed_columns(row, reminded) == {"reminder_at": None}
+    # The due times live in the side table of clocks: the match row is not touched.
+    assert changed_columns(row, reminded) == {}
+    assert clock_write(row, reminded) == (
+        "UPDATE clocks SET deadline = ?, reminder_at = ? WHERE match_id = ?"
+        " AND deadline = ? AND reminder_at = ?",
+        (row.deadline, None, row.id, row.deadline, row.reminder_at),
+    )
+    assert clock_write(row, row) is None
     assert changed_columns(row, row) == {}
     with pytest.raises(ValueError, match="never changes"):
         changed_columns(row, replace(row, rated=not row.rated))
@@ -144,6 +151,18 @@ async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
     stored = await service.store.read(info.id)
     assert stored.version == moved.version and stored.reminder_at == row.reminder_at
     assert stored.state is not None and stored.state.to_json() == moved.state.to_json()
+
+
+async def test_a_due_time_is_claimed_once(service: MatchService) -> None:
+    """Two claims of one reminder read at the same time (two processes): the clock row is
+    written only if it still holds what was read, so the second claim conflicts."""
+    info = await start_match(service, days=1)
+    row = await service.store.peek(info.id)
+    reminded = replace(row, reminder_at=None)
+    await service.store.save(row, Change(reminded, touch=False), 0.0, {})
+    with pytest.raises(Conflict):
+        await service.store.save(row, Change(reminded, touch=False), 0.0, {})
+    assert (await service.store.read(info.id)).reminder_at is None
 
 
 async def test_warming_reads_the_live_matches_ahead(db_path: Path, clock: FakeClock) -> None:
