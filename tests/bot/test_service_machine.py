@@ -65,8 +65,10 @@ class ServiceMachine(RuleBasedStateMachine):
         self.service = self.run(MatchService.open(self.path, now=self.clock))
         self.infos: dict[int, MatchInfo] = {}
         self.sent: Counter[int] = Counter()  # outbox id -> times announced
-        self.told: set[tuple[int, int]] = set()  # (match, version) announced
+        self.told: set[tuple[int, int]] = set()  # (match, version) announced on a board
+        self.hands: dict[tuple[int, int], set[int]] = {}  # (match, version) -> hands sent to
         self.moved: set[tuple[int, int]] = set()  # (match, version) a move committed
+        self.playing: set[tuple[int, int]] = set()  # ... and left the match still to play
         self.lost: list[Delivery] = []  # committed, not delivered: a crash came between
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
@@ -85,7 +87,11 @@ class ServiceMachine(RuleBasedStateMachine):
         for delivery in deliveries:
             if delivery.outbox_id is not None:
                 self.sent[delivery.outbox_id] += 1
-            self.told.add((delivery.match_id, delivery.version))
+            at = (delivery.match_id, delivery.version)
+            if delivery.kind == "board":
+                self.told.add(at)
+            elif delivery.kind == "hand" and delivery.to is not None:
+                self.hands.setdefault(at, set()).add(delivery.to)
             self.check_secrecy(delivery)
         self.run(self.service.delivered(deliveries))
 
@@ -108,8 +114,13 @@ class ServiceMachine(RuleBasedStateMachine):
     def changed(self, info: MatchInfo, deliveries: list[Delivery], *, moved: bool) -> None:
         self.infos[info.id] = info
         if moved:
-            self.moved.add((info.id, info.version))
+            self.committed(info)
         self.deliver(deliveries)
+
+    def committed(self, info: MatchInfo) -> None:
+        self.moved.add((info.id, info.version))
+        if info.status == "active":
+            self.playing.add((info.id, info.version))
 
     # -- rules ------------------------------------------------------------------------------
     @initialize()
@@ -160,14 +171,14 @@ class ServiceMachine(RuleBasedStateMachine):
                 self.lost += deliveries
             return
         self.infos[match_id] = info
-        self.moved.add((match_id, info.version))
+        self.committed(info)
         if deliver:
             self.deliver(deliveries)
         else:
             self.lost += deliveries
 
-    @rule(match_id=matches, pick=st.integers(0, 1_000))
-    def out_of_turn_and_strangers(self, match_id: int, pick: int) -> None:
+    @rule(match_id=matches)
+    def out_of_turn_and_strangers(self, match_id: int) -> None:
         """The player not to move, and someone not in the match: refused, nothing written."""
         info = self.infos[match_id]
         mover = self.mover(match_id)
@@ -247,6 +258,12 @@ class ServiceMachine(RuleBasedStateMachine):
         assert all(times == 1 for times in self.sent.values()), "a message was sent twice"
         if not self.lost:
             assert self.moved <= self.told, "a committed move was never announced"
+            for match_id, version in self.playing:
+                seats = self.infos[match_id].seats
+                assert seats is not None
+                assert self.hands.get((match_id, version)) == {p.user_id for p in seats}, (
+                    "a player was not sent their hand after a move"
+                )
             conn = sqlite3.connect(self.path)
             try:
                 unsent = conn.execute("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
