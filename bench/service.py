@@ -98,20 +98,23 @@ async def _client(
         ids[index] = (await live.played(info)).id
 
 
-async def _flat_out(live: _Live, clients: int, seconds: float) -> tuple[float, float, float]:
-    """``clients`` players moving as fast as they can: (moves/s, p50 ms, p99 ms)."""
+async def _flat_out(live: _Live, clients: int, seconds: float) -> tuple[float, float, float, float]:
+    """``clients`` players moving as fast as they can: (moves/s, p50 ms, p99 ms, CPU µs a
+    move: the process's, every thread's, which a busy machine changes less than the rate)."""
     latencies: list[float] = []
     shares: list[list[int]] = [[] for _ in range(clients)]
     for n, match_id in enumerate(live.infos):
         shares[n % clients].append(match_id)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(
         *(
             _client(live, share, random.Random(c), start + seconds, latencies)
             for c, share in enumerate(shares)
         )
     )
-    return (len(latencies) / (time.perf_counter() - start), *_percentiles(latencies))
+    rate = len(latencies) / (time.perf_counter() - start)
+    per_move = (time.process_time() - cpu) / max(1, len(latencies)) * 1e6
+    return (rate, *_percentiles(latencies), per_move)
 
 
 def _percentiles(latencies: list[float]) -> tuple[float, float]:
@@ -164,8 +167,18 @@ async def _steady(
     return (len(latencies) / elapsed, *_percentiles(latencies), largest)
 
 
-def _line(level: str, live: int, load: str, rate: float, p50: float, p99: float) -> None:
-    print(f"{level:<12} {live:>7,}  {load:<24} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}")
+async def _warm(service: MatchService) -> None:
+    """Read the live matches ahead, as the bot does at start (``MatchService.warm``)."""
+    start = time.perf_counter()
+    count = await service.warm()
+    print(f"{'':<12} {count:>7,}  live matches read ahead in {time.perf_counter() - start:.1f} s")
+
+
+def _line(
+    level: str, live: int, load: str, rate: float, p50: float, p99: float, cpu: float | None
+) -> None:
+    per_move = "" if cpu is None else f" {cpu:>8,.0f}"
+    print(f"{level:<12} {live:>7,}  {load:<24} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}{per_move}")
 
 
 def _size(path: Path) -> int:
@@ -189,25 +202,30 @@ async def _bench(seconds: float) -> None:
             f"each line plays on some of them, a match that ends replaced by a new one"
         )
         header = f"{'synchronous':<12} {'live':>7}  {'load':<24} {'moves/s':>9} {'p50 ms':>8}"
-        print(f"{header} {'p99 ms':>8}")
+        print(f"{header} {'p99 ms':>8} {'CPU µs/move':>8}")
         for durable in (False, True):
             level = "FULL" if durable else "NORMAL"
             service = await MatchService.open(path, durable=durable)
             try:
+                await _warm(service)
                 for count in LIVE:
                     live = _Live(service, stored[:count])
-                    rate, p50, p99 = await _flat_out(live, CLIENTS, seconds)
-                    _line(level, count, f"{CLIENTS} players, flat out", rate, p50, p99)
+                    rate, p50, p99, cpu = await _flat_out(live, CLIENTS, seconds)
+                    _line(level, count, f"{CLIENTS} players, flat out", rate, p50, p99, cpu)
                     rate, p50, p99, _ = await _steady(live, OFFERED, seconds)
-                    _line(level, count, f"{OFFERED:,} moves/s arriving", rate, p50, p99)
+                    _line(level, count, f"{OFFERED:,} moves/s arriving", rate, p50, p99, None)
                     stored[:count] = live.infos.values()
             finally:
                 await service.close()
-        print(f"targets: >= {OFFERED:,} moves/s, p99 <= 10 ms")
+        print(
+            f"targets: >= {OFFERED:,} moves/s, p99 <= 10 ms; load average "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures need a quiet machine)"
+        )
 
         sustain = seconds * SUSTAIN_FACTOR
         service = await MatchService.open(path)
         try:
+            await _warm(service)
             live = _Live(service, stored[:SUSTAINED_LIVE])
             rate, p50, p99, largest = await _steady(live, OFFERED, sustain, wal=wal)
             at_end = _size(wal)

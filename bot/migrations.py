@@ -163,4 +163,26 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX matches_challenge_expiry ON matches (deadline) WHERE status = 'challenge';
     UPDATE matches SET deadline = created_at + 86400 WHERE status = 'challenge';
     """,
+    # 5: the clocks in a side table. A move used to rewrite the match row and move it in two
+    # indexes of due times; a due time now lives in a small row of its own, one per match
+    # with a clock running (an active match's deadline and reminder, an open challenge's
+    # expiry), written only when a due time changes and deleted when none is left.
+    """
+    CREATE TABLE clocks (
+        match_id    INTEGER PRIMARY KEY REFERENCES matches (id),
+        deadline    REAL,
+        reminder_at REAL
+    );
+    CREATE INDEX clocks_by_deadline ON clocks (deadline);
+    CREATE INDEX clocks_by_reminder ON clocks (reminder_at);
+    INSERT INTO clocks (match_id, deadline, reminder_at)
+        SELECT id, deadline, reminder_at FROM matches
+        WHERE status IN ('active', 'challenge')
+            AND (deadline IS NOT NULL OR reminder_at IS NOT NULL);
+    DROP INDEX matches_by_deadline;
+    DROP INDEX matches_by_reminder;
+    DROP INDEX matches_challenge_expiry;
+    ALTER TABLE matches DROP COLUMN deadline;
+    ALTER TABLE matches DROP COLUMN reminder_at;
+    """,
 )

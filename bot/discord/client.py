@@ -50,6 +50,7 @@ class TapisBot(commands.Bot):
         self._clocks: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self._heartbeat: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[int] | None = None
         self.computer: Computer | None = None  # made in setup_hook, over the service
         self._unsent: list[Delivery] = []
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
@@ -80,6 +81,8 @@ class TapisBot(commands.Bot):
         self._unsent = await self.service.unsent()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
         self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
+        # The live matches read back while the gateway connects: no first move waits for it.
+        self._warming = asyncio.create_task(self.service.warm(), name="tapis-warm")
 
     def _computer_turns(self, deliveries: list[Delivery]) -> None:
         """Whatever put the computer to move (a move, an acceptance, a rematch), its turn is
@@ -154,7 +157,7 @@ class TapisBot(commands.Bot):
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
-        for task in (self._clocks, self._heartbeat):
+        for task in (self._clocks, self._heartbeat, self._warming):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

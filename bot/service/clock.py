@@ -1,7 +1,8 @@
 """The clock task: one task over the due times stored with the matches, woken by an event.
 
-Reminders and deadlines live in the ``matches`` table (``reminder_at``, ``deadline``), never
-only in memory, so a restart picks every clock up again. The task sleeps until the earliest
+Reminders and deadlines live in the ``clocks`` table (``reminder_at``, ``deadline``: one row
+per match with a clock running, an open challenge's expiry in ``deadline``), never only in
+memory, so a restart picks every clock up again. The task sleeps until the earliest
 of them; a change that brings a due time sooner wakes it (:meth:`ClockTask.changed`). What to
 do with a due match is not decided here but by ``handle`` (the match life's), so this module
 knows nothing of games or words.
@@ -56,14 +57,11 @@ class ClockTask:
     async def next_due(self) -> float | None:
         """The earliest pending reminder, deadline or challenge expiry (unix seconds), None if
         none."""
+        # Each MIN is read from its index's first entry; a match has a row only while a
+        # clock runs (a match that ends, or is set aside, loses it in the same transaction).
         earliest = await self._store.db.fetchone(
-            "SELECT MIN(t) FROM (SELECT MIN(reminder_at) AS t FROM matches"
-            " WHERE status = 'active' AND reminder_at IS NOT NULL"
-            " UNION ALL SELECT MIN(deadline) FROM matches"
-            " WHERE status = 'active' AND deadline IS NOT NULL"
-            # An open challenge keeps its expiry in ``deadline``.
-            " UNION ALL SELECT MIN(deadline) FROM matches"
-            " WHERE status = 'challenge' AND deadline IS NOT NULL)"
+            "SELECT MIN(t) FROM (SELECT MIN(reminder_at) AS t FROM clocks"
+            " UNION ALL SELECT MIN(deadline) FROM clocks)"
         )
         return None if earliest is None or earliest[0] is None else float(earliest[0])
 
@@ -75,10 +73,9 @@ class ClockTask:
         """
         now = self._store.ts()
         due = await self._store.db.fetchall(
-            "SELECT id FROM matches WHERE status = 'active' AND deadline <= ?"
-            " UNION SELECT id FROM matches WHERE status = 'active' AND reminder_at <= ?"
-            " UNION SELECT id FROM matches WHERE status = 'challenge' AND deadline <= ?",
-            (now, now, now),
+            "SELECT match_id AS id FROM clocks WHERE deadline <= ?"
+            " UNION SELECT match_id FROM clocks WHERE reminder_at <= ?",
+            (now, now),
         )
         deliveries: list[Delivery] = []
         for match in due:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import games
 from bot import clocks
-from bot.service.store import MatchStore, storable_id, unknown_match
+from bot.service.store import SELECT_MATCHES, MatchStore, storable_id, unknown_match
 from bot.service.values import Conflict, Refused
 
 
@@ -60,7 +60,7 @@ class Integrity:
             return not await self._store.set_aside(match_id, problem, only_at=at)
 
     async def _read(self, match_id: int) -> sqlite3.Row:
-        stored = await self._store.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        stored = await self._store.db.fetchone(f"{SELECT_MATCHES} WHERE m.id = ?", (match_id,))
         if stored is None:
             raise unknown_match(match_id)
         return stored
@@ -111,11 +111,18 @@ class Integrity:
             def plan(conn: sqlite3.Connection) -> bool:
                 cursor = conn.execute(
                     "UPDATE matches SET status = ?, problem = NULL, to_move_id = ?,"
-                    " deadline = ?, reminder_at = ?, updated_at = ?"
-                    " WHERE id = ? AND status = 'corrupt' AND version = ?",
-                    (status, to_move, deadline, reminder, now, match_id, stored["version"]),
+                    " updated_at = ? WHERE id = ? AND status = 'corrupt' AND version = ?",
+                    (status, to_move, now, match_id, stored["version"]),
                 )
-                return cursor.rowcount == 1
+                if cursor.rowcount != 1:
+                    return False
+                conn.execute("DELETE FROM clocks WHERE match_id = ?", (match_id,))
+                if deadline is not None:
+                    conn.execute(
+                        "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
+                        (match_id, deadline, reminder),
+                    )
+                return True
 
             if not await self._store.db.transact(plan):
                 raise Conflict(f"match #{match_id} changed meanwhile: look at it again")

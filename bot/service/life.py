@@ -2,8 +2,9 @@
 
 Every change walks the same path once: the store loads the match and its people under the
 match's lock, a pure ``decide`` here checks the request and makes the new row, the store
-saves it (with the move log, the result and the ratings in the same transaction), and the
-words are made from what was saved (wording.py). The clock task is told when a turn's due
+saves it (with the move log, the result and the ratings in the same transaction) together
+with the words made from what was decided (wording.py), an ending's once its ratings are
+known. The clock task is told when a turn's due
 time comes sooner.
 """
 
@@ -27,6 +28,7 @@ from bot.service.values import (
     Changed,
     Conflict,
     Delivery,
+    Ending,
     Json,
     MatchInfo,
     MatchOver,
@@ -43,6 +45,8 @@ from games import State
 T = TypeVar("T")
 
 Outcome = tuple[MatchInfo, list[Delivery]]
+# What a change's words are: deliveries, or an ending's, made once its ratings are written.
+Words = list[Delivery] | Ending[list[ratings.Change]]
 
 
 def fresh_seed() -> int:
@@ -372,11 +376,15 @@ class MatchLife:
                 ) from None
             return _moved(row, seat, user_id, canonical, after, now)
 
-        def words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
+        def words(done: Changed[list[ratings.Change]]) -> Words:
             if late:
                 assert done.after.result is not None
                 seat = int(done.after.result["timed_out"])
-                return wording.timed_out(done.after, done.people, seat, done.also or [], done.now)
+                return Ending(
+                    lambda changes: wording.timed_out(
+                        done.after, done.people, seat, changes or [], done.now
+                    )
+                )
             return _move_words(done)
 
         changed = _done(await self.store.change(match_id, decide, words=words))
@@ -409,8 +417,12 @@ class MatchLife:
             seat, _ = playing(row, user_id)
             return self._end(row, 1 - seat, "resignation", {"resigned": seat}, now)
 
-        def words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
-            return wording.resigned(done.after, done.people, seat, done.also or [], done.now)
+        def words(done: Changed[list[ratings.Change]]) -> Words:
+            return Ending(
+                lambda changes: wording.resigned(
+                    done.after, done.people, seat, changes or [], done.now
+                )
+            )
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         return changed.after.info(changed.people), changed.deliveries
@@ -443,13 +455,21 @@ class MatchLife:
         """A match due at ``due`` (for the clock task): a loss on time past its deadline,
         else its reminder; nothing if it is no longer due."""
         seat = 0
+        stopped = False
 
         def decide(
             row: MatchRow, people: People, now: float
         ) -> Change[list[ratings.Change]] | None:
-            nonlocal seat
+            nonlocal seat, stopped
             if row.status == "challenge" and row.deadline is not None and row.deadline <= due:
                 return Change(replace(row, status="cancelled", deadline=None))  # unanswered
+            if row.status not in ("challenge", "active"):
+                if row.deadline is None and row.reminder_at is None:
+                    return None
+                # A clock left running on a match no longer played (written by hand, or by
+                # an older program): stopped, so the task does not wake for it again.
+                stopped = True
+                return Change(replace(row, deadline=None, reminder_at=None), touch=False)
             if row.status != "active" or row.state is None or row.seat_ids is None:
                 return None
             if row.state.to_move is None:
@@ -461,24 +481,28 @@ class MatchLife:
                 return Change(replace(row, reminder_at=None), touch=False)
             return None
 
-        def words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
+        def words(done: Changed[list[ratings.Change]]) -> Words:
             row, people = done.after, done.people
+            if stopped:
+                return []
             if row.status == "cancelled":
                 return wording.challenge_expired(row, people, self.limits.hours)
             if row.status == "finished":
-                return wording.timed_out(row, people, seat, done.also or [], due)
+                return Ending(
+                    lambda changes: wording.timed_out(row, people, seat, changes or [], due)
+                )
             return wording.reminder(row, people, seat, due)
 
         changed = await self.store.change(match_id, decide, words=words)
         return [] if changed is None else changed.deliveries
 
 
-def _move_words(done: Changed[list[ratings.Change]]) -> list[Delivery]:
+def _move_words(done: Changed[list[ratings.Change]]) -> Words:
     """What a move owes: the board and hands, or the ending with its rating changes."""
-    row = done.after
+    row, people, now = done.after, done.people, done.now
     if row.status == "finished":
-        return wording.ending(row, done.people, done.also or [], done.now)
-    return wording.progress(row, done.people, done.now)
+        return Ending(lambda changes: wording.ending(row, people, changes or [], now))
+    return wording.progress(row, people, now)
 
 
 def _moved(

@@ -7,6 +7,8 @@ answers look-ups from the match store with words from wording.py. It holds no ru
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,9 +32,10 @@ from bot.service.values import (
     Standing,
     game_view,
 )
-from bot.storage import Database
+from bot.storage import Closed, Database
 
 ACTIVE = ("challenge", "active")
+log = logging.getLogger("tapis.service")
 
 
 def utcnow() -> datetime:
@@ -85,6 +88,17 @@ class MatchService:
 
     async def close(self) -> None:
         await self.store.db.close()
+
+    async def warm(self) -> int:
+        """Read the live matches into the cache (see :meth:`MatchStore.warm`): a bot
+        starts this in the background, so that the first move of each match after a
+        start costs no more than any other; how many matches were read. It never fails:
+        a database error only leaves the rest to be read on first use."""
+        try:
+            return await self.store.warm()
+        except (sqlite3.Error, Closed) as error:
+            log.warning("reading the live matches ahead stopped: %s", error)
+            return 0
 
     @property
     def database(self) -> Database:

@@ -31,6 +31,7 @@ from bot.service.values import (
     Changed,
     Conflict,
     Delivery,
+    Ending,
     Json,
     MatchRow,
     NotFound,
@@ -55,6 +56,12 @@ def unknown_match(match_id: int) -> NotFound:
     return NotFound(f"there is no match #{match_id}")
 
 
+# A match as read: its row, and its due times from the side table of clocks (none: NULL).
+SELECT_MATCHES = (
+    "SELECT m.*, c.deadline, c.reminder_at FROM matches m LEFT JOIN clocks c ON c.match_id = m.id"
+)
+
+
 def storable_id(value: object) -> bool:
     """Whether ``value`` can be an id stored in SQLite (a positive 64-bit integer)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID
@@ -73,24 +80,41 @@ class _Stale(Exception):
     """In a plan: the match is not as read (another process changed it); nothing written."""
 
 
-# The words a change owes, made from what it did (in its transaction: see ``MatchStore.save``).
-Words = Callable[[Changed[T]], list[Delivery]]
+# The words a change owes, made from what it decided: a list of deliveries made on the event
+# loop before the writer sees the change, or (an ending's, which name its rating changes)
+# an ``Ending`` made inside its transaction.
+Words = Callable[[Changed[T]], "list[Delivery] | Ending[T]"]
 
 
 # Outbox rows are only read back, never compared: no sorting of keys (dumps sorts).
 _OUTBOX_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
+# A delivery ready for the outbox: its JSON made before the transaction, so that the
+# writer (the one thread every change waits for) only inserts text.
+Encoded = tuple[int, str]
 
-def post(conn: sqlite3.Connection, deliveries: list[Delivery], now: float) -> list[Delivery]:
-    """In a plan: store ``deliveries`` in the outbox; them again, each with its row id."""
-    posted = []
-    for delivery in deliveries:
+
+def encode(deliveries: list[Delivery]) -> list[Encoded]:
+    """The outbox rows of ``deliveries``: made off the writer's thread."""
+    return [(delivery.match_id, _OUTBOX_JSON(delivery.to_json())) for delivery in deliveries]
+
+
+def post(conn: sqlite3.Connection, rows: list[Encoded], now: float) -> list[int]:
+    """In a plan: store encoded deliveries in the outbox; their row ids, in order."""
+    ids = []
+    for match_id, text in rows:
         cursor = conn.execute(
             "INSERT INTO outbox (match_id, delivery, created_at) VALUES (?, ?, ?)",
-            (delivery.match_id, _OUTBOX_JSON(delivery.to_json()), now),
+            (match_id, text, now),
         )
-        posted.append(replace(delivery, outbox_id=cursor.lastrowid))
-    return posted
+        assert cursor.lastrowid is not None
+        ids.append(cursor.lastrowid)
+    return ids
+
+
+def posted(deliveries: list[Delivery], ids: list[int]) -> list[Delivery]:
+    """After the commit: each delivery with its outbox row id."""
+    return [delivery.posted(outbox_id) for delivery, outbox_id in zip(deliveries, ids, strict=True)]
 
 
 def row_from_stored(stored: sqlite3.Row) -> MatchRow:
@@ -199,10 +223,11 @@ def _row_fields(
 
 
 # The columns a change may write that are fields of a row as they are; the seats and the
-# result are stored otherwise (two columns, JSON). A match's id, game, guild and channel,
-# challenger, options, clock and rating terms never change once made.
+# result are stored otherwise (two columns, JSON), the due times in the side table of
+# clocks. A match's id, game, guild and channel, challenger, options, clock and rating
+# terms never change once made.
 _PLAIN: tuple[str, ...] = ("status", "opponent_id", "seed", "version", "to_move_id")
-_PLAIN += ("deadline", "reminder_at", "thread_id")
+_PLAIN += ("thread_id",)
 _read_plain = attrgetter(*_PLAIN)
 _FIXED: tuple[str, ...] = ("id", "game", "guild_id", "channel_id", "challenger_id", "options")
 _FIXED += ("days_per_move", "rematch_of", "rated")
@@ -234,6 +259,31 @@ def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
     return columns
 
 
+def clock_write(before: MatchRow, after: MatchRow) -> tuple[str, tuple[object, ...]] | None:
+    """The write that takes the match's row of clocks from ``before`` to ``after`` (None if
+    its due times are the same): an insert, a delete, or an update that finds the row only
+    if it still holds the due times ``before`` read, so that of two processes claiming the
+    same due time (one reminder, one loss on time), one writes and the other conflicts."""
+    was, now = (before.deadline, before.reminder_at), (after.deadline, after.reminder_at)
+    if was == now:
+        return None
+    if now == (None, None):
+        return "DELETE FROM clocks WHERE match_id = ?", (before.id,)
+    if was == (None, None):
+        return (
+            "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
+            (before.id, *now),
+        )
+    held = " AND ".join(
+        f"{column} IS NULL" if value is None else f"{column} = ?"
+        for column, value in zip(("deadline", "reminder_at"), was, strict=True)
+    )
+    return (
+        f"UPDATE clocks SET deadline = ?, reminder_at = ? WHERE match_id = ? AND {held}",
+        (*now, before.id, *(value for value in was if value is not None)),
+    )
+
+
 @functools.cache
 def _update_sql(columns: tuple[str, ...]) -> str:
     """The UPDATE for these columns under the version check (a handful of shapes in all)."""
@@ -246,6 +296,10 @@ class KeyedLocks:
 
     def __init__(self) -> None:
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    def held(self, key: int) -> bool:
+        """Whether anyone holds or awaits the lock of ``key``."""
+        return key in self._locks
 
     @asynccontextmanager
     async def hold(self, key: int) -> AsyncIterator[None]:
@@ -358,7 +412,7 @@ class MatchStore:
     async def read_stored(self, match_id: int) -> sqlite3.Row:
         if not storable_id(match_id):
             raise unknown_match(match_id)
-        stored = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        stored = await self.db.fetchone(f"{SELECT_MATCHES} WHERE m.id = ?", (match_id,))
         if stored is None:
             raise unknown_match(match_id)
         return stored
@@ -388,6 +442,46 @@ class MatchStore:
             self.cache.move_to_end(match_id)
         return row
 
+    async def warm(self, *, chunk: int = 100) -> int:
+        """Read the live matches into the cache, newest first, as long as it has room; how
+        many were added.
+
+        Without this, each match's first move after a start reads its row and parses its
+        state (about a millisecond of the event loop's time): with thousands of live
+        matches, most moves for a good while after a restart are first moves. Rows are
+        read a chunk at a time and parsed one by one, yielding between, so moves go on
+        meanwhile. A row is kept only if the cache lacks it and nobody holds its lock: a
+        change under way, or one made since the read, has left a row at least as new.
+        A damaged row is skipped here and set aside when first used.
+        """
+        added = 0
+        below = MAX_ID
+        while len(self.cache) < self.CACHE_SIZE:
+            # By id, downwards: the primary key's order, so no chunk sorts the whole table.
+            found = await self.db.fetchall(
+                f"{SELECT_MATCHES} WHERE m.id < ? AND m.status = 'active'"
+                " ORDER BY m.id DESC LIMIT ?",
+                (below, chunk),
+            )
+            if not found:
+                break
+            below = found[-1]["id"]
+            for stored in found:
+                await asyncio.sleep(0)  # one parse at a time between other work
+                match_id = stored["id"]
+                if match_id in self.cache or self.locks.held(match_id):
+                    continue
+                try:
+                    row = row_from_stored(stored)
+                except Unreadable:
+                    continue
+                if len(self.cache) >= self.CACHE_SIZE:
+                    break
+                self.cache[match_id] = row
+                self.cache.move_to_end(match_id, last=False)  # the oldest go first
+                added += 1
+        return added
+
     def keep(self, row: MatchRow) -> None:
         self.cache[row.id] = row
         self.cache.move_to_end(row.id)
@@ -402,15 +496,18 @@ class MatchStore:
         words: Callable[[MatchRow], list[Delivery]] | None = None,
     ) -> tuple[MatchRow, list[Delivery]]:
         """Store a new challenge (``row`` with any id) and remember its players; the row
-        as stored, with its id, and the deliveries ``words`` made of it (in the outbox)."""
+        as stored, with its id, and the deliveries ``words`` made of it (in the outbox).
+
+        Its words name the id the insert gives, so they are made in the transaction (one
+        notice, once per match)."""
         now = self.ts()
 
-        def plan(conn: sqlite3.Connection) -> tuple[int, list[Delivery]]:
+        def plan(conn: sqlite3.Connection) -> tuple[int, list[Delivery], list[int]]:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
-                " options, status, days_per_move, rated, rematch_of, deadline, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, status, days_per_move, rated, rematch_of, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.game,
                     row.guild_id,
@@ -422,16 +519,22 @@ class MatchStore:
                     row.days_per_move,
                     int(row.rated),
                     row.rematch_of,
-                    row.deadline,
                     now,
                     now,
                 ),
             )
             assert cursor.lastrowid is not None
             made = replace(row, id=cursor.lastrowid)
-            return made.id, [] if words is None else post(conn, words(made), now)
+            if row.deadline is not None or row.reminder_at is not None:
+                conn.execute(
+                    "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
+                    (made.id, row.deadline, row.reminder_at),
+                )
+            deliveries = [] if words is None else words(made)
+            return made.id, deliveries, post(conn, encode(deliveries), now)
 
-        match_id, deliveries = await self.db.transact(plan)
+        match_id, deliveries, ids = await self.db.transact(plan)
+        deliveries = posted(deliveries, ids)
         self.remembered(players)
         row = replace(row, id=match_id)
         async with self.locks.hold(match_id):
@@ -520,9 +623,12 @@ class MatchStore:
         the deliveries ``words`` makes of it, in the outbox) in one transaction, if the match
         is still as read; Conflict otherwise, and nothing written.
 
-        The words are made inside the transaction because an ending's words name the rating
-        changes ``also`` wrote; they are pure, and if they fail nothing is written.
-        The caller holds the match's lock; the cache keeps the saved row.
+        The words are made here, on the event loop, before the transaction, and stored as
+        ready text: the writer, which every change in the process waits for, does no more
+        than write. Only an ending's words (an ``Ending``) are made inside the transaction,
+        since they name the rating changes ``also`` wrote there. Words are pure; if they
+        fail, nothing is written. The caller holds the match's lock; the cache keeps the
+        saved row.
         """
         after = change.after
         columns = changed_columns(before, after)
@@ -531,18 +637,26 @@ class MatchStore:
         sql = _update_sql(tuple(columns))
         params = (*columns.values(), before.id, before.version, before.status)
         also = change.also
+        clock = clock_write(before, after)
+        decided: Changed[T] = Changed(before, after, people, now, None)
+        made = [] if words is None else words(decided)
+        ready = None if isinstance(made, Ending) else encode(made)
 
-        def plan(conn: sqlite3.Connection) -> Changed[T]:
+        def plan(conn: sqlite3.Connection) -> tuple[T | None, list[Delivery], list[int]]:
             self.remember(conn, change.remember, now)  # first: the match may refer to them
             if columns and conn.execute(sql, params).rowcount != 1:
                 raise _Stale
-            done = Changed(before, after, people, now, None if also is None else also(conn))
-            if words is None:
-                return done
-            return replace(done, deliveries=post(conn, words(done), now))
+            if clock is not None and conn.execute(*clock).rowcount != 1:
+                raise _Stale
+            found = None if also is None else also(conn)
+            if isinstance(made, Ending):
+                ending = made.make(found)
+                return found, ending, post(conn, encode(ending), now)
+            assert ready is not None
+            return found, made, post(conn, ready, now)
 
         try:
-            changed = await self.db.transact(plan)
+            found, deliveries, ids = await self.db.transact(plan)
         except _Stale:
             self.cache.pop(before.id, None)
             raise Conflict(
@@ -550,7 +664,7 @@ class MatchStore:
             ) from None
         self.remembered(change.remember)
         self.keep(after)
-        return changed
+        return Changed(before, after, people, now, found, posted(deliveries, ids))
 
     async def set_aside(
         self, match_id: int, problem: str, *, only_at: tuple[int, str] | None = None
@@ -566,8 +680,8 @@ class MatchStore:
         self.cache.pop(match_id, None)
         now = self.ts()
         sql = (
-            "UPDATE matches SET status = 'corrupt', problem = ?, deadline = NULL,"
-            " reminder_at = NULL, to_move_id = NULL, updated_at = ? WHERE id = ?"
+            "UPDATE matches SET status = 'corrupt', problem = ?, to_move_id = NULL,"
+            " updated_at = ? WHERE id = ?"
         )
         params: tuple[object, ...] = (problem[:500], now, match_id)
         if only_at is not None:
@@ -575,7 +689,10 @@ class MatchStore:
             params += only_at
 
         def plan(conn: sqlite3.Connection) -> bool:
-            return conn.execute(sql, params).rowcount == 1
+            if conn.execute(sql, params).rowcount != 1:
+                return False
+            conn.execute("DELETE FROM clocks WHERE match_id = ?", (match_id,))  # no clock runs
+            return True
 
         done = await self.db.transact(plan)
         if done:

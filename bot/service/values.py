@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar, cast
@@ -103,6 +103,14 @@ class Place:
     def channel(self) -> int | None:
         return self.thread_id or self.channel_id
 
+    def to_json(self) -> Json:
+        # By hand: ``asdict`` deep-copies every field, for three plain ids.
+        return {
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "thread_id": self.thread_id,
+        }
+
 
 @dataclass(frozen=True)
 class Delivery:
@@ -148,8 +156,18 @@ class Delivery:
         Made by hand, not with ``asdict``: every move stores a few of these in the outbox,
         and ``asdict`` deep-copies each view on the writer's thread for nothing."""
         data = {name: getattr(self, name) for name in _DELIVERY_FIELDS}
-        data["place"] = asdict(self.place)
+        data["place"] = self.place.to_json()
         return data
+
+    def posted(self, outbox_id: int) -> Delivery:
+        """The delivery as stored in the outbox, with its row id.
+
+        A shallow copy with one field set: ``dataclasses.replace`` would check and pass
+        every field again, for each of a move's deliveries."""
+        copy = object.__new__(Delivery)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__["outbox_id"] = outbox_id
+        return copy
 
     @classmethod
     def from_json(cls, data: Json) -> Delivery:
@@ -348,6 +366,16 @@ class Change(Generic[T]):
     also: Callable[[sqlite3.Connection], T] | None = None
     remember: tuple[PlayerRef, ...] = ()
     touch: bool = True  # bump ``updated_at`` (a player-visible change)
+
+
+@dataclass(frozen=True)
+class Ending(Generic[T]):
+    """Words that name what the change's own writes found (an ending's rating changes,
+    which only the transaction that rates the match knows exactly): ``make`` is given what
+    ``Change.also`` returned and runs inside that transaction. Every other change's words
+    are plain lists of deliveries, made on the event loop before the writer sees them."""
+
+    make: Callable[[T | None], list[Delivery]]
 
 
 @dataclass(frozen=True)

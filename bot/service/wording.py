@@ -1,8 +1,8 @@
 """What the service says: pure functions from a match (and the people in it) to words and
 deliveries.
 
-Nothing here reads or writes anything: a move's words are made after it is saved, from the
-match as saved and the people read with it. Public deliveries are made from
+Nothing here reads or writes anything: a move's words are made from the match as decided
+(before the writer stores it, with it) and the people read with it. Public deliveries are made from
 ``state.view(None)`` alone, a hand from ``state.view(seat)`` alone; each is computed once.
 """
 

@@ -78,7 +78,9 @@ async def test_damaged_rows_are_set_aside_and_the_others_still_work(
     no_seat = await start_match(service, second=CAROL)
     await service.close()
     _damage(db_path, deep.id, "UPDATE matches SET state = ? WHERE id = {id}", "[" * 100_000)
-    _damage(db_path, text_deadline.id, "UPDATE matches SET deadline = 'tomorrow' WHERE id = {id}")
+    _damage(
+        db_path, text_deadline.id, "UPDATE clocks SET deadline = 'tomorrow' WHERE match_id = {id}"
+    )
     _damage(db_path, no_seat.id, "UPDATE matches SET seat1_id = NULL WHERE id = {id}")
 
     service = await MatchService.open(db_path, now=clock)  # nothing cached: all read afresh

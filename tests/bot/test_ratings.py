@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import re
 
 import pytest
 
 from bot import ratings
 from bot.service import MatchService, NotFound, PlayerRef
-from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, play_random, start_match
+from tests.bot.conftest import ALICE, BOB, CAROL, GAME, GUILD, play_random, start_match
 
 OTHER_GUILD = GUILD + 1
 
@@ -105,3 +107,23 @@ def test_openskill_updates() -> None:
         -3,
         0,
     ]
+
+
+async def test_endings_at_once_name_each_its_own_rating_change(service: MatchService) -> None:
+    """Two of a player's matches ending in the same moment: each ending's words name the
+    change its own transaction made, the second starting where the first ended."""
+    first, second = await start_match(service), await start_match(service)
+    outcomes = await asyncio.gather(
+        service.resign(first.id, BOB.user_id), service.resign(second.id, BOB.user_id)
+    )
+    shown = []
+    for _, deliveries in outcomes:
+        (notice,) = [d for d in deliveries if d.kind == "notice"]
+        found = re.search(r"Alice (-?\d+\.\d\d) \(([+-]\d+\.\d\d)\)", notice.text)
+        assert found is not None, notice.text
+        after, moved = float(found[1]), float(found[2])
+        shown.append((round(after - moved, 2), after))
+    shown.sort()
+    assert shown[0][1] == pytest.approx(shown[1][0], abs=0.011)
+    stats = await service.stats(ALICE.user_id, GAME, GUILD)
+    assert stats.rating == pytest.approx(shown[1][1], abs=0.011)

@@ -15,9 +15,9 @@ import pytest
 
 import bot.service
 from bot.service import Conflict, MatchService
-from bot.service.store import changed_columns
+from bot.service.store import changed_columns, clock_write
 from bot.service.values import Change
-from tests.bot.conftest import start_match
+from tests.bot.conftest import BOB, FakeClock, start_match
 
 ROOMS = Path(bot.service.__file__).parent
 
@@ -80,8 +80,9 @@ def _entries(
 
 
 async def test_a_move_walks_through_each_room_once(service: MatchService) -> None:
-    """load → decide → save with its words: the life asks the store once (which asks the
-    life's decision, then in the transaction its move log and its words), the wording once,
+    """load → decide → word → save: the life asks the store once (which asks the life's
+    decision, then its words, made before the transaction, then in the transaction its
+    move log), the wording once,
     the clock once; the words ask for each view (the board's and both hands') and the clock
     text once."""
     info = await start_match(service)
@@ -93,7 +94,8 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
     transact = service.store.db.transact
 
     async def profiled(plan: Callable[[sqlite3.Connection], object]) -> object:
-        # The words are made in the save's transaction, on the writer's thread: watch it too.
+        # The move log is written in the save's transaction, on the writer's thread: watch
+        # it too (and that the words are not made there).
         def watched(conn: sqlite3.Connection) -> object:
             sys.setprofile(profile)
             try:
@@ -115,8 +117,8 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         ("life", "store"),
         ("store", "life"),
         ("store", "life"),
-        ("store", "life"),
         ("life", "wording"),
+        ("store", "life"),
         ("life", "clock"),
     ]
     assert sorted(costly) == ["clock_text", "game_view", "game_view", "game_view"]
@@ -127,7 +129,14 @@ async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
     info = await start_match(service, days=1)
     row = await service.store.peek(info.id)
     reminded = replace(row, reminder_at=None)
-    assert changed_columns(row, reminded) == {"reminder_at": None}
+    # The due times live in the side table of clocks: the match row is not touched.
+    assert changed_columns(row, reminded) == {}
+    assert clock_write(row, reminded) == (
+        "UPDATE clocks SET deadline = ?, reminder_at = ? WHERE match_id = ?"
+        " AND deadline = ? AND reminder_at = ?",
+        (row.deadline, None, row.id, row.deadline, row.reminder_at),
+    )
+    assert clock_write(row, row) is None
     assert changed_columns(row, row) == {}
     with pytest.raises(ValueError, match="never changes"):
         changed_columns(row, replace(row, rated=not row.rated))
@@ -142,3 +151,41 @@ async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
     stored = await service.store.read(info.id)
     assert stored.version == moved.version and stored.reminder_at == row.reminder_at
     assert stored.state is not None and stored.state.to_json() == moved.state.to_json()
+
+
+async def test_a_due_time_is_claimed_once(service: MatchService) -> None:
+    """Two claims of one reminder read at the same time (two processes): the clock row is
+    written only if it still holds what was read, so the second claim conflicts."""
+    info = await start_match(service, days=1)
+    row = await service.store.peek(info.id)
+    reminded = replace(row, reminder_at=None)
+    await service.store.save(row, Change(reminded, touch=False), 0.0, {})
+    with pytest.raises(Conflict):
+        await service.store.save(row, Change(reminded, touch=False), 0.0, {})
+    assert (await service.store.read(info.id)).reminder_at is None
+
+
+async def test_warming_reads_the_live_matches_ahead(db_path: Path, clock: FakeClock) -> None:
+    """After a start, ``warm`` reads the live matches (not the finished ones, nor one a
+    change holds, nor a damaged one) into the cache; moves then go on from it."""
+    service = await MatchService.open(db_path, now=clock)
+    live = [await start_match(service) for _ in range(3)]
+    over = await start_match(service)
+    await service.resign(over.id, BOB.user_id)
+    await service.close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE matches SET state = '[' WHERE id = ?", (live[2].id,))
+    conn.close()
+
+    service = await MatchService.open(db_path, now=clock)
+    try:
+        async with service.store.locks.hold(live[1].id):
+            assert await service.warm() == 1
+        assert set(service.store.cache) == {live[0].id}
+        assert live[0].to_move is not None
+        move = (await service.legal_moves(live[0].id, live[0].to_move))[0]
+        info, _ = await service.move(live[0].id, live[0].to_move, move)
+        assert info.version == 1
+        assert (await service.get(live[2].id)).status == "corrupt"
+    finally:
+        await service.close()

@@ -54,6 +54,46 @@ async def test_migrations_run_once_and_a_newer_schema_is_refused(db_path: Path) 
         await storage.Database.open(db_path)
 
 
+async def test_the_clocks_move_to_their_side_table(db_path: Path, clock: FakeClock) -> None:
+    """Migration 5 on a database of version 4: the due times of live matches (a turn's
+    deadline and reminder, a challenge's expiry) move to the clocks table, and none of a
+    match over; the service then runs them as before."""
+    conn = sqlite3.connect(db_path)
+    for number, script in enumerate(MIGRATIONS[:4], start=1):
+        conn.executescript(script)
+        conn.execute(f"PRAGMA user_version = {number}")
+    conn.execute(
+        "INSERT INTO players (user_id, name, created_at, updated_at) VALUES (?, 'Alice', 0, 0)",
+        (ALICE.user_id,),
+    )
+    at = clock().timestamp()
+    for status, deadline, reminder in (
+        ("challenge", at + 86_400, None),
+        ("finished", at + 5, at + 1),
+        ("declined", None, None),
+    ):
+        conn.execute(
+            "INSERT INTO matches (game, challenger_id, status, deadline, reminder_at,"
+            " created_at, updated_at) VALUES ('cinq-as', ?, ?, ?, ?, ?, ?)",
+            (ALICE.user_id, status, deadline, reminder, at, at),
+        )
+    conn.commit()
+    conn.close()
+
+    service = await MatchService.open(db_path, now=clock)
+    try:
+        clocks = await service.database.fetchall("SELECT * FROM clocks")
+        assert [tuple(row) for row in clocks] == [(1, at + 86_400, None)]
+        assert await service.next_clock_event() == at + 86_400
+        assert (await service.get(1)).deadline is not None
+        clock.advance(days=1)
+        (expired,) = await service.check_clocks()
+        assert "expired" in expired.text and (await service.get(1)).status == "cancelled"
+        assert await service.database.fetchall("SELECT * FROM clocks") == []
+    finally:
+        await service.close()
+
+
 async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path) -> None:
     """Plans committed together: each in its own savepoint, so one failing is rolled back
     alone (here a foreign key refuses it) and the others are written."""
