@@ -13,12 +13,11 @@ scope is everywhere or one server, all time; seasons will add a field there and 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.ratings import GLOBAL_SCOPE
-from bot.storage import Database
+from bot.sql import Database, Row
 
 PAGE_SIZE: Final = 50
 RECENT: Final = 20
@@ -208,7 +207,7 @@ _FINISHED = (
 )
 
 
-def _finished(row: sqlite3.Row) -> Finished:
+def _finished(row: Row) -> Finished:
     scores = _json(row["scores"], [0, 0])
     pair = (
         (int(scores[0]), int(scores[1]))
