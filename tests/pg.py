@@ -77,6 +77,7 @@ async def _setup(admin: str) -> None:
     try:
         await conn.execute("ALTER SYSTEM SET fsync = off")
         await conn.execute("ALTER SYSTEM SET synchronous_commit = off")
+        await conn.execute("ALTER SYSTEM SET deadlock_timeout = '100ms'")  # a test makes one
         await conn.execute("SELECT pg_reload_conf()")
         await conn.execute("CREATE DATABASE tapis_test")
     finally:
