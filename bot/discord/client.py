@@ -58,7 +58,7 @@ class TapisBot(commands.Bot):
         if self.service is None:
             # The storage makes the folder itself, private (0700), if it is missing.
             self.service = await MatchService.open(
-                self.settings.database,
+                self.settings.database_target,
                 durable=self.settings.durable,
                 limits=ChallengeLimits(hours=self.settings.challenge_hours),
             )
@@ -217,3 +217,21 @@ class TapisBot(commands.Bot):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             pass
+
+
+class ShardedTapisBot(TapisBot, commands.AutoShardedBot):
+    """The bot over several gateway connections (shards), all or some of them (see
+    ``Settings.shard_ids``): the same bot, with discord.py's sharded client beneath it."""
+
+
+def make_bot(settings: Settings, **options: Any) -> TapisBot:
+    """The bot the settings ask for: sharded when ``TAPIS_SHARD_COUNT`` is set."""
+    if settings.sharded:
+        assert settings.shard_ids is not None
+        return ShardedTapisBot(
+            settings,
+            shard_ids=list(settings.shard_ids),
+            shard_count=settings.shard_count,
+            **options,
+        )
+    return TapisBot(settings, **options)
