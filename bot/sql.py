@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 T = TypeVar("T")
 
@@ -96,6 +97,16 @@ class Database(Protocol):
 def is_postgres(target: str | Path) -> bool:
     """Whether ``target`` (``TAPIS_DB``) names a PostgreSQL server rather than a file."""
     return isinstance(target, str) and target.strip().lower().startswith(POSTGRES_SCHEMES)
+
+
+def redact(dsn: str) -> str:
+    """The address without its password, for messages and logs."""
+    parts = urlsplit(dsn)
+    if parts.password is None:
+        return dsn
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def errors() -> tuple[type[BaseException], ...]:

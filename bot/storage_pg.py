@@ -44,12 +44,11 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from bot.migrations import MIGRATIONS, for_postgres
-from bot.sql import Connection
+from bot.sql import Connection, redact
 from bot.storage import Closed
 
 log = logging.getLogger("tapis.storage")
@@ -65,16 +64,6 @@ _MIGRATING = 0  # the advisory lock's second key while migrating
 # Errors after which running the same plan again may succeed: the server chose this
 # transaction to break a deadlock, or a serialisation failure.
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
-
-
-def redact(dsn: str) -> str:
-    """The address without its password, for messages and logs."""
-    parts = urlsplit(dsn)
-    if parts.password is None:
-        return dsn
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 # -- the SQL dialect ----------------------------------------------------------------------

@@ -31,7 +31,7 @@ def port_from_env() -> int | None:
     return int(text)
 
 
-async def serve(db_path: Path, host: str, port: int, *, durable: bool = False) -> None:
+async def serve(db_path: Path | str, host: str, port: int, *, durable: bool = False) -> None:
     """Serve the site until cancelled (Ctrl-C)."""
     from bot.web.app import start
 
