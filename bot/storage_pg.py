@@ -58,6 +58,11 @@ T = TypeVar("T")
 MAX_BATCH = 256  # plans committed together at most
 RETRIES = 5  # a plan failed by a deadlock is run again this many times at most
 READERS = 4  # connections in the read pool
+# Writer threads, each with its own connection. A plan costs a few round trips to the server,
+# each one waited for; with one writer, those waits would cap a process's moves per second
+# whatever the server could do, so several run side by side. Two plans on one match never
+# run at once all the same: the store holds the match's lock until its plan has committed.
+WRITERS = 4
 # Every advisory lock Tapis takes has this first key, so it never meets another program's.
 LOCK_SPACE = 0x7A915
 _MIGRATING = 0  # the advisory lock's second key while migrating
@@ -182,9 +187,9 @@ class PgDatabase:
     # default), so every acknowledged move survives a power loss.
     durable = True
 
-    def __init__(self, dsn: str, writer: _Writer, pool: asyncpg.Pool) -> None:
+    def __init__(self, dsn: str, writers: list[_Writer], pool: asyncpg.Pool) -> None:
         self.dsn = dsn
-        self._writer = writer
+        self._writers = writers
         self._pool = pool
         self._closing: asyncio.Future[None] | None = None
 
@@ -193,28 +198,33 @@ class PgDatabase:
         return redact(self.dsn)
 
     @classmethod
-    async def open(cls, dsn: str, *, readers: int = READERS) -> PgDatabase:
+    async def open(cls, dsn: str, *, readers: int = READERS, writers: int = WRITERS) -> PgDatabase:
         """Connect to the server at ``dsn`` and migrate its database.
 
         An unreachable server, refused credentials or a database newer than this program
         raise (``OSError``, ``asyncpg.PostgresError``, ``RuntimeError``) with a message
         saying so, and leave no thread behind.
         """
-        writer = _Writer(dsn)
-        await writer.start()
+        started: list[_Writer] = []
         try:
+            for number in range(max(1, writers)):
+                writer = _Writer(dsn, migrate=number == 0)  # the first migrates, alone
+                await writer.start()
+                started.append(writer)
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max(1, readers))
         except BaseException:
-            await writer.stop()
+            for writer in started:
+                await writer.stop()
             raise
-        return cls(dsn, writer, pool)
+        return cls(dsn, started, pool)
 
     async def close(self) -> None:
         """Commit what was handed over, then close every connection. Safe to call twice."""
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_future()
             try:
-                await self._writer.stop()
+                for writer in self._writers:
+                    await writer.stop()
                 await self._pool.close()
             finally:
                 self._closing.set_result(None)
@@ -225,7 +235,10 @@ class PgDatabase:
         ``bot.storage.Database.transact``: the same promise)."""
         if self._closing is not None:
             raise Closed("the database is closed")
-        result: T = await self._writer.submit(plan)
+        # The writer with the fewest plans waiting: plans that come together still share a
+        # commit, and no plan waits behind a long queue while another writer is idle.
+        writer = min(self._writers, key=_Writer.waiting)
+        result: T = await writer.submit(plan)
         return result
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
@@ -283,13 +296,15 @@ _STOP = object()
 class _Writer:
     """The thread that runs plans on its own connection (see the module's docstring)."""
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, *, migrate: bool = True) -> None:
         self.dsn = dsn
+        self.migrate = migrate
         self._jobs: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="tapis-pg-writer", daemon=True)
         self._ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._stopped: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._stopping = False
+        self._pending = 0
 
     async def start(self) -> None:
         self._thread.start()
@@ -309,11 +324,21 @@ class _Writer:
         await asyncio.wrap_future(self._stopped)
         self._thread.join()
 
+    def waiting(self) -> int:
+        """Plans handed over and not yet settled (queued or being committed)."""
+        return self._pending
+
+    def _settled(self, _: asyncio.Future[Any]) -> None:
+        self._pending -= 1
+
     def submit(self, plan: Callable[[Connection], T]) -> asyncio.Future[T]:
         if self._stopping:
             raise Closed("the database is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
+        # Counted on the event loop's thread alone (here, and when the outcome is delivered).
+        self._pending += 1
+        future.add_done_callback(self._settled)
         self._jobs.put(_Job(plan, loop, future))
         return future
 
@@ -324,7 +349,8 @@ class _Writer:
         try:
             try:
                 conn = loop.run_until_complete(asyncpg.connect(self.dsn))
-                loop.run_until_complete(migrate(conn))
+                if self.migrate:
+                    loop.run_until_complete(migrate(conn))
             except BaseException as error:
                 self._ready.set_exception(error)
                 return
