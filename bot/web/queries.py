@@ -229,9 +229,11 @@ def _finished(row: Row) -> Finished:
 async def recent_of(db: Database, user_id: int, limit: int = RECENT) -> list[Finished]:
     """A player's latest finished matches, newest first (each seat's index, then merged)."""
     rows = await db.fetchall(
+        # Each subquery named: PostgreSQL before 16 requires it (SQLite allows it).
         f"SELECT * FROM ({_FINISHED} WHERE r.seat0_id = ? ORDER BY r.finished_at DESC LIMIT ?)"
-        f" UNION ALL SELECT * FROM ({_FINISHED} WHERE r.seat1_id = ?"
-        " ORDER BY r.finished_at DESC LIMIT ?) ORDER BY finished_at DESC, match_id DESC LIMIT ?",
+        f" AS by_seat0 UNION ALL SELECT * FROM ({_FINISHED} WHERE r.seat1_id = ?"
+        " ORDER BY r.finished_at DESC LIMIT ?) AS by_seat1"
+        " ORDER BY finished_at DESC, match_id DESC LIMIT ?",
         (user_id, limit, user_id, limit, limit),
     )
     return [_finished(row) for row in rows]
