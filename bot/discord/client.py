@@ -129,13 +129,17 @@ class TapisBot(commands.Bot):
         while True:
             # The gateway's socket open, not just the process alive: a bot that lost Discord
             # for good and keeps failing to reconnect is not healthy.
-            connected = self.ws is not None and self.ws.open
+            connected = self.gateway_open()
             if self.is_ready() and not self.is_closed() and connected:
                 try:
                     health.beat(path)
                 except OSError:
                     log.warning("cannot write the heartbeat file %s", path)
             await asyncio.sleep(health.BEAT_EVERY)
+
+    def gateway_open(self) -> bool:
+        """Whether the connection to Discord's gateway is open."""
+        return self.ws is not None and self.ws.open
 
     async def replay_outbox(self) -> None:
         """Send what was committed but not sent before the last stop (a crash between a
@@ -222,6 +226,10 @@ class TapisBot(commands.Bot):
 class ShardedTapisBot(TapisBot, commands.AutoShardedBot):
     """The bot over several gateway connections (shards), all or some of them (see
     ``Settings.shard_ids``): the same bot, with discord.py's sharded client beneath it."""
+
+    def gateway_open(self) -> bool:
+        """Every shard's connection open (a sharded client has no one ``ws``)."""
+        return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
 
 
 def make_bot(settings: Settings, **options: Any) -> TapisBot:

@@ -81,16 +81,18 @@ async def test_two_processes_serve_their_shards_on_one_postgresql(
         )
         processes.append(process)
     try:
-        for _ in range(300):  # both shards connected
-            if len(fake._sockets) >= 2:
+        # Both connected, and each ready (its heartbeat written once its clocks started).
+        beats = [tmp_path / f"shard{shard}" / "data" / "tapis.db.alive" for shard in (0, 1)]
+        for _ in range(600):
+            if len(fake._sockets) >= 2 and all(beat.exists() for beat in beats):
                 break
             await asyncio.sleep(0.1)
-        assert len(fake._sockets) >= 2
+        assert len(fake._sockets) >= 2 and all(beat.exists() for beat in beats)
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
         errors = [(await asyncio.wait_for(p.communicate(), 30))[1] for p in processes]
     for process, err in zip(processes, errors, strict=True):
         assert process.returncode == 0, err.decode()
-        assert "Traceback" not in err.decode()
+        assert "Traceback" not in err.decode(), err.decode()[-3000:]
     assert not list(tmp_path.rglob("*.lock"))  # the file lock is SQLite's alone
