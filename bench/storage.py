@@ -167,7 +167,7 @@ def _postgres() -> tuple[str | None, Any]:
         return None, lambda: None
     folder = Path(tempfile.mkdtemp(prefix="tapis-pg-", dir="/tmp"))
     os.chmod(folder, 0o755)  # pgserver run as root serves from a user of its own
-    server = pgserver.get_server(folder, cleanup_mode="stop")
+    server = pgserver.get_server(folder, cleanup_mode="stop")  # type: ignore[attr-defined]
 
     def stop() -> None:
         server.cleanup()
