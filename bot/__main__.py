@@ -7,11 +7,14 @@
     python -m bot verify FILE     replay a match file (docs/notation.md); the first illegal move
     python -m bot web             serve the read-only web site (TAPIS_WEB_HOST, TAPIS_WEB_PORT)
     python -m bot health          exit 0 while the running bot is connected (a health check)
+    python -m bot migrate-db --from data/tapis.db --to postgresql://…
+                                  copy a SQLite database into PostgreSQL, then check the copy
     python -m bot --log-format json   logs as JSON lines (default: one key=value line each)
     python -m bot verify --list   the matches set aside, and why
     python -m bot verify --restore ID   back in play after repair, if its log replays
 
-The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise;
+The database is ``data/tapis.db`` unless ``TAPIS_DB`` (or ``--db``) says otherwise, a file
+or a ``postgresql://`` address (several bot processes on one database);
 ``TAPIS_DURABLE=1`` makes every acknowledged move survive a power loss (synchronous=FULL).
 Settings may also come from a ``.env`` file in the current folder (KEY=value lines); the
 environment wins over it.
@@ -28,9 +31,12 @@ import sys
 from pathlib import Path
 
 import ai
-from bot import config, health, logs
+from bot import config, health, logs, sql
+from bot.sql import redact
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
+# A database that cannot be used: a damaged or too new file, a server out of reach.
+_DATABASE_TROUBLE: tuple[type[BaseException], ...] = (*sql.errors(), OSError, RuntimeError)
 
 
 def load_dotenv(path: Path = Path(".env")) -> None:
@@ -68,7 +74,7 @@ def run_discord(log_format: str | None = None) -> int:
     return int(code) if isinstance(code, int) else 0
 
 
-async def _verify(db: Path, durable: bool, *, listing: bool, restore: int | None) -> int:
+async def _verify(db: Path | str, durable: bool, *, listing: bool, restore: int | None) -> int:
     from bot.service import MatchService, ServiceError
 
     service = await MatchService.open(db, durable=durable)
@@ -124,7 +130,7 @@ def verify_file(path: Path) -> int:
     return 1
 
 
-def web(db: Path, durable: bool, port: int | None) -> int:
+def web(db: Path | str, durable: bool, port: int | None) -> int:
     """Serve the web site until Ctrl-C."""
     from bot.web import DEFAULT_PORT, host_from_env, port_from_env, serve
 
@@ -173,10 +179,34 @@ def backup(db: Path, target: Path) -> int:
     return 0
 
 
+def migrate_db(source: Path, target: str) -> int:
+    """Copy a SQLite database into an empty PostgreSQL one and check the copy."""
+    from bot import sql
+    from bot.migrate_db import MigrationError, migrate
+
+    if not sql.is_postgres(target):
+        print(
+            f"Tapis: --to must be a PostgreSQL address (postgresql://user:password@host/name), "
+            f"not {target!r}.",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        report = asyncio.run(migrate(source, target))
+    except MigrationError as error:
+        print(f"Tapis: nothing was copied: {error}.", file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    return 1 if report.bad_matches else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     load_dotenv()
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
-    parser.add_argument("--db", type=Path, default=None, help="database file (TAPIS_DB)")
+    parser.add_argument(
+        "--db", default=None, help="database file or postgresql:// address (TAPIS_DB)"
+    )
     parser.add_argument(
         "--log-format",
         choices=logs.FORMATS,
@@ -199,17 +229,30 @@ def main(argv: list[str] | None = None) -> int:
     site = commands.add_parser("web", help="serve the read-only web site")
     site.add_argument("--port", type=int, default=None, help="port (TAPIS_WEB_PORT, or 8080)")
     commands.add_parser("health", help="exit 0 while the running bot is connected")
+    move = commands.add_parser("migrate-db", help="copy a SQLite database into PostgreSQL")
+    move.add_argument("--from", dest="source", type=Path, required=True, help="the SQLite file")
+    move.add_argument("--to", dest="target", required=True, help="a postgresql:// address")
     args = parser.parse_args(argv)
-    db = args.db or config.database_path()
+    env = {"TAPIS_DB": args.db} if args.db else None
+    db = config.database(env)
     durable = config.durable()
+    if args.command == "migrate-db":
+        return migrate_db(args.source, args.target)
     if args.command == "backup":
+        if isinstance(db, str):
+            print(
+                "Tapis: a PostgreSQL database is backed up with PostgreSQL's own tools "
+                "(pg_dump), not with `backup`.",
+                file=sys.stderr,
+            )
+            return 2
         return backup(db, args.path)
     if args.command == "verify" and args.file is not None:
         return verify_file(args.file)
     if args.command == "web":
         return web(db, durable, args.port)
     if args.command == "health":
-        trouble = health.problem(health.heartbeat_path(db))
+        trouble = health.problem(health.heartbeat_path(config.database_path(env)))
         print(f"Tapis is unhealthy: {trouble}" if trouble else "Tapis is connected.")
         return 1 if trouble else 0
     if args.command is None and os.environ.get("DISCORD_TOKEN"):
@@ -224,8 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nGoodbye. Your unfinished matches are kept for next time.")
         return 0
-    except (sqlite3.DatabaseError, RuntimeError) as error:
-        print(f"Tapis: cannot use the database {db}: {error}", file=sys.stderr)
+    except _DATABASE_TROUBLE as error:
+        where = redact(db) if isinstance(db, str) else db
+        print(f"Tapis: cannot use the database {where}: {error}", file=sys.stderr)
         print("Point TAPIS_DB (or --db) at another file, or restore a backup.", file=sys.stderr)
         return 1
 

@@ -11,14 +11,30 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from bot.sql import is_postgres
+
 DEFAULT_PATH = Path("data") / "tapis.db"
 _YES = ("1", "true", "yes", "on")
 
 
 def database_path(env: Mapping[str, str] | None = None) -> Path:
-    """``TAPIS_DB`` if set (and not blank), else ``data/tapis.db``."""
+    """The SQLite file: ``TAPIS_DB`` if set (and not blank), else ``data/tapis.db``.
+
+    When ``TAPIS_DB`` is a PostgreSQL address, ``data/tapis.db`` all the same: the files a
+    process keeps beside its database (the heartbeat, the commands sent) are named after it.
+    """
     env = os.environ if env is None else env
-    return Path(env.get("TAPIS_DB", "").strip() or DEFAULT_PATH)
+    text = env.get("TAPIS_DB", "").strip()
+    if is_postgres(text):
+        return DEFAULT_PATH
+    return Path(text or DEFAULT_PATH)
+
+
+def database(env: Mapping[str, str] | None = None) -> Path | str:
+    """What ``TAPIS_DB`` names: a ``postgresql://`` address as given, else the SQLite file."""
+    env = os.environ if env is None else env
+    text = env.get("TAPIS_DB", "").strip()
+    return text if is_postgres(text) else database_path(env)
 
 
 def durable(env: Mapping[str, str] | None = None) -> bool:

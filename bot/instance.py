@@ -5,7 +5,9 @@ each send every reminder, so a second one is refused at start instead. The lock 
 ``fcntl.flock`` on ``<database>.lock``: the system drops it when the process ends, however
 it ends (a crash, SIGKILL), so a stale lock never blocks a restart. Only the bot takes it:
 ``python -m bot backup`` and ``verify`` read (and set aside) through SQLite's own locking and
-may run beside the bot.
+may run beside the bot. On PostgreSQL (``TAPIS_DB=postgresql://…``) there is no such lock:
+several processes share that database by design, and the server keeps them from doing
+anything twice (see ``bot/storage_pg.py``).
 """
 
 from __future__ import annotations

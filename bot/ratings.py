@@ -8,11 +8,12 @@ and everywhere (scope 0), each separately, in the transaction that ends the matc
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Final
 
 from openskill.models import PlackettLuce
+
+from bot.sql import Connection
 
 GLOBAL_SCOPE: Final = 0  # Discord ids are never 0, so no server can take it
 _MODEL: Final = PlackettLuce()
@@ -64,7 +65,7 @@ def next_streak(streak: int, outcome: int) -> int:
 
 
 def rate_match(
-    conn: sqlite3.Connection,
+    conn: Connection,
     game: str,
     guild_id: int | None,
     seat_ids: tuple[int, int],
@@ -85,7 +86,7 @@ def rate_match(
     return changes
 
 
-def skill(conn: sqlite3.Connection, user_id: int, game: str, scope: int) -> Skill:
+def skill(conn: Connection, user_id: int, game: str, scope: int) -> Skill:
     """A player's skill in a game and scope; a newcomer's if they have no rating there."""
     stored = conn.execute(
         "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?",
@@ -97,7 +98,7 @@ def skill(conn: sqlite3.Connection, user_id: int, game: str, scope: int) -> Skil
 
 
 def _update(
-    conn: sqlite3.Connection,
+    conn: Connection,
     user_id: int,
     game: str,
     scope: int,
@@ -118,17 +119,18 @@ def _update(
         " draws, streak, losses_on_time, resignations, wins_on_time, wins_by_resignation,"
         " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (user_id, game, scope) DO UPDATE SET mu = excluded.mu,"
-        " sigma = excluded.sigma, rating = excluded.rating, games = games + 1,"
-        " wins = wins + excluded.wins, losses = losses + excluded.losses,"
-        " draws = draws + excluded.draws,"
+        " sigma = excluded.sigma, rating = excluded.rating, games = ratings.games + 1,"
+        " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
+        " draws = ratings.draws + excluded.draws,"
         " streak = CASE WHEN excluded.streak > 0 THEN"
-        "   (CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END)"
-        "   WHEN excluded.streak < 0 THEN (CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END)"
+        "   (CASE WHEN ratings.streak > 0 THEN ratings.streak + 1 ELSE 1 END)"
+        "   WHEN excluded.streak < 0 THEN"
+        "   (CASE WHEN ratings.streak < 0 THEN ratings.streak - 1 ELSE -1 END)"
         "   ELSE 0 END,"
-        " losses_on_time = losses_on_time + excluded.losses_on_time,"
-        " resignations = resignations + excluded.resignations,"
-        " wins_on_time = wins_on_time + excluded.wins_on_time,"
-        " wins_by_resignation = wins_by_resignation + excluded.wins_by_resignation,"
+        " losses_on_time = ratings.losses_on_time + excluded.losses_on_time,"
+        " resignations = ratings.resignations + excluded.resignations,"
+        " wins_on_time = ratings.wins_on_time + excluded.wins_on_time,"
+        " wins_by_resignation = ratings.wins_by_resignation + excluded.wins_by_resignation,"
         " updated_at = excluded.updated_at",
         (
             user_id,

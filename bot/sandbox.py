@@ -349,12 +349,12 @@ def _user_name() -> str:
 
 
 async def run_sandbox(
-    db_path: Path, *, durable: bool, folder: Path, level: str = DEFAULT_LEVEL
+    db_path: Path | str, *, durable: bool, folder: Path, level: str = DEFAULT_LEVEL
 ) -> int:
     service = await MatchService.open(db_path, durable=durable)
     computer = Computer(service, processes=1)
     try:
-        print(f"Database: {db_path}")
+        print(f"Database: {service.database.describe}")
         return await Sandbox(service, folder=folder, level=level, computer=computer).run()
     finally:
         await computer.close()

@@ -51,7 +51,7 @@ import queue
 import sqlite3
 import stat
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -114,6 +114,9 @@ def private_file(path: Path) -> None:
 class Database:
     """The database file, its writer thread and its reader."""
 
+    # One process owns the file (bot/instance.py): what it read stays true until it writes.
+    shared = False
+
     def __init__(self, path: Path, writer: _Writer, reader: aiosqlite.Connection) -> None:
         self.path = path
         self.durable = writer.durable
@@ -164,6 +167,16 @@ class Database:
             finally:
                 self._closing.set_result(None)
         await asyncio.shield(self._closing)
+
+    @property
+    def describe(self) -> str:
+        return str(self.path)
+
+    @contextlib.asynccontextmanager
+    async def claim(self, kind: str, ids: Iterable[int]) -> AsyncIterator[list[int]]:
+        """Of ``ids``, those this process may work on alone: all of them, as no other
+        process opens the file (see ``bot.storage_pg.PgDatabase.claim``)."""
+        yield list(ids)
 
     async def transact(self, plan: Plan[T]) -> T:
         """Run ``plan(conn)`` in a write transaction; its result once committed.

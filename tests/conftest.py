@@ -7,6 +7,23 @@ import random
 import pytest
 
 import bot.service.life
+from tests import pg
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> str:
+    """The session's PostgreSQL database (see tests/pg.py); the test is skipped, saying
+    why, where no server can be started."""
+    url, why = pg.server()
+    if url is None:
+        pytest.skip(why)
+    return url
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> str:
+    """The session's PostgreSQL database, emptied for this test."""
+    return pg.empty(pg_server)
 
 
 @pytest.fixture(autouse=True)

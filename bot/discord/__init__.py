@@ -38,6 +38,10 @@ def run(log_format: str | None = None) -> int:
         print(f"Tapis cannot start: {error}", file=sys.stderr)
         return 2
     logs.setup(log_format)
+    if settings.database_url is not None:
+        # PostgreSQL: several processes share the database by design (each serving its
+        # shards); the server, not a lock file, keeps them from doing anything twice.
+        return _run(settings)
     try:
         lock = instance.claim(settings.database)
     except instance.AlreadyRunning as error:
@@ -51,9 +55,9 @@ def run(log_format: str | None = None) -> int:
 
 def _run(settings: Settings) -> int:
     point_at(settings)
-    from bot.discord.client import TapisBot  # imports the service, rendering and games
+    from bot.discord.client import make_bot  # imports the service, rendering and games
 
-    bot = TapisBot(settings)
+    bot = make_bot(settings)
     _stop_on_sigterm()
     try:
         # log_handler=None: discord.py keeps to the handler set up above.

@@ -59,7 +59,7 @@ class TapisBot(commands.Bot):
         if self.service is None:
             # The storage makes the folder itself, private (0700), if it is missing.
             self.service = await MatchService.open(
-                self.settings.database,
+                self.settings.database_target,
                 durable=self.settings.durable,
                 limits=ChallengeLimits(hours=self.settings.challenge_hours),
             )
@@ -132,13 +132,17 @@ class TapisBot(commands.Bot):
         while True:
             # The gateway's socket open, not just the process alive: a bot that lost Discord
             # for good and keeps failing to reconnect is not healthy.
-            connected = self.ws is not None and self.ws.open
+            connected = self.gateway_open()
             if self.is_ready() and not self.is_closed() and connected:
                 try:
                     health.beat(path)
                 except OSError:
                     log.warning("cannot write the heartbeat file %s", path)
             await asyncio.sleep(health.BEAT_EVERY)
+
+    def gateway_open(self) -> bool:
+        """Whether the connection to Discord's gateway is open."""
+        return self.ws is not None and self.ws.open
 
     async def replay_outbox(self) -> None:
         """Send what was committed but not sent before the last stop (a crash between a
@@ -220,3 +224,25 @@ class TapisBot(commands.Bot):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             pass
+
+
+class ShardedTapisBot(TapisBot, commands.AutoShardedBot):
+    """The bot over several gateway connections (shards), all or some of them (see
+    ``Settings.shard_ids``): the same bot, with discord.py's sharded client beneath it."""
+
+    def gateway_open(self) -> bool:
+        """Every shard's connection open (a sharded client has no one ``ws``)."""
+        return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
+
+
+def make_bot(settings: Settings, **options: Any) -> TapisBot:
+    """The bot the settings ask for: sharded when ``TAPIS_SHARD_COUNT`` is set."""
+    if settings.sharded:
+        assert settings.shard_ids is not None
+        return ShardedTapisBot(
+            settings,
+            shard_ids=list(settings.shard_ids),
+            shard_count=settings.shard_count,
+            **options,
+        )
+    return TapisBot(settings, **options)

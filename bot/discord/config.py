@@ -38,6 +38,21 @@ class Settings:
     computer_processes: int = 1
     """Worker processes for the computer's decisions; 0 decides in a thread (tests)."""
     challenge_hours: float = config.DEFAULT_CHALLENGE_HOURS
+    database_url: str | None = field(default=None, repr=False)  # it may hold a password
+    """A PostgreSQL address (``TAPIS_DB=postgresql://…``): the database, instead of the file."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process serves (``TAPIS_SHARD_IDS``); None: all of them."""
+    shard_count: int | None = None
+    """How many shards the bot has in all (``TAPIS_SHARD_COUNT``); None: not sharded."""
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def database_target(self) -> Path | str:
+        """What the match service opens: the PostgreSQL address, else the SQLite file."""
+        return self.database_url or self.database
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -70,7 +85,19 @@ class Settings:
             raise ConfigError(
                 f"TAPIS_COMPUTER_PROCESSES must be a number from 0 to 8, not {processes_text!r}"
             )
+        target = config.database(env)
+        database_url = target if isinstance(target, str) else None
+        shard_ids, shard_count = shards(env)
+        if shard_ids is not None and len(shard_ids) < (shard_count or 0) and not database_url:
+            raise ConfigError(
+                "TAPIS_SHARD_IDS gives this process only some of the shards, so other processes "
+                "serve the rest, and processes can share only a PostgreSQL database: set "
+                "TAPIS_DB=postgresql://… (a SQLite file is one process's alone)"
+            )
         return cls(
+            database_url=database_url,
+            shard_ids=shard_ids,
+            shard_count=shard_count,
             token=token,
             api_base=api_base.rstrip("/"),
             gateway_url=gateway,
@@ -81,6 +108,57 @@ class Settings:
             computer_processes=int(processes_text),
             challenge_hours=_challenge_hours(env),
         )
+
+
+MAX_SHARDS = 4096  # far beyond any bot's need; a bigger number is a typing slip
+
+
+def shards(env: Mapping[str, str]) -> tuple[tuple[int, ...] | None, int | None]:
+    """``TAPIS_SHARD_IDS`` and ``TAPIS_SHARD_COUNT``: the shards this process serves and how
+    many the bot has in all, as discord.py takes them.
+
+    ``TAPIS_SHARD_COUNT=4`` alone: this process serves all four. With
+    ``TAPIS_SHARD_IDS=0,1`` (or a range, ``0-1``), only those; another process serves the
+    rest. Neither set: no sharding (one connection, discord.py's default).
+    """
+    ids_text = env.get("TAPIS_SHARD_IDS", "").strip()
+    count_text = env.get("TAPIS_SHARD_COUNT", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                "TAPIS_SHARD_IDS needs TAPIS_SHARD_COUNT too: how many shards the bot has in "
+                "all, across every process (such as TAPIS_SHARD_COUNT=4)"
+            )
+        return None, None
+    if not count_text.isdigit() or not 0 < int(count_text) <= MAX_SHARDS:
+        raise ConfigError(
+            f"TAPIS_SHARD_COUNT must be a number of shards from 1 to {MAX_SHARDS}, "
+            f"not {count_text!r}"
+        )
+    count = int(count_text)
+    if not ids_text:
+        return tuple(range(count)), count
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(
+                "TAPIS_SHARD_IDS must list shard numbers and ranges, such as 0,1 or 0-3 or "
+                f"0-1,4, not {ids_text!r}"
+            )
+        span = range(int(first), int(last if dash else first) + 1)
+        if not span:
+            raise ConfigError(f"TAPIS_SHARD_IDS has a range that runs backwards: {part.strip()!r}")
+        ids += span
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"TAPIS_SHARD_IDS names a shard twice: {ids_text!r}")
+    beyond = [shard for shard in ids if shard >= count]
+    if beyond:
+        raise ConfigError(
+            f"TAPIS_SHARD_IDS names shard {beyond[0]}, but shards are numbered from 0 to "
+            f"{count - 1} when TAPIS_SHARD_COUNT is {count}"
+        )
+    return tuple(sorted(ids)), count
 
 
 def _challenge_hours(env: Mapping[str, str]) -> float:

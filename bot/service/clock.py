@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
-from bot import clocks, logs
+from bot import clocks, logs, sql
 from bot.service.store import MatchStore
 from bot.service.values import Delivery, ServiceError
 
 log = logging.getLogger("tapis.service")
+
+_DATABASE_ERRORS = sql.errors()
 
 Handle = Callable[[int, float], Awaitable[list[Delivery]]]
 
@@ -61,7 +62,7 @@ class ClockTask:
         # clock runs (a match that ends, or is set aside, loses it in the same transaction).
         earliest = await self._store.db.fetchone(
             "SELECT MIN(t) FROM (SELECT MIN(reminder_at) AS t FROM clocks"
-            " UNION ALL SELECT MIN(deadline) FROM clocks)"
+            " UNION ALL SELECT MIN(deadline) FROM clocks) AS due"
         )
         return None if earliest is None or earliest[0] is None else float(earliest[0])
 
@@ -78,18 +79,20 @@ class ClockTask:
             (now, now),
         )
         deliveries: list[Delivery] = []
-        for match in due:
-            match_id = match["id"]
-            with logs.about_match(match_id):  # every line about this clock names the match
-                try:
-                    deliveries += await self._handle(match_id, now)
-                except ServiceError as error:
-                    log.warning("clock of match #%s: %s", match_id, error)
-                except sqlite3.Error:
-                    raise
-                except Exception as error:
-                    log.exception("clock of match #%s failed", match_id)
-                    await self._store.set_aside(match_id, f"its clock failed: {error!r}")
+        # On a database several processes share, each due match is handled by the one that
+        # claims it; the others skip it (and find it handled on their next pass).
+        async with self._store.db.claim("clock", [m["id"] for m in due]) as mine:
+            for match_id in mine:
+                with logs.about_match(match_id):  # every line about this clock names the match
+                    try:
+                        deliveries += await self._handle(match_id, now)
+                    except ServiceError as error:
+                        log.warning("clock of match #%s: %s", match_id, error)
+                    except _DATABASE_ERRORS:
+                        raise
+                    except Exception as error:
+                        log.exception("clock of match #%s failed", match_id)
+                        await self._store.set_aside(match_id, f"its clock failed: {error!r}")
         return deliveries
 
     async def run(self, deliver: Callable[[list[Delivery]], Awaitable[None]]) -> None:

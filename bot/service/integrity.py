@@ -7,13 +7,13 @@ damaged stored match and nothing else is held up by it.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 
 import games
 from bot import clocks
 from bot.service.store import SELECT_MATCHES, MatchStore, storable_id, unknown_match
 from bot.service.values import Conflict, Refused
+from bot.sql import Connection, Row
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class SetAside:
     problem: str
 
 
-def _moment(stored: sqlite3.Row) -> tuple[object, ...]:
+def _moment(stored: Row) -> tuple[object, ...]:
     """What a writer changes with every move: equal twice, nothing was written between."""
     return (stored["version"], stored["status"], stored["state"])
 
@@ -59,7 +59,7 @@ class Integrity:
             at = (stored["version"], stored["status"])
             return not await self._store.set_aside(match_id, problem, only_at=at)
 
-    async def _read(self, match_id: int) -> sqlite3.Row:
+    async def _read(self, match_id: int) -> Row:
         stored = await self._store.db.fetchone(f"{SELECT_MATCHES} WHERE m.id = ?", (match_id,))
         if stored is None:
             raise unknown_match(match_id)
@@ -108,7 +108,7 @@ class Integrity:
                 )
             now = self._store.ts()
 
-            def plan(conn: sqlite3.Connection) -> bool:
+            def plan(conn: Connection) -> bool:
                 cursor = conn.execute(
                     "UPDATE matches SET status = ?, problem = NULL, to_move_id = ?,"
                     " updated_at = ? WHERE id = ? AND status = 'corrupt' AND version = ?",
@@ -129,7 +129,7 @@ class Integrity:
             self._store.cache.pop(match_id, None)
         return f"match #{match_id} replays to its stored state and is {status} again"
 
-    async def _replay_problem(self, stored: sqlite3.Row) -> str | None:
+    async def _replay_problem(self, stored: Row) -> str | None:
         """What is wrong with a stored match, or None if its log gives its state exactly."""
         moves = await self._store.db.fetchall(
             "SELECT ply, move FROM moves WHERE match_id = ? ORDER BY ply", (stored["id"],)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 from dataclasses import replace
 from typing import TypeVar
 
@@ -40,6 +39,7 @@ from bot.service.values import (
     Refused,
     person,
 )
+from bot.sql import Connection
 from games import State
 
 T = TypeVar("T")
@@ -530,7 +530,7 @@ def _moved(
         result=result,
     )
 
-    def log_move(conn: sqlite3.Connection) -> list[ratings.Change]:
+    def log_move(conn: Connection) -> list[ratings.Change]:
         conn.execute(
             "INSERT INTO moves (match_id, ply, seat, user_id, move, at) VALUES (?, ?, ?, ?, ?, ?)",
             (row.id, version, seat, user_id, move, now),

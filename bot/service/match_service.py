@@ -32,7 +32,8 @@ from bot.service.values import (
     Standing,
     game_view,
 )
-from bot.storage import Closed, Database
+from bot.sql import Database, open_database
+from bot.storage import Closed
 
 ACTIVE = ("challenge", "active")
 log = logging.getLogger("tapis.service")
@@ -79,12 +80,13 @@ class MatchService:
         now: Callable[[], datetime] = utcnow,
         limits: ChallengeLimits | None = None,
     ) -> MatchService:
-        """The service over the database at ``path``, created and migrated if needed.
+        """The service over the database at ``path`` (a SQLite file, or a ``postgresql://``
+        address), created and migrated if needed.
 
         ``durable=True`` sets ``synchronous=FULL``: an acknowledged move then survives a
         power loss too, not only a killed process.
         """
-        return cls(await Database.open(path, durable=durable), now, limits)
+        return cls(await open_database(path, durable=durable), now, limits)
 
     async def close(self) -> None:
         await self.store.db.close()
@@ -148,7 +150,9 @@ class MatchService:
             f" UNION SELECT id FROM matches WHERE seat1_id = ? AND status IN ({marks})"
             f" UNION SELECT id FROM matches WHERE challenger_id = ? AND status IN ({marks})"
             f" UNION SELECT id FROM matches WHERE opponent_id = ? AND status IN ({marks}))"
-            f" ORDER BY to_move_id = ? DESC, updated_at DESC, id DESC LIMIT 100",
+            # CASE, not a bare comparison: its NULL sorts last in SQLite but first in PostgreSQL.
+            f" ORDER BY CASE WHEN to_move_id = ? THEN 1 ELSE 0 END DESC, updated_at DESC,"
+            f" id DESC LIMIT 100",
             [x for _ in range(4) for x in (user_id, *statuses)] + [user_id],
         )
         infos = []

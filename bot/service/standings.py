@@ -6,12 +6,11 @@ ratings are stored together or not at all; the rest only reads.
 
 from __future__ import annotations
 
-import sqlite3
-
 import games
 from bot import ratings
 from bot.service.store import MatchStore, dumps
 from bot.service.values import MatchRow, NotFound, PlayerStats, Standing
+from bot.sql import Connection
 
 _TOTALS = (
     "games",
@@ -25,9 +24,7 @@ _TOTALS = (
 )
 
 
-def write_result(
-    conn: sqlite3.Connection, row: MatchRow, how: str, now: float
-) -> list[ratings.Change]:
+def write_result(conn: Connection, row: MatchRow, how: str, now: float) -> list[ratings.Change]:
     """Write how the match ended, and update both players' ratings, in ``conn``'s
     transaction (the one that ends the match)."""
     assert row.seat_ids is not None and row.result is not None

@@ -16,9 +16,8 @@ import asyncio
 import functools
 import json
 import logging
-import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -39,7 +38,7 @@ from bot.service.values import (
     PlayerProfile,
     PlayerRef,
 )
-from bot.storage import Database
+from bot.sql import Connection, Database, Row
 from games import State
 
 T = TypeVar("T")
@@ -99,7 +98,7 @@ def encode(deliveries: list[Delivery]) -> list[Encoded]:
     return [(delivery.match_id, _OUTBOX_JSON(delivery.to_json())) for delivery in deliveries]
 
 
-def post(conn: sqlite3.Connection, rows: list[Encoded], now: float) -> list[int]:
+def post(conn: Connection, rows: list[Encoded], now: float) -> list[int]:
     """In a plan: store encoded deliveries in the outbox; their row ids, in order."""
     ids = []
     for match_id, text in rows:
@@ -117,7 +116,7 @@ def posted(deliveries: list[Delivery], ids: list[int]) -> list[Delivery]:
     return [delivery.posted(outbox_id) for delivery, outbox_id in zip(deliveries, ids, strict=True)]
 
 
-def row_from_stored(stored: sqlite3.Row) -> MatchRow:
+def row_from_stored(stored: Row) -> MatchRow:
     """Read a ``matches`` row back, its state included; Unreadable if it is damaged.
 
     A match already set aside is read leniently, without its state, so it can still be
@@ -156,7 +155,7 @@ _IDS: tuple[str, ...] = ("guild_id", "channel_id", "thread_id", "opponent_id", "
 _IDS += ("seat1_id", "to_move_id", "rematch_of", "seed", "days_per_move")
 
 
-def _column_problem(stored: sqlite3.Row) -> str | None:
+def _column_problem(stored: Row) -> str | None:
     """What is wrong with the plain columns of a stored match, or None.
 
     SQLite keeps whatever type it is given in a column, so a row written by hand (or by a
@@ -194,7 +193,7 @@ def _id_or_none(value: object) -> int | None:
 
 
 def _row_fields(
-    stored: sqlite3.Row, game: str, options: Json, result: Json | None, state: State | None
+    stored: Row, game: str, options: Json, result: Json | None, state: State | None
 ) -> MatchRow:
     # Checked already for a readable row; for one set aside, a damaged column reads as empty.
     seat0, seat1 = _id_or_none(stored["seat0_id"]), _id_or_none(stored["seat1_id"])
@@ -329,6 +328,11 @@ class MatchStore:
         self.locks = KeyedLocks()
         self.cache: OrderedDict[int, MatchRow] = OrderedDict()
         self._people: dict[int, PlayerProfile] = {}
+        if db.shared:
+            # Other processes change matches too (PostgreSQL): a match kept from an earlier
+            # read may be stale, so each is read afresh under its lock; the version check in
+            # ``save`` is what makes a move count once, whichever process gets it.
+            self.CACHE_SIZE = 0
 
     def ts(self) -> float:
         return self._now().timestamp()
@@ -356,7 +360,7 @@ class MatchStore:
         profile = self._people[user_id] = _profile(stored)
         return profile
 
-    def remember(self, conn: sqlite3.Connection, players: Iterable[PlayerRef], now: float) -> None:
+    def remember(self, conn: Connection, players: Iterable[PlayerRef], now: float) -> None:
         """In a plan: store the players' names as last seen (unless already known)."""
         for player in players:
             known = self._people.get(player.user_id)
@@ -383,7 +387,7 @@ class MatchStore:
         """Store one of a player's yes/no settings (``four_colour``, ``dms_closed``)."""
         now = self.ts()
 
-        def plan(conn: sqlite3.Connection) -> None:
+        def plan(conn: Connection) -> None:
             conn.execute(
                 f"INSERT INTO players (user_id, name, {column}, created_at, updated_at)"
                 f" VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
@@ -409,7 +413,7 @@ class MatchStore:
             await self.set_aside(match_id, str(error))
         return row_from_stored(await self.read_stored(match_id))
 
-    async def read_stored(self, match_id: int) -> sqlite3.Row:
+    async def read_stored(self, match_id: int) -> Row:
         if not storable_id(match_id):
             raise unknown_match(match_id)
         stored = await self.db.fetchone(f"{SELECT_MATCHES} WHERE m.id = ?", (match_id,))
@@ -502,7 +506,7 @@ class MatchStore:
         notice, once per match)."""
         now = self.ts()
 
-        def plan(conn: sqlite3.Connection) -> tuple[int, list[Delivery], list[int]]:
+        def plan(conn: Connection) -> tuple[int, list[Delivery], list[int]]:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
@@ -544,9 +548,13 @@ class MatchStore:
     # -- the outbox -------------------------------------------------------------------------
     async def unsent(self) -> list[Delivery]:
         """Every delivery stored and not yet marked sent, oldest first (to replay at start)."""
-        found = await self.db.fetchall(
-            "SELECT id, delivery FROM outbox WHERE sent_at IS NULL ORDER BY id"
-        )
+        found: Sequence[Row]
+        if self.db.shared:
+            found = await self._claim_unsent()
+        else:
+            found = await self.db.fetchall(
+                "SELECT id, delivery FROM outbox WHERE sent_at IS NULL ORDER BY id"
+            )
         unsent = []
         for stored in found:
             try:
@@ -558,13 +566,35 @@ class MatchStore:
             unsent.append(replace(delivery, outbox_id=stored["id"]))
         return unsent
 
+    # On a shared database, rows younger than this may be in the hands of the live process
+    # that committed them (it sends right after its commit): only older ones are replayed.
+    UNSENT_GRACE = 120.0
+
+    async def _claim_unsent(self) -> list[Row]:
+        """The unsent rows for this process alone to replay, on a database other processes
+        share: taken with ``FOR UPDATE SKIP LOCKED``, so two processes starting at once get
+        none in common, and noted sent in the same transaction, so no later start takes them
+        again (a crash during the replay itself then loses them rather than sending twice)."""
+        now = self.ts()
+        cutoff = now - self.UNSENT_GRACE
+
+        def plan(conn: Connection) -> list[Row]:
+            return conn.execute(
+                "UPDATE outbox SET sent_at = ? WHERE id IN (SELECT id FROM outbox"
+                " WHERE sent_at IS NULL AND created_at < ? ORDER BY id FOR UPDATE SKIP LOCKED)"
+                " RETURNING id, delivery",
+                (now, cutoff),
+            ).fetchall()
+
+        return sorted(await self.db.transact(plan), key=lambda row: int(row["id"]))
+
     async def mark_sent(self, outbox_ids: Iterable[int]) -> None:
         """Note these outbox rows sent, so no start-up ever sends them again."""
         ids = [(self.ts(), outbox_id) for outbox_id in outbox_ids]
         if not ids:
             return
 
-        def plan(conn: sqlite3.Connection) -> None:
+        def plan(conn: Connection) -> None:
             conn.executemany("UPDATE outbox SET sent_at = ? WHERE id = ?", ids)
 
         await self.db.transact(plan)
@@ -572,7 +602,7 @@ class MatchStore:
     async def prune_outbox(self, older_than: float) -> int:
         """Forget rows sent before ``older_than`` (unix seconds); how many."""
 
-        def plan(conn: sqlite3.Connection) -> int:
+        def plan(conn: Connection) -> int:
             return conn.execute(
                 "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (older_than,)
             ).rowcount
@@ -642,7 +672,7 @@ class MatchStore:
         made = [] if words is None else words(decided)
         ready = None if isinstance(made, Ending) else encode(made)
 
-        def plan(conn: sqlite3.Connection) -> tuple[T | None, list[Delivery], list[int]]:
+        def plan(conn: Connection) -> tuple[T | None, list[Delivery], list[int]]:
             self.remember(conn, change.remember, now)  # first: the match may refer to them
             if columns and conn.execute(sql, params).rowcount != 1:
                 raise _Stale
@@ -688,7 +718,7 @@ class MatchStore:
             sql += " AND version = ? AND status = ?"
             params += only_at
 
-        def plan(conn: sqlite3.Connection) -> bool:
+        def plan(conn: Connection) -> bool:
             if conn.execute(sql, params).rowcount != 1:
                 return False
             conn.execute("DELETE FROM clocks WHERE match_id = ?", (match_id,))  # no clock runs
@@ -700,7 +730,7 @@ class MatchStore:
         return bool(done)
 
 
-def _profile(stored: sqlite3.Row) -> PlayerProfile:
+def _profile(stored: Row) -> PlayerProfile:
     return PlayerProfile(
         user_id=stored["user_id"],
         name=stored["name"],

@@ -7,7 +7,6 @@ mappings) so that they could be stored with the move that owes them and sent aga
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
@@ -15,6 +14,7 @@ from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar, cast
 
 from bot import clocks
+from bot.sql import Connection
 from games import State
 
 Json = dict[str, Any]
@@ -363,7 +363,7 @@ class Change(Generic[T]):
     remember, and more writes for the same transaction (``also``, e.g. the move log)."""
 
     after: MatchRow
-    also: Callable[[sqlite3.Connection], T] | None = None
+    also: Callable[[Connection], T] | None = None
     remember: tuple[PlayerRef, ...] = ()
     touch: bool = True  # bump ``updated_at`` (a player-visible change)
 

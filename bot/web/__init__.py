@@ -10,7 +10,7 @@ import asyncio
 import os
 from pathlib import Path
 
-from bot.storage import Database
+from bot.sql import open_database
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
@@ -31,11 +31,11 @@ def port_from_env() -> int | None:
     return int(text)
 
 
-async def serve(db_path: Path, host: str, port: int, *, durable: bool = False) -> None:
+async def serve(db_path: Path | str, host: str, port: int, *, durable: bool = False) -> None:
     """Serve the site until cancelled (Ctrl-C)."""
     from bot.web.app import start
 
-    db = await Database.open(db_path, durable=durable)
+    db = await open_database(db_path, durable=durable)
     try:
         runner = await start(db, host, port)
         print(f"Tapis web site on http://{host}:{port}/ (Ctrl-C stops it)", flush=True)

@@ -29,7 +29,7 @@ import jinja2
 from aiohttp import web
 
 import games
-from bot.storage import Database
+from bot.sql import Database
 from bot.web import queries
 from bot.web.chart import Chart, chart
 from bot.web.replays import KINDS, Hidden, Line, Replays, export, warm_up

@@ -13,12 +13,11 @@ scope is everywhere or one server, all time; seasons will add a field there and 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.ratings import GLOBAL_SCOPE
-from bot.storage import Database
+from bot.sql import Database, Row
 
 PAGE_SIZE: Final = 50
 RECENT: Final = 20
@@ -208,7 +207,7 @@ _FINISHED = (
 )
 
 
-def _finished(row: sqlite3.Row) -> Finished:
+def _finished(row: Row) -> Finished:
     scores = _json(row["scores"], [0, 0])
     pair = (
         (int(scores[0]), int(scores[1]))
@@ -230,9 +229,11 @@ def _finished(row: sqlite3.Row) -> Finished:
 async def recent_of(db: Database, user_id: int, limit: int = RECENT) -> list[Finished]:
     """A player's latest finished matches, newest first (each seat's index, then merged)."""
     rows = await db.fetchall(
+        # Each subquery named: PostgreSQL before 16 requires it (SQLite allows it).
         f"SELECT * FROM ({_FINISHED} WHERE r.seat0_id = ? ORDER BY r.finished_at DESC LIMIT ?)"
-        f" UNION ALL SELECT * FROM ({_FINISHED} WHERE r.seat1_id = ?"
-        " ORDER BY r.finished_at DESC LIMIT ?) ORDER BY finished_at DESC, match_id DESC LIMIT ?",
+        f" AS by_seat0 UNION ALL SELECT * FROM ({_FINISHED} WHERE r.seat1_id = ?"
+        " ORDER BY r.finished_at DESC LIMIT ?) AS by_seat1"
+        " ORDER BY finished_at DESC, match_id DESC LIMIT ?",
         (user_id, limit, user_id, limit, limit),
     )
     return [_finished(row) for row in rows]

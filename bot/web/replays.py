@@ -27,7 +27,7 @@ from PIL import Image
 
 import games
 import rendering
-from bot.storage import Database
+from bot.sql import Database
 from bot.web import queries
 from games import notation
 

@@ -6,10 +6,9 @@ manage that server asked for it, and hidden again at once when they turn it off.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
-from bot.storage import Database
+from bot.sql import Connection, Database
 from bot.web.queries import web_enabled
 
 __all__ = ["set_web", "web_enabled"]
@@ -19,7 +18,7 @@ async def set_web(db: Database, guild_id: int, on: bool) -> None:
     """Turn a server's pages on or off (one write through the database's writer)."""
     now = time.time()
 
-    def plan(conn: sqlite3.Connection) -> None:
+    def plan(conn: Connection) -> None:
         conn.execute(
             "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web,"

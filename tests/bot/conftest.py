@@ -1,4 +1,10 @@
-"""Fixtures for the service tests: a real SQLite file in tmp_path and a clock we move by hand."""
+"""Fixtures for the service tests: a real database and a clock we move by hand.
+
+Every test that takes ``db_path`` (or ``service``) runs twice: on a SQLite file in tmp_path,
+and on the session's PostgreSQL server (emptied for it); ``db_path`` is then the server's
+address, which ``MatchService.open`` takes as well. Tests about the SQLite file itself take
+``db_file`` instead.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import pytest
 
 import games
 from bot.service import MatchInfo, MatchService, PlayerRef
+from tests import pg
 
 ALICE = PlayerRef(100_000_000_000_000_001, "Alice")
 BOB = PlayerRef(100_000_000_000_000_002, "Bob")
@@ -40,13 +47,27 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
+def db_file(tmp_path: Path) -> Path:
+    """A SQLite database file (for what only a file has: backups, damage, locks)."""
     return tmp_path / "tapis.db"
 
 
 @pytest.fixture
-async def service(db_path: Path, clock: FakeClock) -> AsyncIterator[MatchService]:
+def db_path(backend: str, db_file: Path, request: pytest.FixtureRequest) -> Path | str:
+    """Where the test's database is: a SQLite file, or a PostgreSQL address."""
+    if backend == "sqlite":
+        return db_file
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def service(db_path: Path | str, clock: FakeClock) -> AsyncIterator[MatchService]:
     service = await MatchService.open(db_path, now=clock)
     yield service
     await service.close()
@@ -87,8 +108,41 @@ async def play_random(
     return info
 
 
-def snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
+def rows(path: Path | str, sql: str, *params: object) -> list[tuple[object, ...]]:
+    """Every row of ``sql`` (``?`` placeholders) on the test's database, whichever it is."""
+    if isinstance(path, str):
+        from bot.storage_pg import translate
+
+        return pg.query(path, translate(sql).text, *params)
+    conn = sqlite3.connect(path)
+    try:
+        return [tuple(row) for row in conn.execute(sql, params)]
+    finally:
+        conn.close()
+
+
+def write(path: Path | str, sql: str, *params: object) -> None:
+    """Run one change (``?`` placeholders) on the test's database, committed at once."""
+    if isinstance(path, str):
+        from bot.storage_pg import translate
+
+        pg.query(path, translate(sql).text, *params)
+        return
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            conn.execute(sql, params)
+    finally:
+        conn.close()
+
+
+def snapshot(path: Path | str) -> dict[str, list[tuple[object, ...]]]:
     """Every row of every table, to prove that a refused request wrote nothing."""
+    if isinstance(path, str):
+        return {
+            table: pg.query(path, f"SELECT * FROM {table} ORDER BY 1, 2")
+            for table in ("players", "matches", "moves", "results", "ratings")
+        }
     conn = sqlite3.connect(path)
     try:
         return {
@@ -99,7 +153,10 @@ def snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
         conn.close()
 
 
-def stored_state(path: Path, match_id: int) -> games.State:
+def stored_state(path: Path | str, match_id: int) -> games.State:
+    if isinstance(path, str):
+        [(game, text)] = pg.query(path, "SELECT game, state FROM matches WHERE id = $1", match_id)
+        return games.get(game).from_json(text)
     conn = sqlite3.connect(path)
     try:
         game, text = conn.execute(

@@ -4,7 +4,6 @@ damaged stored rows, and who may read the database file."""
 from __future__ import annotations
 
 import random
-import sqlite3
 import stat
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 
 import games
 from bot.service import ChallengeLimits, MatchService, NotFound, PlayerRef, Refused
+from bot.sql import Row
 from bot.storage import Database
 from tests.bot.conftest import (
     ALICE,
@@ -22,7 +22,9 @@ from tests.bot.conftest import (
     GUILD,
     FakeClock,
     play_random,
+    rows,
     start_match,
+    write,
 )
 
 OTHER_GUILD = GUILD + 1
@@ -59,13 +61,8 @@ async def test_a_match_is_found_only_from_its_own_server(service: MatchService) 
         )
 
 
-def _damage(path: Path, match_id: int, sql: str, *params: object) -> None:
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute(sql.format(id=match_id), params)
-        conn.commit()
-    finally:
-        conn.close()
+def _damage(path: Path | str, match_id: int, sql: str, *params: object) -> None:
+    write(path, sql.format(id=match_id), *params)
 
 
 async def test_damaged_rows_are_set_aside_and_the_others_still_work(
@@ -78,9 +75,16 @@ async def test_damaged_rows_are_set_aside_and_the_others_still_work(
     no_seat = await start_match(service, second=CAROL)
     await service.close()
     _damage(db_path, deep.id, "UPDATE matches SET state = ? WHERE id = {id}", "[" * 100_000)
-    _damage(
-        db_path, text_deadline.id, "UPDATE clocks SET deadline = 'tomorrow' WHERE match_id = {id}"
-    )
+    if isinstance(db_path, str):  # PostgreSQL keeps a column's type: a text cannot get in
+        _damage(
+            db_path, text_deadline.id, "UPDATE matches SET options = 'nonsense' WHERE id = {id}"
+        )
+    else:
+        _damage(
+            db_path,
+            text_deadline.id,
+            "UPDATE clocks SET deadline = 'tomorrow' WHERE match_id = {id}",
+        )
     _damage(db_path, no_seat.id, "UPDATE matches SET seat1_id = NULL WHERE id = {id}")
 
     service = await MatchService.open(db_path, now=clock)  # nothing cached: all read afresh
@@ -177,7 +181,7 @@ async def test_verify_beside_play_sets_aside_only_what_stays_wrong(
         integrity = service.integrity
         read = integrity._replay_problem
 
-        async def a_move_meanwhile(stored: sqlite3.Row) -> str | None:
+        async def a_move_meanwhile(stored: Row) -> str | None:
             bot = await MatchService.open(db_path, now=clock)  # the live bot, another process
             try:
                 mover = (await bot.get(info.id)).to_move
@@ -213,9 +217,6 @@ async def test_verify_beside_play_sets_aside_only_what_stays_wrong(
         await service.close()
 
 
-async def _seed(path: Path, match_id: int) -> int:
-    conn = sqlite3.connect(path)
-    try:
-        return int(conn.execute("SELECT seed FROM matches WHERE id = ?", (match_id,)).fetchone()[0])
-    finally:
-        conn.close()
+async def _seed(path: Path | str, match_id: int) -> int:
+    [(seed,)] = rows(path, "SELECT seed FROM matches WHERE id = ?", match_id)
+    return int(str(seed))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import pytest
 
 from bot import clocks
 from bot.service import Delivery, MatchService
-from tests.bot.conftest import ALICE, BOB, FakeClock, play_random, start_match
+from tests.bot.conftest import ALICE, BOB, FakeClock, play_random, start_match, write
 
 
 async def test_a_move_starts_the_clock_of_the_player_to_move(
@@ -141,10 +140,7 @@ async def test_a_damaged_match_does_not_stop_the_clocks(
 ) -> None:
     broken = await start_match(service, days=1)
     fine = await start_match(service, days=1)
-    conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE matches SET state = '{' WHERE id = ?", (broken.id,))
-    conn.commit()
-    conn.close()
+    write(db_path, "UPDATE matches SET state = '{' WHERE id = ?", broken.id)
     service.store.cache.clear()  # as after a restart
     clock.advance(days=2)
     deliveries = await service.check_clocks()

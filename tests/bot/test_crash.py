@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import MatchService
+from tests.bot.conftest import rows
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,13 +79,14 @@ async def test_every_acknowledged_move_survives_a_kill(db_path: Path) -> None:
     assert child.returncode == -signal.SIGKILL
     assert len(acks) >= 100
 
-    conn = sqlite3.connect(db_path)
     stored = {
         (match, ply): move
-        for match, ply, move in conn.execute("SELECT match_id, ply, move FROM moves")
+        for match, ply, move in rows(db_path, "SELECT match_id, ply, move FROM moves")
     }
-    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    conn.close()
+    if not isinstance(db_path, str):
+        conn = sqlite3.connect(db_path)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()
     for match, version, move in acks:
         assert stored.get((match, version)) == move
 

@@ -6,7 +6,6 @@ import asyncio
 import json
 import random
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -31,6 +30,7 @@ from tests.bot.conftest import (
     GAME,
     GUILD,
     play_random,
+    rows,
     snapshot,
     start_match,
     stored_state,
@@ -47,10 +47,7 @@ def check_deliveries(path: Path, match_id: int, deliveries: list[Delivery]) -> N
     """Hidden information: a hand carries only its seat's view, a public message only the
     public view, and every card a text names is one its reader's view shows."""
     state = stored_state(path, match_id)
-    conn = sqlite3.connect(path)
-    seats = conn.execute("SELECT seat0_id, seat1_id FROM matches WHERE id = ?", (match_id,))
-    seat_ids = seats.fetchone()
-    conn.close()
+    [seat_ids] = rows(path, "SELECT seat0_id, seat1_id FROM matches WHERE id = ?", match_id)
     public = cards_in(state.view(None))
     for delivery in deliveries:
         named = set(CARD.findall(delivery.text))
@@ -95,10 +92,8 @@ async def test_a_whole_match_of_every_game_through_the_service(
     assert [d.kind for d in deliveries] == ["notice", "board"]
     assert "is over" in deliveries[0].text
     assert await service.verify(info.id)
-    conn = sqlite3.connect(db_path)
-    (moves,) = conn.execute("SELECT COUNT(*) FROM moves WHERE match_id = ?", (info.id,)).fetchone()
-    (how,) = conn.execute("SELECT how FROM results WHERE match_id = ?", (info.id,)).fetchone()
-    conn.close()
+    [(moves,)] = rows(db_path, "SELECT COUNT(*) FROM moves WHERE match_id = ?", info.id)
+    [(how,)] = rows(db_path, "SELECT how FROM results WHERE match_id = ?", info.id)
     assert moves == info.version and how == "play"
     state = stored_state(db_path, info.id)
     assert state.result is not None and info.result["winner"] == state.result["winner"]
@@ -151,9 +146,7 @@ async def test_two_moves_at_once_apply_exactly_once(service: MatchService, db_pa
     assert len(applied) == 1 and len(refused) == 1
     assert isinstance(refused[0], Refused | NotYourTurn)
     assert (await service.get(info.id)).version == 1
-    conn = sqlite3.connect(db_path)
-    assert conn.execute("SELECT COUNT(*) FROM moves").fetchone() == (1,)
-    conn.close()
+    assert rows(db_path, "SELECT COUNT(*) FROM moves") == [(1,)]
 
 
 async def test_two_different_moves_on_the_same_version_one_conflicts(
@@ -190,15 +183,13 @@ async def test_two_hundred_moves_on_two_hundred_matches_all_apply(
         *(first_move(info.id, info.to_move) for info in infos if info.to_move is not None)
     )
     assert versions == [1] * 200
-    conn = sqlite3.connect(db_path)
-    assert conn.execute("SELECT COUNT(DISTINCT match_id) FROM moves").fetchone() == (200,)
-    conn.close()
+    assert rows(db_path, "SELECT COUNT(DISTINCT match_id) FROM moves") == [(200,)]
 
 
 async def test_another_process_moving_first_makes_a_stale_move_conflict(
     service: MatchService, db_path: Path, clock: object
 ) -> None:
-    """The optimistic version check: two services on one file (two processes)."""
+    """The optimistic version check: two services on one database (two processes)."""
     info = await start_match(service)
     assert info.to_move is not None
     legal = await service.legal_moves(info.id, info.to_move)
@@ -208,9 +199,15 @@ async def test_another_process_moving_first_makes_a_stale_move_conflict(
     finally:
         await other.close()
     before = snapshot(db_path)
-    with pytest.raises(Conflict, match="changed meanwhile"):
-        # The first service still holds version 0 in its cache: the UPDATE finds no row.
-        await service.move(info.id, info.to_move, legal[0])
+    if isinstance(db_path, str):
+        # PostgreSQL is shared by design: nothing is cached, so the move made on what this
+        # player saw (version 0) is judged against the other process's: it moved on.
+        with pytest.raises(Conflict, match="moved on"):
+            await service.move(info.id, info.to_move, legal[0], expected_version=0)
+    else:
+        with pytest.raises(Conflict, match="changed meanwhile"):
+            # The first service still holds version 0 in its cache: the UPDATE finds no row.
+            await service.move(info.id, info.to_move, legal[0])
     assert snapshot(db_path) == before
     # Having looked again, it carries on from the other process's move.
     info = await service.get(info.id)

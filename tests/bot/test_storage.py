@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import config, storage
+from bot import config, sql, storage
 from bot.__main__ import backup
 from bot.migrations import MIGRATIONS
 from bot.service import MatchOver, MatchService
-from tests.bot.conftest import ALICE, FakeClock, play_random, start_match
+from bot.sql import Connection, Plan, open_database
+from tests import pg
+from tests.bot.conftest import ALICE, FakeClock, play_random, rows, start_match, write
 
 
 async def pragma(db: storage.Database, name: str) -> object:
@@ -23,8 +25,8 @@ async def pragma(db: storage.Database, name: str) -> object:
 
 
 @pytest.mark.parametrize(("durable", "level"), [(False, 1), (True, 2)])
-async def test_connections_are_set_up(db_path: Path, durable: bool, level: int) -> None:
-    db = await storage.Database.open(db_path, durable=durable)
+async def test_connections_are_set_up(db_file: Path, durable: bool, level: int) -> None:
+    db = await storage.Database.open(db_file, durable=durable)
     try:
         assert await pragma(db, "journal_mode") == "wal"
         assert await pragma(db, "foreign_keys") == 1
@@ -35,30 +37,36 @@ async def test_connections_are_set_up(db_path: Path, durable: bool, level: int) 
         await db.close()
 
 
-async def test_migrations_run_once_and_a_newer_schema_is_refused(db_path: Path) -> None:
-    db = await storage.Database.open(db_path)
+async def test_migrations_run_once_and_a_newer_schema_is_refused(db_path: Path | str) -> None:
+    if isinstance(db_path, str):
+        db_path = pg.fresh_database(db_path)  # its schema is changed below
+    db = await open_database(db_path)
     await db.transact(
         lambda conn: conn.execute(
             "INSERT INTO players (user_id, name, created_at, updated_at) VALUES (1, 'x', 0, 0)"
         )
     )
     await db.close()
-    db = await storage.Database.open(db_path)  # a second open migrates nothing
+    db = await open_database(db_path)  # a second open migrates nothing
     assert await db.fetchone("SELECT name FROM players") is not None
     await db.close()
 
-    conn = sqlite3.connect(db_path)
-    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    conn.close()
+    if isinstance(db_path, str):
+        assert pg.query(db_path, "SELECT version FROM tapis_schema") == [(len(MIGRATIONS),)]
+        write(db_path, "UPDATE tapis_schema SET version = ?", len(MIGRATIONS) + 1)
+    else:
+        conn = sqlite3.connect(db_path)
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+        conn.close()
     with pytest.raises(RuntimeError, match="newer than this program"):
-        await storage.Database.open(db_path)
+        await open_database(db_path)
 
 
-async def test_the_clocks_move_to_their_side_table(db_path: Path, clock: FakeClock) -> None:
+async def test_the_clocks_move_to_their_side_table(db_file: Path, clock: FakeClock) -> None:
     """Migration 5 on a database of version 4: the due times of live matches (a turn's
     deadline and reminder, a challenge's expiry) move to the clocks table, and none of a
     match over; the service then runs them as before."""
-    conn = sqlite3.connect(db_path)
+    conn = sqlite3.connect(db_file)
     for number, script in enumerate(MIGRATIONS[:4], start=1):
         conn.executescript(script)
         conn.execute(f"PRAGMA user_version = {number}")
@@ -80,7 +88,7 @@ async def test_the_clocks_move_to_their_side_table(db_path: Path, clock: FakeClo
     conn.commit()
     conn.close()
 
-    service = await MatchService.open(db_path, now=clock)
+    service = await MatchService.open(db_file, now=clock)
     try:
         clocks = await service.database.fetchall("SELECT * FROM clocks")
         assert [tuple(row) for row in clocks] == [(1, at + 86_400, None)]
@@ -94,12 +102,12 @@ async def test_the_clocks_move_to_their_side_table(db_path: Path, clock: FakeClo
         await service.close()
 
 
-async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path) -> None:
+async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path | str) -> None:
     """Plans committed together: each in its own savepoint, so one failing is rolled back
     alone (here a foreign key refuses it) and the others are written."""
 
-    def player(user_id: int) -> storage.Plan[None]:
-        def plan(conn: sqlite3.Connection) -> None:
+    def player(user_id: int) -> Plan[None]:
+        def plan(conn: Connection) -> None:
             conn.execute(
                 "INSERT INTO players (user_id, name, created_at, updated_at) VALUES (?, 'x', 0, 0)",
                 (user_id,),
@@ -107,7 +115,7 @@ async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path)
 
         return plan
 
-    def bad(conn: sqlite3.Connection) -> None:
+    def bad(conn: Connection) -> None:
         player(2)(conn)
         # a match whose challenger does not exist
         conn.execute(
@@ -115,7 +123,7 @@ async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path)
             " VALUES ('cinq-as', 99, 'challenge', 0, 0)"
         )
 
-    db = await storage.Database.open(db_path)
+    db = await open_database(db_path)
     try:
         outcomes = await asyncio.gather(
             db.transact(player(1)),
@@ -124,7 +132,7 @@ async def test_a_failed_plan_leaves_nothing_and_the_others_commit(db_path: Path)
             return_exceptions=True,
         )
         assert outcomes[0] is None and outcomes[2] is None
-        assert isinstance(outcomes[1], sqlite3.IntegrityError)
+        assert isinstance(outcomes[1], sql.errors())
         ids = [row[0] for row in await db.fetchall("SELECT user_id FROM players ORDER BY 1")]
         assert ids == [1, 3]
     finally:
@@ -146,6 +154,10 @@ def test_the_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     assert config.durable({"TAPIS_SYNCHRONOUS": "full"})
     assert not config.durable({"TAPIS_DURABLE": "no"})
     assert "environ" not in Path(storage.__file__).read_text(encoding="utf-8")
+    # A PostgreSQL address is kept whole (a path would fold its //).
+    address = "postgresql://tapis:secret@db:5432/tapis"
+    assert config.database({"TAPIS_DB": f" {address} "}) == address
+    assert config.database({}) == Path("data/tapis.db")
 
 
 async def test_verify_replays_and_sets_aside_a_tampered_match(
@@ -157,13 +169,10 @@ async def test_verify_replays_and_sets_aside_a_tampered_match(
         gap = await play_random(service, await start_match(service), random.Random(2), 6)
         fine = await play_random(service, await start_match(service), random.Random(3), 6)
         assert await service.verify_all() == []
-        conn = sqlite3.connect(db_path)
         # A different but readable state: a valid state from another point of the match.
-        (state,) = conn.execute("SELECT state FROM matches WHERE id = ?", (gap.id,)).fetchone()
-        conn.execute("UPDATE matches SET state = ? WHERE id = ?", (state, tampered.id))
-        conn.execute("DELETE FROM moves WHERE match_id = ? AND ply = 3", (gap.id,))
-        conn.commit()
-        conn.close()
+        [(state,)] = rows(db_path, "SELECT state FROM matches WHERE id = ?", gap.id)
+        write(db_path, "UPDATE matches SET state = ? WHERE id = ?", state, tampered.id)
+        write(db_path, "DELETE FROM moves WHERE match_id = ? AND ply = 3", gap.id)
         assert sorted(await service.verify_all()) == [tampered.id, gap.id]
         info = await service.get(tampered.id)
         assert info.status == "corrupt"
@@ -174,15 +183,14 @@ async def test_verify_replays_and_sets_aside_a_tampered_match(
         assert await service.verify(fine.id)
     finally:
         await service.close()
-    conn = sqlite3.connect(db_path)
-    problems = dict(conn.execute("SELECT id, problem FROM matches WHERE status = 'corrupt'"))
-    conn.close()
+    problems = dict(rows(db_path, "SELECT id, problem FROM matches WHERE status = 'corrupt'"))
     assert "differs" in problems[tampered.id] and "skips" in problems[gap.id]
 
 
 async def test_backups_are_consistent_copies(
-    db_path: Path, tmp_path: Path, clock: FakeClock
+    db_file: Path, tmp_path: Path, clock: FakeClock
 ) -> None:
+    db_path = db_file  # a SQLite file's own (PostgreSQL has pg_dump)
     service = await MatchService.open(db_path, now=clock)
     infos = [
         await play_random(service, await start_match(service), random.Random(i), 5)

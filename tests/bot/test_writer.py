@@ -23,10 +23,10 @@ def insert(value: int) -> storage.Plan[int]:
     return plan
 
 
-async def test_plans_that_arrive_together_share_one_transaction(db_path: Path) -> None:
+async def test_plans_that_arrive_together_share_one_transaction(db_file: Path) -> None:
     """While the writer is busy, the plans handed over wait and then commit together: one
     BEGIN IMMEDIATE for all of them, a savepoint each; every caller resumes after COMMIT."""
-    db = await storage.Database.open(db_path)
+    db = await storage.Database.open(db_file)
     statements: list[str] = []
     release = threading.Event()
 
@@ -51,7 +51,7 @@ async def test_plans_that_arrive_together_share_one_transaction(db_path: Path) -
         assert statements.count("COMMIT") == 2
         assert statements.count("SAVEPOINT plan") == 11
         # committed by the time transact returned: another connection sees it
-        other = sqlite3.connect(db_path)
+        other = sqlite3.connect(db_file)
         assert other.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 10
         other.close()
     finally:
@@ -59,9 +59,9 @@ async def test_plans_that_arrive_together_share_one_transaction(db_path: Path) -
         await db.close()
 
 
-async def test_close_commits_what_was_handed_over_and_stops_the_thread(db_path: Path) -> None:
+async def test_close_commits_what_was_handed_over_and_stops_the_thread(db_file: Path) -> None:
     before = threading.active_count()
-    db = await storage.Database.open(db_path)
+    db = await storage.Database.open(db_file)
     pending = [asyncio.ensure_future(db.transact(insert(n))) for n in range(50)]
     await asyncio.sleep(0)  # handed over
     await db.close()
@@ -73,14 +73,14 @@ async def test_close_commits_what_was_handed_over_and_stops_the_thread(db_path: 
         await db.fetchone("SELECT 1")
     assert threading.active_count() == before
     # the WAL was folded back into the file
-    assert not Path(f"{db_path}-wal").exists() or Path(f"{db_path}-wal").stat().st_size == 0
-    other = sqlite3.connect(db_path)
+    assert not Path(f"{db_file}-wal").exists() or Path(f"{db_file}-wal").stat().st_size == 0
+    other = sqlite3.connect(db_file)
     assert other.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 50
     other.close()
 
 
-async def test_a_plan_that_fails_outside_sqlite_is_rolled_back_alone(db_path: Path) -> None:
-    db = await storage.Database.open(db_path)
+async def test_a_plan_that_fails_outside_sqlite_is_rolled_back_alone(db_file: Path) -> None:
+    db = await storage.Database.open(db_file)
 
     def broken(conn: sqlite3.Connection) -> None:
         insert(7)(conn)
@@ -100,7 +100,7 @@ async def test_a_plan_that_fails_outside_sqlite_is_rolled_back_alone(db_path: Pa
         await db.close()
 
 
-async def test_the_wal_stays_bounded_under_sustained_writes_and_reads(db_path: Path) -> None:
+async def test_the_wal_stays_bounded_under_sustained_writes_and_reads(db_file: Path) -> None:
     """Writes flat out while readers read, as the bot does: the log must start over again and
     again, so its file stays within a few checkpoints' worth, far below what was written.
 
@@ -108,8 +108,8 @@ async def test_the_wal_stays_bounded_under_sustained_writes_and_reads(db_path: P
     64 MB) so that a few seconds write many times the limit.
     """
     limit = 2 * 2**20
-    db = await storage.Database.open(db_path, checkpoint_pages=64, wal_limit=limit)
-    wal = Path(f"{db_path}-wal")
+    db = await storage.Database.open(db_file, checkpoint_pages=64, wal_limit=limit)
+    wal = Path(f"{db_file}-wal")
     largest = 0
     written = 0
     stop = asyncio.Event()

@@ -1,0 +1,132 @@
+"""What the service needs of a database, whichever it is: SQLite (the default) or PostgreSQL.
+
+The match service writes through *plans*, plain functions given a connection, run inside a
+write transaction by ``await db.transact(plan)``, and reads with ``db.fetchone`` /
+``db.fetchall``. A plan speaks the small part of Python's DB-API that SQLite's own
+``sqlite3.Connection`` offers (``execute`` with ``?`` placeholders, ``executemany``, and a
+cursor's ``rowcount``, ``lastrowid``, ``fetchone``, ``fetchall``), so on SQLite a plan runs on
+the very connection, with no layer in between (the embedded default stays as fast as it was),
+and on PostgreSQL on an adapter that speaks the same (``bot/storage_pg.py``). The SQL itself
+is written once, in the dialect both accept.
+
+``TAPIS_DB`` picks the backend: a ``postgresql://`` (or ``postgres://``) address is a
+PostgreSQL server, anything else a SQLite file. Only :func:`open_database` looks at which.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+T = TypeVar("T")
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class Row(Protocol):
+    """A row read back: its columns by name or by position."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def keys(self) -> Any: ...
+
+
+class Cursor(Protocol):
+    """What a plan gets back from ``execute``."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    @property
+    def lastrowid(self) -> int | None: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """The connection a plan is given, inside its transaction."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> Cursor: ...
+
+
+Plan = Callable[[Connection], T]
+
+
+class Database(Protocol):
+    """A database the service runs on (``bot.storage.Database``, ``bot.storage_pg``'s)."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may write to it at the same time (PostgreSQL): a process
+        must then not trust what it read earlier (see ``MatchStore``)."""
+        ...
+
+    @property
+    def durable(self) -> bool: ...
+
+    @property
+    def describe(self) -> str:
+        """Where it is, for messages (a file, or a server address without its password)."""
+        ...
+
+    async def transact(self, plan: Callable[[Connection], T]) -> T: ...
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> Sequence[Row]: ...
+
+    async def close(self) -> None: ...
+
+    def claim(self, kind: str, ids: Iterable[int]) -> AbstractAsyncContextManager[list[int]]:
+        """Of ``ids``, those this process may work on alone, held for it while the block
+        runs (the others are another process's now): a clock that fell due is handled by one
+        process, not by each."""
+        ...
+
+
+def is_postgres(target: str | Path) -> bool:
+    """Whether ``target`` (``TAPIS_DB``) names a PostgreSQL server rather than a file."""
+    return isinstance(target, str) and target.strip().lower().startswith(POSTGRES_SCHEMES)
+
+
+def redact(dsn: str) -> str:
+    """The address without its password, for messages and logs."""
+    parts = urlsplit(dsn)
+    if parts.password is None:
+        return dsn
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean the database itself failed (not a request, not a match):
+    left to the caller's next attempt rather than blamed on whatever was being done."""
+    found: list[type[BaseException]] = [sqlite3.Error]
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return tuple(found)
+    found += [asyncpg.PostgresError, asyncpg.InterfaceError]
+    return tuple(found)
+
+
+async def open_database(target: str | Path, *, durable: bool = False) -> Database:
+    """Open (creating and migrating as needed) the database ``target`` names."""
+    if is_postgres(target):
+        from bot.storage_pg import PgDatabase
+
+        return await PgDatabase.open(str(target))
+    from bot.storage import Database as SqliteDatabase
+
+    return await SqliteDatabase.open(target, durable=durable)

@@ -1,0 +1,98 @@
+"""Several bot processes: shard ranges from the environment, each process on one PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.discord.client import ShardedTapisBot, TapisBot, make_bot
+from bot.discord.config import ConfigError, Settings
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+PG = "postgresql://tapis:secret@db:5432/tapis"
+
+
+def settings(**env: str) -> Settings:
+    return Settings.from_env({"DISCORD_TOKEN": "t", **env})
+
+
+def test_shard_ranges_are_read_and_checked() -> None:
+    plain = settings()
+    assert not plain.sharded and plain.shard_ids is None and plain.database_url is None
+    everything = settings(TAPIS_SHARD_COUNT="4")
+    assert everything.shard_ids == (0, 1, 2, 3) and everything.shard_count == 4
+    some = settings(TAPIS_SHARD_COUNT="6", TAPIS_SHARD_IDS="4, 0-1", TAPIS_DB=PG)
+    assert some.shard_ids == (0, 1, 4) and some.database_url == PG
+    assert some.database_target == PG and "secret" not in repr(some)
+    for env, words in [
+        ({"TAPIS_SHARD_IDS": "0"}, "needs TAPIS_SHARD_COUNT"),
+        ({"TAPIS_SHARD_COUNT": "0"}, "from 1 to"),
+        ({"TAPIS_SHARD_COUNT": "two"}, "from 1 to"),
+        ({"TAPIS_SHARD_COUNT": "2", "TAPIS_SHARD_IDS": "0-x"}, "numbers and ranges"),
+        ({"TAPIS_SHARD_COUNT": "2", "TAPIS_SHARD_IDS": "1-0"}, "backwards"),
+        ({"TAPIS_SHARD_COUNT": "2", "TAPIS_SHARD_IDS": "0,0"}, "twice"),
+        ({"TAPIS_SHARD_COUNT": "2", "TAPIS_SHARD_IDS": "2"}, "from 0 to 1"),
+        # Only some shards here means other processes, which a SQLite file cannot serve.
+        ({"TAPIS_SHARD_COUNT": "2", "TAPIS_SHARD_IDS": "1"}, "PostgreSQL"),
+    ]:
+        with pytest.raises(ConfigError, match=words):
+            settings(**env)
+
+
+async def test_the_bot_is_sharded_as_the_settings_say() -> None:
+    plain = make_bot(settings())
+    some = make_bot(settings(TAPIS_SHARD_COUNT="4", TAPIS_SHARD_IDS="2-3", TAPIS_DB=PG))
+    # Neither has logged in: nothing to close (a sharded client not started cannot be).
+    assert type(plain) is TapisBot
+    assert isinstance(some, ShardedTapisBot) and isinstance(some, discord.AutoShardedClient)
+    assert some.shard_ids == [2, 3] and some.shard_count == 4
+
+
+async def test_two_processes_serve_their_shards_on_one_postgresql(
+    fake: FakeDiscord, tmp_path: Path, pg_url: str
+) -> None:
+    """``python -m bot`` twice, shards 0 and 1 of 2, on the same database: both connect (no
+    lock file stops the second) and both stop cleanly."""
+    env = {
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": fake.token,
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "TAPIS_DEV_GUILD": str(fake.guild_id),
+        "TAPIS_DB": pg_url,
+        "TAPIS_SHARD_COUNT": "2",
+    }
+    processes = []
+    for shard in (0, 1):
+        folder = tmp_path / f"shard{shard}"
+        folder.mkdir()
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "bot"),
+            cwd=folder,
+            env={**env, "TAPIS_SHARD_IDS": str(shard)},
+            stderr=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.DEVNULL,
+        )
+        processes.append(process)
+    try:
+        # Both connected, and each ready (its heartbeat written once its clocks started).
+        beats = [tmp_path / f"shard{shard}" / "data" / "tapis.db.alive" for shard in (0, 1)]
+        for _ in range(600):
+            if len(fake._sockets) >= 2 and all(beat.exists() for beat in beats):
+                break
+            await asyncio.sleep(0.1)
+        assert len(fake._sockets) >= 2 and all(beat.exists() for beat in beats)
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        errors = [(await asyncio.wait_for(p.communicate(), 30))[1] for p in processes]
+    for process, err in zip(processes, errors, strict=True):
+        assert process.returncode == 0, err.decode()
+        assert "Traceback" not in err.decode(), err.decode()[-3000:]
+    assert not list(tmp_path.rglob("*.lock"))  # the file lock is SQLite's alone
