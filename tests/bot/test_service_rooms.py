@@ -165,19 +165,20 @@ async def test_a_due_time_is_claimed_once(service: MatchService) -> None:
     assert (await service.store.read(info.id)).reminder_at is None
 
 
-async def test_warming_reads_the_live_matches_ahead(db_path: Path, clock: FakeClock) -> None:
+async def test_warming_reads_the_live_matches_ahead(db_file: Path, clock: FakeClock) -> None:
     """After a start, ``warm`` reads the live matches (not the finished ones, nor one a
-    change holds, nor a damaged one) into the cache; moves then go on from it."""
-    service = await MatchService.open(db_path, now=clock)
+    change holds, nor a damaged one) into the cache; moves then go on from it. SQLite only:
+    on a database several processes share nothing is cached."""
+    service = await MatchService.open(db_file, now=clock)
     live = [await start_match(service) for _ in range(3)]
     over = await start_match(service)
     await service.resign(over.id, BOB.user_id)
     await service.close()
-    with sqlite3.connect(db_path) as conn:
+    with sqlite3.connect(db_file) as conn:
         conn.execute("UPDATE matches SET state = '[' WHERE id = ?", (live[2].id,))
     conn.close()
 
-    service = await MatchService.open(db_path, now=clock)
+    service = await MatchService.open(db_file, now=clock)
     try:
         async with service.store.locks.hold(live[1].id):
             assert await service.warm() == 1
