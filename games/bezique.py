@@ -974,6 +974,14 @@ def _pair_of(pair: tuple[Hand, Hand], seat: Seat, value: Hand) -> tuple[Hand, Ha
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
+_HAND_RANKS: Final = ("A", "10", "K", "Q", "J", "9", "8", "7")
+
+
+def hand_order(card: str) -> tuple[int, int]:
+    """A card's place in a hand: suits grouped, then the trick order, ten above king."""
+    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+
+
 # -- words: Bézigue's moves, melds, deal breakdown and rules help in players' words ----------
 _FOURS: Final = {
     "A": N_("four aces"),
@@ -1048,7 +1056,7 @@ def deal_summary(
 ) -> list[str]:
     """The deal that ended last, as bezique D9 counts it: melds and sevens, brisques, the
     last trick, then the deal's points (a deal cut short by the target says so)."""
-    deal = view["last_deal"]
+    deal = view.get("last_deal")
     if deal is None:
         return []
     who = seat_names(view, words, names)

@@ -648,6 +648,14 @@ class EcarteState(MatchState):
             raise ValueError(f"impossible target {self._goal}")
 
 
+_HAND_RANKS: Final = ("K", "Q", "J", "A", "10", "9", "8", "7")
+
+
+def hand_order(card: str) -> tuple[int, int]:
+    """A card's place in a hand: suits grouped, then Écarté's order, the ace below the jack."""
+    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+
+
 # -- words: Écarté's moves, hand breakdown and rules help in players' words -------------------
 def describe(move: str, words: Words = ENGLISH) -> str:
     """A move in players' words: "K♥", "propose an exchange", "keep all cards"."""
@@ -668,11 +676,11 @@ def deal_summary(
     """The hand that ended last, as ecarte D6–D10 score it: tricks, the vole, the contract,
     the king, the last trick, then the hand's points. A match over shows its last hand."""
     who = seat_names(view, words, names)
+    previous = view.get("previous_hand")
     if view["phase"] == "over":
         tricks, committed = view["tricks"], view["committed"]
-        hand_scores, number = view["deal_scores"], view["deal"]
-    elif view["previous_hand"] is not None:
-        previous = view["previous_hand"]
+        hand_scores, number = view.get("deal_scores", [0, 0]), view["deal"]
+    elif previous is not None:
         tricks, committed = previous["tricks"], previous["committed"]
         hand_scores, number = previous["points"], view["deal"] - 1
     else:

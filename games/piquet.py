@@ -833,6 +833,14 @@ class PiquetState(MatchState):
             raise ValueError("the played cards do not fit the tricks won")
 
 
+_HAND_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7")
+
+
+def hand_order(card: str) -> tuple[int, int]:
+    """A card's place in a hand: suits grouped, then from the ace down."""
+    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+
+
 # -- words: Piquet's moves, deal breakdown and rules help in players' words -------------------
 _RANK_CODES: Final = dict(zip(_RANK_NAMES, ("7", "8", "9", "10", "J", "Q", "K", "A"), strict=True))
 _SUIT_CODES: Final = {name: suit for suit, name in SUIT_NAMES.items()}
@@ -901,7 +909,7 @@ def deal_summary(
     """The deal that ended last, as piquet D5–D10 score it: the declarations, the play
     (pique with it), the last trick, the cards or capot; after the last deal, the
     settlement and the rubicon (piquet D2)."""
-    deal = view["last_deal"]
+    deal = view.get("last_deal")
     if deal is None:
         return []
     who = seat_names(view, words, names)

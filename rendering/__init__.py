@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image
 
+from games.words import ENGLISH, Words
 from rendering.encode import png
 from rendering.hand import draw_hand
 from rendering.registry import games, renderer_for
@@ -25,16 +26,23 @@ from rendering.renderer import GameRenderer
 __all__ = ["games", "hand_png", "table_png"]
 
 
-def hand_png(view: Mapping[str, Any], *, four_colour: bool = False) -> bytes:
-    """A player's hand as PNG bytes, from ``state.view(seat)``."""
+def hand_png(
+    view: Mapping[str, Any], *, four_colour: bool = False, words: Words = ENGLISH
+) -> bytes:
+    """A player's hand as PNG bytes, from ``state.view(seat)``, in ``words``'s language."""
     renderer = renderer_for(view)
-    return _png(renderer, lambda: draw_hand(view, renderer, four_colour))
+    return _png(renderer, lambda: draw_hand(view, renderer, four_colour, words))
 
 
 def table_png(
-    view: Mapping[str, Any], names: tuple[str, str], *, four_colour: bool = False
+    view: Mapping[str, Any],
+    names: tuple[str, str],
+    *,
+    four_colour: bool = False,
+    words: Words = ENGLISH,
 ) -> bytes:
-    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's.
+    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's;
+    every word drawn is in ``words``'s language.
 
     A player's view is refused: the table goes to everyone, and a player's view may hold words
     only that player may read (their own face-down discards in ``last_move``)."""
@@ -51,7 +59,7 @@ def table_png(
     ):
         raise ValueError("names must be two strings: seat 0's name and seat 1's")
     pair = (names[0], names[1])
-    return _png(renderer, lambda: renderer.table(view, pair, four_colour))
+    return _png(renderer, lambda: renderer.table(view, pair, four_colour, words))
 
 
 def _png(renderer: GameRenderer[Any], draw: Callable[[], Image.Image]) -> bytes:
