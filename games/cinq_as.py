@@ -225,7 +225,7 @@ class CinqAsState(MatchState):
             raise IllegalMove(f"the {SUIT_NAMES[SUITS[arg]]} discard pile is empty")
         if pile[-1] == self._discarded:
             raise IllegalMove(
-                f"you cannot take back {pile[-1]}, the card you just discarded (cinq-as D3): "
+                f"you cannot take back {pile[-1]}, the card you just discarded: "
                 "draw from the stock or from another pile"
             )
         piles = (*self._piles[:arg], pile[:-1], *self._piles[arg + 1 :])
@@ -527,6 +527,10 @@ class CinqAs(Game):
     )
     example_moves = ("play 3S", "discard 10H", "draw", "draw T")
     example_options = "rounds=1"
+    card_words = (
+        "write rank (2 to 10, J, Q, K; trumps 2 to 10, 19, 20, 21) then suit (S, H, D, C, or T "
+        "for trumps), like 3S or 20T."
+    )
 
     def describe(self, move: str, words: Words = ENGLISH) -> str:
         return describe(move, words)

@@ -595,7 +595,7 @@ class PiquetState(MatchState):
             most = MOST_DISCARDS[seat != self.elder]
             raise IllegalMove(
                 f"first the exchange: 'discard' and up to {most} cards, "
-                "or 'discard' alone to keep all (piquet D3, D4)"
+                "or 'discard' alone to keep all"
             )
         bit = 1 << index
         hand = self._hands[seat]
@@ -616,7 +616,7 @@ class PiquetState(MatchState):
             must = ", ".join(_CARDS[suit][hand >> (8 * suit) & 0xFF])
             raise IllegalMove(
                 f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must}); "
-                "the follower must follow suit if able (piquet X3)"
+                "the follower must follow suit if able"
             )
         leader = 1 - seat
         if index >> 3 == suit and index > lead:
@@ -1035,7 +1035,7 @@ class Piquet(Game):
     title = N_("Piquet")
     aliases = ("rubicon piquet", "piquet au cent", "pikett")
     pack = _CODES
-    goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)")
+    goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie")
     first_seat_role = "dealer"
     first_seat_help = "who deals first (default: lot)"
     summary = (

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -236,3 +237,50 @@ def test_deal_and_match_ends_read_as_reviewed() -> None:
         GOLDEN.write_text(text + "\n", encoding="utf-8")
         pytest.skip("golden summaries written: review them before committing")
     assert found == json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+ATTEMPTS = (
+    "play XX",
+    "play 19T",
+    "play QS",
+    "discard",
+    "discard 7S 8S 9S 10S JS QS",
+    "draw",
+    "draw H",
+    "meld QS JD",
+    "king",
+    "propose",
+    "accept",
+    "exchange",
+    "declare 7",
+    "",
+    "fly",
+)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_refusals_cite_no_rule_numbers(name: str) -> None:
+    seen = 0
+    for state, _move in _play(name, 11)[::7]:
+        if state.to_move is None:
+            continue
+        for attempt in ATTEMPTS:
+            try:
+                state.apply(attempt)
+            except games.IllegalMove as error:
+                seen += 1
+                assert not re.search(r"\b[DX]\d+\b", str(error)), str(error)
+                if name != "cinq-as":
+                    assert (
+                        "trump" not in str(error)
+                        or "king of trumps" in str(error)
+                        or (name in ("bezique", "ecarte"))
+                    ), str(error)
+    assert seen > 20
+
+
+def test_ecarte_speaks_of_its_own_cards() -> None:
+    state = games.get("ecarte").new_match(seed=1)
+    with pytest.raises(games.IllegalMove) as error:
+        state.apply("play 1X")
+    assert "19" not in str(error.value) and "T" not in str(error.value).split(":")[1]
