@@ -121,7 +121,7 @@ def _parse_suit(word: str) -> str:
         raise IllegalMove(f"{word!r} is not a suit: use S, H, D, C or T.") from None
 
 
-def canonical_move(text: str, syntax: Mapping[str, Syntax], cards: str | None = None) -> str:
+def canonical_move(text: str, syntax: Mapping[str, Syntax], card_words: str | None = None) -> str:
     """Rewrite a move as typed into canonical notation, or raise IllegalMove saying why.
 
     ``"Discard 9h  7s"`` → ``"discard 7S 9H"``: verb in lower case, cards as codes in
@@ -155,10 +155,10 @@ def canonical_move(text: str, syntax: Mapping[str, Syntax], cards: str | None = 
     try:
         cards = [parse_card(word) for word in rest]
     except ValueError as error:
-        if cards is None:
+        if card_words is None:
             raise IllegalMove(str(error)) from None
         wrong = next(word for word in rest if not _reads_as_card(word))
-        raise IllegalMove(f"{wrong!r} is not a card: {cards}") from None
+        raise IllegalMove(f"{wrong!r} is not a card: {card_words}") from None
     if kind == "card" and len(cards) != 1:
         raise IllegalMove(f"'{verb}' takes exactly one card, like '{verb} QS'")
     if kind == "cards+" and not cards:
