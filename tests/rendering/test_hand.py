@@ -73,7 +73,7 @@ def test_legal_cards_lit_and_others_washed_out() -> None:
     # Card centres: the hand is centred, two cards of 120 px with a 10 px gap.
     left = legal.width // 2 - 65
     right = legal.width // 2 + 65
-    y = HEADER_H + STATUS_H + RAISE + 14 + CARD_H // 2
+    y = HEADER_H + STATUS_H + RAISE + 14 + CARD_H // 2 - RAISE // 2  # between lit and not
 
     def brightness(picture: object, x: int) -> float:
         return region_mean(picture, (x - 30, y - 30, x + 30, y + 30))  # type: ignore[arg-type]
