@@ -553,8 +553,7 @@ class BeziqueState(MatchState):
         phase = self._phase
         if phase == SCORE:
             raise IllegalMove(
-                "you won the trick: meld, exchange, declare 7, or 'draw' to end your turn "
-                "(bezique D11)"
+                "you won the trick: meld, exchange, declare 7, or 'draw' to end your turn"
             )
         hand = self._hands[seat]
         table = self._tables[seat]
@@ -606,7 +605,7 @@ class BeziqueState(MatchState):
         else:
             rule = "trump when you cannot follow suit"
         return IllegalMove(
-            f"in the last 8 tricks you must {rule} (bezique D8): play {options}, not {CODES[card]}"
+            f"in the last 8 tricks you must {rule}: play {options}, not {CODES[card]}"
         )
 
     def _end_trick(self, led: int, followed: int) -> None:
@@ -713,30 +712,24 @@ class BeziqueState(MatchState):
             if fit < count:
                 return IllegalMove(
                     f"{CODES[card]} has already served in that meld or a higher one of its "
-                    "class: a card can be reused only in a higher meld of the same class "
-                    "(bezique D7)"
+                    "class: a card can be reused only in a higher meld of the same class"
                 )
         return IllegalMove(
-            "a meld that reuses cards of its own class must add at least one card from the "
-            "hand (bezique D7)"
+            "a meld that reuses cards of its own class must add at least one card from the hand"
         )
 
     def _seven(self, seat: Seat, exchange: bool) -> BeziqueState:
         seven = self._trump * 8 + SEVEN
         if self._sevened:
-            raise IllegalMove("one seven action per trick won (bezique D5): meld or draw")
+            raise IllegalMove("one seven action per trick won: meld or draw")
         hand = self._hands[seat]
         if hand.count(seven) <= self._scored7[seat]:
-            raise IllegalMove(
-                f"you need a {CODES[seven]} in your hand that has not scored yet (bezique D5)"
-            )
+            raise IllegalMove(f"you need a {CODES[seven]} in your hand that has not scored yet")
         new = self._copy()
         new._sevened = True
         if exchange:
             if self._turn_up & 7 == SEVEN:
-                raise IllegalMove(
-                    "the turn-up is already a seven: declare yours instead (bezique D5)"
-                )
+                raise IllegalMove("the turn-up is already a seven: declare yours instead")
             # bezique X5: the card taken joins the hand at once, free for this turn's meld.
             new._hands = _pair_of(self._hands, seat, _with(_without(hand, seven), self._turn_up))
             new._turn_up = seven
@@ -974,6 +967,14 @@ def _pair_of(pair: tuple[Hand, Hand], seat: Seat, value: Hand) -> tuple[Hand, Ha
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
+_HAND_RANKS: Final = ("A", "10", "K", "Q", "J", "9", "8", "7")
+
+
+def hand_order(card: str) -> tuple[int, int]:
+    """A card's place in a hand: suits grouped, then the trick order, ten above king."""
+    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+
+
 # -- words: Bézigue's moves, melds, deal breakdown and rules help in players' words ----------
 _FOURS: Final = {
     "A": N_("four aces"),
@@ -1048,7 +1049,7 @@ def deal_summary(
 ) -> list[str]:
     """The deal that ended last, as bezique D9 counts it: melds and sevens, brisques, the
     last trick, then the deal's points (a deal cut short by the target says so)."""
-    deal = view["last_deal"]
+    deal = view.get("last_deal")
     if deal is None:
         return []
     who = seat_names(view, words, names)

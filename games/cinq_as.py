@@ -225,7 +225,7 @@ class CinqAsState(MatchState):
             raise IllegalMove(f"the {SUIT_NAMES[SUITS[arg]]} discard pile is empty")
         if pile[-1] == self._discarded:
             raise IllegalMove(
-                f"you cannot take back {pile[-1]}, the card you just discarded (cinq-as D3): "
+                f"you cannot take back {pile[-1]}, the card you just discarded: "
                 "draw from the stock or from another pile"
             )
         piles = (*self._piles[:arg], pile[:-1], *self._piles[arg + 1 :])
@@ -414,6 +414,12 @@ class CinqAsState(MatchState):
             raise ValueError("impossible phase")
 
 
+def hand_order(card: str) -> tuple[int, int, int]:
+    """A card's place in a hand: suits grouped, bonus cards first, then the numbers rising,
+    the order in which an expedition is laid."""
+    return SUITS.index(card[-1]), 0 if card in BONUS_CARDS else 1, _KEY[card][1]
+
+
 # -- words: Le 5 As' moves, round breakdown and rules help in players' words ------------------
 def describe(move: str, words: Words = ENGLISH) -> str:
     """A move in players' words: "3♠ on the expedition", "draw from ♦"."""
@@ -433,7 +439,7 @@ def deal_summary(
     view: CinqAsView, words: Words = ENGLISH, names: Sequence[str] | None = None
 ) -> list[str]:
     """The round that ended last, expedition by expedition as cinq-as D5 and D6 score them."""
-    last = view["last_round"]
+    last = view.get("last_round")
     if last is None:
         return []
     who = seat_names(view, words, names)
@@ -521,6 +527,10 @@ class CinqAs(Game):
     )
     example_moves = ("play 3S", "discard 10H", "draw", "draw T")
     example_options = "rounds=1"
+    card_words = (
+        "write rank (2 to 10, J, Q, K; trumps 2 to 10, 19, 20, 21) then suit (S, H, D, C, or T "
+        "for trumps), like 3S or 20T."
+    )
 
     def describe(self, move: str, words: Words = ENGLISH) -> str:
         return describe(move, words)

@@ -121,7 +121,7 @@ def _parse_suit(word: str) -> str:
         raise IllegalMove(f"{word!r} is not a suit: use S, H, D, C or T.") from None
 
 
-def canonical_move(text: str, syntax: Mapping[str, Syntax]) -> str:
+def canonical_move(text: str, syntax: Mapping[str, Syntax], card_words: str | None = None) -> str:
     """Rewrite a move as typed into canonical notation, or raise IllegalMove saying why.
 
     ``"Discard 9h  7s"`` → ``"discard 7S 9H"``: verb in lower case, cards as codes in
@@ -155,7 +155,10 @@ def canonical_move(text: str, syntax: Mapping[str, Syntax]) -> str:
     try:
         cards = [parse_card(word) for word in rest]
     except ValueError as error:
-        raise IllegalMove(str(error)) from None
+        if card_words is None:
+            raise IllegalMove(str(error)) from None
+        wrong = next(word for word in rest if not _reads_as_card(word))
+        raise IllegalMove(f"{wrong!r} is not a card: {card_words}") from None
     if kind == "card" and len(cards) != 1:
         raise IllegalMove(f"'{verb}' takes exactly one card, like '{verb} QS'")
     if kind == "cards+" and not cards:
@@ -192,6 +195,14 @@ _VERB_WORDS: Final = {
     **{_plain(word): verb for verb, spelt in MOVE_WORDS.items() for word in spelt},
     **_OTHER_SPELLINGS,
 }
+
+
+def _reads_as_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _known_verbs(syntax: Mapping[str, Syntax]) -> str:
@@ -301,6 +312,10 @@ class Game(ABC):
     """A few moves as a player types them, the commonest first."""
     example_options: ClassVar[str]
     """Options as a player types them (``name=value``), for examples."""
+    card_words: ClassVar[str] = (
+        "write rank (7 to 10, J, Q, K, A) then suit (S, H, D, C), like QS or 10H."
+    )
+    """How this game's cards are written, for a move that names something else."""
 
     # -- the game in players' words (each game's module writes its own) -------------------
     def title_in(self, words: Words = ENGLISH) -> str:
@@ -477,7 +492,7 @@ class State(ABC):
 
     def canonical(self, move: str) -> str:
         """``move`` in canonical notation (IllegalMove if malformed); legality not checked."""
-        return canonical_move(move, self.syntax)
+        return canonical_move(move, self.syntax, self.game.card_words)
 
     def over(self) -> IllegalMove:
         return IllegalMove(f"this {self.game.title} match is over: no more moves")

@@ -367,19 +367,17 @@ class EcarteState(MatchState):
         if phase == RESPOND:
             return IllegalMove(
                 "elder has proposed: the dealer must 'accept' (both exchange cards) "
-                "or 'refuse' (play begins) (ecarte D4)"
+                "or 'refuse' (play begins)"
             )
         if phase == DISCARD:
             return IllegalMove(self._why_not_discard(seat, kind, arg, hand))
         if kind in (_ACCEPT, _REFUSE):
             return IllegalMove(
                 "there is no proposal to answer: the dealer accepts or refuses only after "
-                "elder proposes (ecarte D4)"
+                "elder proposes"
             )
         if kind == _DISCARD:
-            return IllegalMove(
-                "cards are exchanged only after the dealer accepts a proposal (ecarte D4)"
-            )
+            return IllegalMove("cards are exchanged only after the dealer accepts a proposal")
         if kind == _PROPOSE:
             return IllegalMove(self._why_not_propose(seat))
         if arg not in hand:
@@ -389,35 +387,35 @@ class EcarteState(MatchState):
         allowed = " or ".join(sort_cards(must_play(hand, lead, self._trump)))
         return IllegalMove(
             f"{arg} is not allowed on {lead}: the second player must follow suit and beat the "
-            f"card led if able, else trump if able (ecarte D9); play {allowed}"
+            f"card led if able, else trump if able; play {allowed}"
         )
 
     def _why_not_king(self, hand: tuple[str, ...]) -> str:
         king = self.king_of_trumps
         if self._deck[TURN_UP] == king:
-            return f"the king of trumps {king} is the turn-up: the dealer scored it (ecarte D3)"
+            return f"the king of trumps {king} is the turn-up: the dealer scored it"
         if self._king is not None:
-            return "the king of trumps has already been announced this hand (ecarte D8)"
+            return "the king of trumps has already been announced this hand"
         if king not in hand:
-            return f"you do not hold the king of trumps, {king} (ecarte D8)"
+            return f"you do not hold the king of trumps, {king}"
         if self._phase in (RESPOND, DISCARD):
             return (
                 "the king is announced as you come to play your first card, not during the "
-                "proposals or the exchanges (ecarte D8)"
+                "proposals or the exchanges"
             )
         return (
             "the king is announced only as you come to play your first card of the hand; "
-            "you have already played (ecarte D8)"
+            "you have already played"
         )
 
     def _why_not_propose(self, seat: Seat) -> str:
         if self._phase == PROPOSE:
-            return "the stock is empty: no more proposals, play a card (ecarte D5)"
+            return "the stock is empty: no more proposals, play a card"
         if seat != self.elder:
-            return "only elder proposes, before the first card is played (ecarte D4)"
+            return "only elder proposes, before the first card is played"
         if self._king == seat and not self._tricks and len(self._hands[seat]) == HAND_SIZE:
-            return "announcing the king meant playing: no proposal can follow it (ecarte D8)"
-        return "play has begun: no more proposals, play a card (ecarte D4)"
+            return "announcing the king meant playing: no proposal can follow it"
+        return "play has begun: no more proposals, play a card"
 
     def _why_not_discard(
         self, seat: Seat, kind: int, arg: tuple[str, ...] | None, hand: tuple[str, ...]
@@ -426,7 +424,7 @@ class EcarteState(MatchState):
         who = "the dealer" if seat == self._dealer else "elder"
         limits = f"{who} discards {least} to {most} cards face down, like 'discard 7S 8H'"
         if kind != _DISCARD or arg is None:
-            return f"the proposal was accepted: {limits} (ecarte D4)"
+            return f"the proposal was accepted: {limits}"
         missing = [card for card in arg if card not in hand]
         if missing:
             return f"you do not hold {', '.join(missing)}; {limits}, from {' '.join(hand)}"
@@ -436,11 +434,11 @@ class EcarteState(MatchState):
         if len(arg) > stock:
             return (
                 f"the stock holds only {_cards(stock)}: you may not discard more than it "
-                f"can replace; {limits} (ecarte D4)"
+                f"can replace; {limits}"
             )
         if not arg:
-            return f"elder must discard at least one card after the proposal; {limits} (ecarte D4)"
-        return f"at most {MAX_EXCHANGE} cards; {limits} (ecarte D4)"
+            return f"elder must discard at least one card after the proposal; {limits}"
+        return f"at most {MAX_EXCHANGE} cards; {limits}"
 
     # -- moves ----------------------------------------------------------------------------
     def _play(self, seat: Seat, card: str) -> EcarteState:
@@ -648,6 +646,14 @@ class EcarteState(MatchState):
             raise ValueError(f"impossible target {self._goal}")
 
 
+_HAND_RANKS: Final = ("K", "Q", "J", "A", "10", "9", "8", "7")
+
+
+def hand_order(card: str) -> tuple[int, int]:
+    """A card's place in a hand: suits grouped, then Écarté's order, the ace below the jack."""
+    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+
+
 # -- words: Écarté's moves, hand breakdown and rules help in players' words -------------------
 def describe(move: str, words: Words = ENGLISH) -> str:
     """A move in players' words: "K♥", "propose an exchange", "keep all cards"."""
@@ -668,11 +674,11 @@ def deal_summary(
     """The hand that ended last, as ecarte D6–D10 score it: tricks, the vole, the contract,
     the king, the last trick, then the hand's points. A match over shows its last hand."""
     who = seat_names(view, words, names)
+    previous = view.get("previous_hand")
     if view["phase"] == "over":
         tricks, committed = view["tricks"], view["committed"]
-        hand_scores, number = view["deal_scores"], view["deal"]
-    elif view["previous_hand"] is not None:
-        previous = view["previous_hand"]
+        hand_scores, number = view.get("deal_scores", [0, 0]), view["deal"]
+    elif previous is not None:
         tricks, committed = previous["tricks"], previous["committed"]
         hand_scores, number = previous["points"], view["deal"] - 1
     else:
@@ -777,7 +783,7 @@ class Ecarte(Game):
     title = N_("Écarté")
     # No aliases needed: the registry folds case and accents, so 'Écarté' finds 'ecarte'.
     pack = PACK
-    goal_option = Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)")
+    goal_option = Option("target", 11, choices=(11, 17), help="points to win the match")
     first_seat_role = "dealer"
     first_seat_help = "who deals first (default: lot)"
     summary = (

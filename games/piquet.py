@@ -595,7 +595,7 @@ class PiquetState(MatchState):
             most = MOST_DISCARDS[seat != self.elder]
             raise IllegalMove(
                 f"first the exchange: 'discard' and up to {most} cards, "
-                "or 'discard' alone to keep all (piquet D3, D4)"
+                "or 'discard' alone to keep all"
             )
         bit = 1 << index
         hand = self._hands[seat]
@@ -616,7 +616,7 @@ class PiquetState(MatchState):
             must = ", ".join(_CARDS[suit][hand >> (8 * suit) & 0xFF])
             raise IllegalMove(
                 f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must}); "
-                "the follower must follow suit if able (piquet X3)"
+                "the follower must follow suit if able"
             )
         leader = 1 - seat
         if index >> 3 == suit and index > lead:
@@ -833,6 +833,14 @@ class PiquetState(MatchState):
             raise ValueError("the played cards do not fit the tricks won")
 
 
+_HAND_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7")
+
+
+def hand_order(card: str) -> tuple[int, int]:
+    """A card's place in a hand: suits grouped, then from the ace down."""
+    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+
+
 # -- words: Piquet's moves, deal breakdown and rules help in players' words -------------------
 _RANK_CODES: Final = dict(zip(_RANK_NAMES, ("7", "8", "9", "10", "J", "Q", "K", "A"), strict=True))
 _SUIT_CODES: Final = {name: suit for suit, name in SUIT_NAMES.items()}
@@ -901,7 +909,7 @@ def deal_summary(
     """The deal that ended last, as piquet D5–D10 score it: the declarations, the play
     (pique with it), the last trick, the cards or capot; after the last deal, the
     settlement and the rubicon (piquet D2)."""
-    deal = view["last_deal"]
+    deal = view.get("last_deal")
     if deal is None:
         return []
     who = seat_names(view, words, names)
@@ -1027,7 +1035,7 @@ class Piquet(Game):
     title = N_("Piquet")
     aliases = ("rubicon piquet", "piquet au cent", "pikett")
     pack = _CODES
-    goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)")
+    goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie")
     first_seat_role = "dealer"
     first_seat_help = "who deals first (default: lot)"
     summary = (

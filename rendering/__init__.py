@@ -21,8 +21,9 @@ from typing import Any, TypeVar
 
 from PIL import Image
 
+from games.words import ENGLISH, Words
 from rendering.encode import png
-from rendering.hand import HandScene, draw_hand, draw_scene, read_scene
+from rendering.hand import HandScene, draw_scene, read_scene
 from rendering.registry import games, renderer_for
 from rendering.renderer import GameRenderer
 
@@ -41,16 +42,20 @@ __all__ = [
 T = TypeVar("T")
 
 
-def hand_png(view: Mapping[str, Any], *, four_colour: bool = False) -> bytes:
-    """A player's hand as PNG bytes, from ``state.view(seat)``."""
-    renderer = renderer_for(view)
-    return png(_drawn(renderer, lambda: draw_hand(view, renderer, four_colour)))
+def hand_png(
+    view: Mapping[str, Any], *, four_colour: bool = False, words: Words = ENGLISH
+) -> bytes:
+    """A player's hand as PNG bytes, from ``state.view(seat)``, in ``words``'s language."""
+    return scene_png(hand_scene(view, four_colour=four_colour, words=words))
 
 
-def hand_scene(view: Mapping[str, Any], *, four_colour: bool = False) -> HandScene:
-    """What the hand picture of ``view`` shows; ValueError for a view that cannot be drawn."""
+def hand_scene(
+    view: Mapping[str, Any], *, four_colour: bool = False, words: Words = ENGLISH
+) -> HandScene:
+    """What the hand picture of ``view`` shows, its words in ``words``'s language; ValueError
+    for a view that cannot be drawn."""
     renderer = renderer_for(view)
-    return _drawn(renderer, lambda: read_scene(view, renderer, four_colour))
+    return _drawn(renderer, lambda: read_scene(view, renderer, four_colour, words))
 
 
 def scene_image(scene: HandScene) -> Image.Image:
@@ -65,7 +70,11 @@ def scene_png(scene: HandScene) -> bytes:
 
 
 def table_image(
-    view: Mapping[str, Any], names: tuple[str, str], *, four_colour: bool = False
+    view: Mapping[str, Any],
+    names: tuple[str, str],
+    *,
+    four_colour: bool = False,
+    words: Words = ENGLISH,
 ) -> Image.Image:
     """The table picture, to :func:`png`; see :func:`table_png`."""
     renderer = renderer_for(view)
@@ -81,17 +90,22 @@ def table_image(
     ):
         raise ValueError("names must be two strings: seat 0's name and seat 1's")
     pair = (names[0], names[1])
-    return _drawn(renderer, lambda: renderer.table(view, pair, four_colour))
+    return _drawn(renderer, lambda: renderer.table(view, pair, four_colour, words))
 
 
 def table_png(
-    view: Mapping[str, Any], names: tuple[str, str], *, four_colour: bool = False
+    view: Mapping[str, Any],
+    names: tuple[str, str],
+    *,
+    four_colour: bool = False,
+    words: Words = ENGLISH,
 ) -> bytes:
-    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's.
+    """The table as PNG bytes, from the public view; ``names`` are seat 0's and seat 1's;
+    every word drawn is in ``words``'s language.
 
     A player's view is refused: the table goes to everyone, and a player's view may hold words
     only that player may read (their own face-down discards in ``last_move``)."""
-    return png(table_image(view, names, four_colour=four_colour))
+    return png(table_image(view, names, four_colour=four_colour, words=words))
 
 
 def _drawn(renderer: GameRenderer[Any], draw: Callable[[], T]) -> T:

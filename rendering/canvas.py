@@ -7,13 +7,15 @@ same band per player (name, score, who is to move), the same card sizes and labe
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from PIL import Image, ImageDraw
 
 from games.cards import SUIT_SYMBOLS
+from games.phrases import result_lines
+from games.words import ENGLISH, Words
 from rendering import typeset
 from rendering.encode import blank, blend, index_of
 from rendering.faces import back_cutout, check_code, face_cutout, size_of
@@ -37,8 +39,20 @@ from rendering.style import (
 WIDTH: Final = 1000
 """Width of every table picture: Discord shows it whole on a phone, indices still legible."""
 MARGIN: Final = 24
-HEADER_H: Final = 60
-BAND_H: Final = 64
+HEADER_H: Final = 68
+BAND_H: Final = 104
+
+# Text sizes, in pixels of the font's em. A phone shows a 1000-pixel picture 390 pixels wide,
+# so the smallest text, 29, is 11.3 pixels there: the least that reads at arm's length.
+TEXT: Final = 29
+"""Every secondary word: notes, captions, names under cards, the footer."""
+TEXT_BOLD: Final = 30
+TEXT_LARGE: Final = 32
+TITLE: Final = 36
+CAPTION_H: Final = 40
+"""Room a caption takes above what it names."""
+LINE_H: Final = TEXT + 12
+"""Distance between lines of a list or a breakdown."""
 
 
 class Draw(ImageDraw.ImageDraw):
@@ -66,16 +80,16 @@ MINUS: Final = "\u2212"
 """The minus sign: a hyphen is too short to read as one, and "-20--2" reads as nothing."""
 
 
-def number(value: int, *, signed: bool = False) -> str:
-    """A score as drawn: negatives with a true minus sign, ``signed`` ones with + when above 0."""
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return f"+{value}" if signed and value > 0 else str(value)
+def number(value: int, words: Words = ENGLISH, *, signed: bool = False) -> str:
+    """A score as the reader's language writes it (``words.number``: a true minus sign when
+    negative, its own thousands separator), ``signed`` ones with + when above 0."""
+    shown = words.number(value).replace("-", MINUS)
+    return f"+{shown}" if signed and value > 0 else shown
 
 
-def pair(first: int, second: int) -> str:
+def pair(first: int, second: int, words: Words = ENGLISH) -> str:
     """Two scores side by side, "−20 – −2": the spaced en dash cannot merge with a sign."""
-    return f"{number(first)} – {number(second)}"
+    return f"{number(first, words)} – {number(second, words)}"
 
 
 def canvas(width: int, height: int) -> tuple[Image.Image, Draw]:
@@ -209,28 +223,34 @@ def header(
     names: Sequence[str] = (),
     urgent: bool = False,
     note: str = "",
+    words: Words = ENGLISH,
 ) -> None:
     """The band on top of every table: the game on the left, where the match stands right;
     once the match is over (``view["result"]`` set), who won, in gold. ``urgent`` details
     (the player's turn) are gold too. A ``note`` follows the title in grey."""
     draw.rectangle((0, 0, width, HEADER_H), fill=FELT_DARK)
     draw.line((0, HEADER_H, width, HEADER_H), fill=FELT_LINE, width=2)
-    title_w = text(draw, (MARGIN, HEADER_H / 2), title, 30, bold=True, anchor="lm")
+    title_w = text(draw, (MARGIN, HEADER_H / 2), title, TITLE, bold=True, anchor="lm")
     if note:
         note = f" · {note}"
         title_w += text(
-            draw, (MARGIN + title_w, HEADER_H / 2 + 2), note, 24, fill=MUTED, anchor="lm"
+            draw,
+            (MARGIN + title_w, HEADER_H / 2 + 2),
+            note,
+            TEXT,
+            fill=MUTED,
+            anchor="lm",
+            max_width=int(width - 2 * MARGIN - title_w),
         )
     room = int(width - 2 * MARGIN - title_w - 24)
     result = view.get("result") if view is not None else None
     if result is not None and names:
-        winner = result.get("winner")
-        words = "match over: a draw" if winner is None else f"{names[winner]} wins the match"
+        ending = " ".join(result_lines(result, names, words)).rstrip(".")
         text(
             draw,
             (width - MARGIN, HEADER_H / 2),
-            words,
-            26,
+            ending,
+            TEXT_BOLD,
             bold=True,
             fill=GOLD,
             anchor="rm",
@@ -241,7 +261,7 @@ def header(
         draw,
         (width - MARGIN, HEADER_H / 2),
         detail,
-        24,
+        TEXT,
         bold=urgent,
         fill=GOLD if urgent else MUTED,
         anchor="rm",
@@ -259,27 +279,32 @@ def player_band(
     to_move: bool,
     notes: Sequence[str] = (),
 ) -> None:
-    """One player's band: name (gold with ▶ when it is their turn), notes, score on the right."""
+    """One player's band: name (gold with ▶ when it is their turn) and score on top, their
+    notes on a line of their own below, where every language's words have the width."""
     draw.rounded_rectangle((MARGIN // 2, y, width - MARGIN // 2, y + BAND_H), 10, fill=FELT_DARK)
     colour = GOLD if to_move else INK
     x: float = MARGIN
+    top = y + 10
     if to_move:
-        x += text(draw, (x, y + BAND_H / 2), "▶ ", 28, bold=True, fill=GOLD, anchor="lm")
-    score_w = text(draw, (width - MARGIN, y + BAND_H / 2), score, 30, bold=True, anchor="rm")
-    name_w = text(
-        draw, (x, y + BAND_H / 2), name, 28, bold=True, fill=colour, anchor="lm", max_width=300
+        x += text(draw, (x, top), "▶ ", TEXT_LARGE, bold=True, fill=GOLD)
+    score_w = text(draw, (width - MARGIN, top - 2), score, TITLE, bold=True, anchor="ra")
+    text(
+        draw,
+        (x, top),
+        name,
+        TEXT_LARGE,
+        bold=True,
+        fill=colour,
+        max_width=int(width - MARGIN - score_w - 18 - x),
     )
-    x += name_w + 18
-    room = int(width - MARGIN - score_w - 18 - x)
-    if notes and room > 40:
+    if notes:
         text(
             draw,
-            (x, y + BAND_H / 2),
+            (MARGIN, top + TEXT_LARGE + 12),
             " · ".join(notes),
-            22,
+            TEXT,
             fill=MUTED,
-            anchor="lm",
-            max_width=room,
+            max_width=width - 2 * MARGIN,
         )
 
 
@@ -328,7 +353,15 @@ def fan_step(count: int, card_w: int, max_width: int, gap: int) -> int:
 
 
 def stock(
-    image: Image.Image, draw: Draw, count: int, xy: tuple[int, int], label: str, scale: float = 1.0
+    image: Image.Image,
+    draw: Draw,
+    count: int,
+    xy: tuple[int, int],
+    label: str,
+    scale: float = 1.0,
+    words: Words = ENGLISH,
+    *,
+    right: bool = False,
 ) -> None:
     """A face-down pile showing its size: up to three backs, offset, and "label: n" under it."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -340,7 +373,13 @@ def stock(
             card_back(image, (x + i * 3, y - i * 3), scale)
     else:
         slot(draw, (x, y, x + w, y + h))
-    text(draw, (x + w / 2, y + h + 8), f"{label}: {count}", 22, bold=True, anchor="ma")
+    shown = words.gettext("{label}: {n}").format(label=label, n=words.number(count))
+    # Aligned with the pile's outer edge, so a long word never runs off the picture.
+    room = max(w + 80, 150)
+    if right:
+        text(draw, (x + w, y + h + 8), shown, TEXT_BOLD, bold=True, anchor="ra", max_width=room)
+    else:
+        text(draw, (x, y + h + 8), shown, TEXT_BOLD, bold=True, max_width=room)
 
 
 def slot(draw: Draw, box: tuple[int, int, int, int]) -> None:
@@ -356,11 +395,11 @@ def score_chip(
     draw.rounded_rectangle(box, 8, fill=CARD_PAPER)
     middle = (y0 + y1) / 2
     ink = palette(four_colour).ink(suit)
-    text(draw, (x0 + 10, middle), SUIT_SYMBOLS[suit], 26, fill=ink, anchor="lm")
-    text(draw, (x1 - 10, middle), score, 24, bold=True, fill=BLACK, anchor="rm")
+    text(draw, (x0 + 8, middle), SUIT_SYMBOLS[suit], TEXT_BOLD, fill=ink, anchor="lm")
+    text(draw, (x1 - 8, middle), score, TEXT_BOLD, bold=True, fill=BLACK, anchor="rm")
 
 
-FOOTER_LINE: Final = 36
+FOOTER_LINE: Final = TEXT + 14
 
 
 def footer_height(history: Sequence[Sequence[int]]) -> int:
@@ -376,19 +415,31 @@ def footer(
     *,
     history_label: str = "",
     history: Sequence[Sequence[int]] = (),
+    words: Words = ENGLISH,
+    describe: Callable[[str], str] = str,
 ) -> None:
     """The foot of a table: the points of each finished deal or round, then who did what last
-    (the move in its own public words)."""
+    (the move in players' words, as ``describe`` gives it). When the deals do not all fit,
+    the newest are kept: they tell how the match stands now."""
     y = height - footer_height(history) + 10
+    room = WIDTH - 2 * MARGIN
     if history:
-        scores = " · ".join(pair(a, b) for a, b in history)
-        words = f"{history_label} ({names[0]} – {names[1]}): {scores}"
-        text(draw, (MARGIN, y), words, 22, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
+        head = words.gettext("{label} ({first} – {second}):").format(
+            label=history_label, first=names[0], second=names[1]
+        )
+        scores = [pair(a, b, words) for a, b in history]
+        shown = f"{head} {' · '.join(scores)}"
+        while len(scores) > 1 and typeset.width(typeset.runs(shown), TEXT) > room:
+            scores.pop(0)
+            shown = f"{head} … {' · '.join(scores)}"
+        text(draw, (MARGIN, y), shown, TEXT, fill=MUTED, max_width=room)
         y += FOOTER_LINE
     last = view.get("last_move")
     if last:
-        words = f"last move · {names[last['seat']]}: {last['move']}"
-        text(draw, (MARGIN, y), words, 22, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
+        shown = words.gettext("Last move, {name}: {move}").format(
+            name=names[last["seat"]], move=describe(last["move"])
+        )
+        text(draw, (MARGIN, y), shown, TEXT, fill=MUTED, max_width=room)
 
 
 def trick(
@@ -421,12 +472,11 @@ def trick(
                 (left - 4, y - 4, left + w + 3, y + h + 3), 12, outline=GOLD, width=4
             )
         card(image, entry["card"], (left, y), four_colour=four_colour, scale=scale)
-        size = 20 if scale >= 1 else 18
         text(
             draw,
             (left + w / 2, y + h + 6),
             names[seat],
-            size,
+            TEXT,
             bold=seat == winner,
             fill=GOLD if seat == winner else INK,
             anchor="ma",
@@ -436,17 +486,22 @@ def trick(
 
 
 def stock_and_turn_up(
-    image: Image.Image, draw: Draw, view: Mapping[str, Any], y: int, four_colour: bool
+    image: Image.Image,
+    draw: Draw,
+    view: Mapping[str, Any],
+    y: int,
+    four_colour: bool,
+    words: Words = ENGLISH,
 ) -> int:
     """The stock at the left margin and the turn-up beside it (its empty place once taken);
     returns the turn-up's x. Games with a turn-up (Bézigue, Écarté) lay them alike."""
-    stock(image, draw, view["stock"], (MARGIN, y + 28), "stock")
+    stock(image, draw, view["stock"], (MARGIN, y + CAPTION_H), words.gettext("stock"), words=words)
     turn_x = MARGIN + CARD_W + 90
-    caption(draw, (turn_x, y), "turn-up")
+    caption(draw, (turn_x, y), words.gettext("turn-up"), max_width=CARD_W + 40)
     if view["turn_up"]:
-        card(image, view["turn_up"], (turn_x, y + 28), four_colour=four_colour)
+        card(image, view["turn_up"], (turn_x, y + CAPTION_H), four_colour=four_colour)
     else:
-        slot(draw, (turn_x, y + 28, turn_x + CARD_W, y + 28 + CARD_H))
+        slot(draw, (turn_x, y + CAPTION_H, turn_x + CARD_W, y + CAPTION_H + CARD_H))
     return turn_x
 
 
@@ -459,30 +514,33 @@ def tricks(
     y: int,
     four_colour: bool,
     last_gap: int,
+    words: Words = ENGLISH,
 ) -> None:
     """The trick in progress at ``x`` and, ``last_gap`` pixels after its two places, the last
     trick won (smaller, its winner marked) when there is one."""
-    caption(draw, (x, y), "trick")
-    trick(image, draw, view["trick"], names, (x, y + 28), four_colour=four_colour, slots=2)
+    caption(draw, (x, y), words.gettext("trick"), max_width=2 * CARD_W + 20)
+    trick(image, draw, view["trick"], names, (x, y + CAPTION_H), four_colour=four_colour, slots=2)
     last = view["last_trick"]
     if last:
         last_x = x + 2 * (CARD_W + 14) + last_gap
-        caption(draw, (last_x, y), "last trick")
+        caption(draw, (last_x, y), words.gettext("last trick"))
         trick(
             image,
             draw,
             last["cards"],
             names,
-            (last_x, y + 28),
+            (last_x, y + CAPTION_H),
             four_colour=four_colour,
             scale=SMALL,
             winner=last["winner"],
         )
 
 
-def caption(draw: Draw, xy: tuple[float, float], words: str) -> None:
-    """A small grey title over a part of the table ("trick", "turn-up", "melds")."""
-    text(draw, xy, words, 20, fill=MUTED)
+def caption(
+    draw: Draw, xy: tuple[float, float], words: str, max_width: int = WIDTH - 2 * MARGIN
+) -> None:
+    """A grey title over a part of the table ("trick", "turn-up", "melds")."""
+    text(draw, xy, words, TEXT, fill=MUTED, max_width=max_width)
 
 
 def lines(
@@ -490,12 +548,12 @@ def lines(
     rows: Sequence[tuple[str, str]],
     box: tuple[int, int, int, int],
     *,
-    size: int = 22,
+    size: int = TEXT,
 ) -> None:
     """A two-column list (words left, figure right) in a dark panel, the latest rows last."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, 10, fill=FELT_DARK)
-    line_h = size + 10
+    line_h = size + 12
     for i, (words, figure) in enumerate(rows):
         y = y0 + 10 + i * line_h
         if y + line_h > y1:
@@ -509,3 +567,77 @@ def check_entries(entries: Sequence[Mapping[str, Any]]) -> None:
         check_code(entry["card"])
         if entry["seat"] not in (0, 1):
             raise ValueError(f"a trick entry's seat is 0 or 1, not {entry['seat']!r}")
+
+
+def wrap(words: str, size: int, max_width: int, bold: bool = False) -> list[str]:
+    """``words`` cut into lines no wider than ``max_width``, between words; a single word
+    too long for a line is shortened with "…" when drawn."""
+    lines_out: list[str] = []
+    line = ""
+    for word in typeset.clean(words, bold).split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and typeset.width(typeset.runs(candidate, bold), size, bold) > max_width:
+            lines_out.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines_out.append(line)
+    return lines_out
+
+
+BREAKDOWN_TRICK_W: Final = 2 * (round(CARD_W * SMALL) + 14) + 20
+"""Room kept right of a breakdown for the deal's last trick."""
+
+
+def breakdown_lines(summary: Sequence[str], with_trick: bool) -> list[str]:
+    """The lines of a breakdown panel once each sentence is wrapped to the panel's width."""
+    room = WIDTH - 2 * MARGIN - 28 - (BREAKDOWN_TRICK_W if with_trick else 0)
+    return [line for sentence in summary for line in wrap(sentence, TEXT, room)]
+
+
+def breakdown_height(summary: Sequence[str], with_trick: bool) -> int:
+    """The height :func:`breakdown` takes (0 without a breakdown)."""
+    if not summary:
+        return 0
+    shown = len(breakdown_lines(summary, with_trick)) * LINE_H + 20
+    if with_trick:
+        shown = max(shown, round(CARD_H * SMALL) + TEXT + 40)
+    return CAPTION_H + shown + 12
+
+
+def breakdown(
+    image: Image.Image,
+    draw: Draw,
+    y: int,
+    title: str,
+    summary: Sequence[str],
+    last_trick: Mapping[str, Any] | None,
+    names: Sequence[str],
+    four_colour: bool,
+) -> int:
+    """The end of a deal as its rules score it (the game's ``deal_summary``), in a panel under
+    ``title``, with the deal's last trick on its right; returns the height used."""
+    height = breakdown_height(summary, last_trick is not None)
+    if not height:
+        return 0
+    caption(draw, (MARGIN, y), title)
+    top = y + CAPTION_H
+    draw.rounded_rectangle(
+        (MARGIN // 2, top, WIDTH - MARGIN // 2, y + height - 12), 10, fill=FELT_DARK
+    )
+    for i, line in enumerate(breakdown_lines(summary, last_trick is not None)):
+        text(draw, (MARGIN + 4, top + 10 + i * LINE_H), line, TEXT, max_width=WIDTH - 2 * MARGIN)
+    if last_trick is not None:
+        x = WIDTH - MARGIN - BREAKDOWN_TRICK_W + 20
+        trick(
+            image,
+            draw,
+            last_trick["cards"],
+            names,
+            (x, top + 12),
+            four_colour=four_colour,
+            scale=SMALL,
+            winner=last_trick["winner"],
+        )
+    return height

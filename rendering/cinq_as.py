@@ -7,13 +7,18 @@ from typing import Final
 
 from PIL import Image
 
-from games.cinq_as import BONUS_CARDS, EXPEDITION_SUITS, CinqAsView
+import games
+from games.cinq_as import BONUS_CARDS, EXPEDITION_SUITS, CinqAsView, hand_order
+from games.words import Words
 from rendering.canvas import (
     BAND_H,
     HEADER_H,
     MARGIN,
+    TEXT,
     WIDTH,
     Draw,
+    breakdown,
+    breakdown_height,
     canvas,
     card,
     footer,
@@ -37,7 +42,8 @@ COLUMN: Final = 160
 """Horizontal distance between expedition columns."""
 STEP: Final = 44
 """Vertical distance between cards of an expedition: each card's rank stays in view."""
-CHIP_H: Final = 36
+CHIP_H: Final = 44
+GAME: Final = games.get("cinq-as")
 
 
 def _columns_x() -> list[int]:
@@ -63,25 +69,52 @@ def _check(view: CinqAsView) -> None:
             check_code(code)
 
 
-def draw_table(view: CinqAsView, names: Names, four_colour: bool) -> Image.Image:
+def fresh(view: CinqAsView) -> bool:
+    """Nothing has happened yet in this round: the last one's breakdown is still the news."""
+    return (
+        view["phase"] == "play"
+        and view["hand_sizes"] == [8, 8]
+        and not any(view["expeditions"][seat][suit] for seat in (0, 1) for suit in EXPEDITION_SUITS)
+        and not any(view["discards"][suit] for suit in EXPEDITION_SUITS)
+    )
+
+
+def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) -> Image.Image:
     _check(view)
-    middle_h = CARD_H + 84
+    middle_h = CARD_H + 2 * TEXT + 50
     history = view["round_scores"]
+    ended = view.get("last_round")
+    summary: list[str] = []
+    if ended is not None and (fresh(view) or view["phase"] == "over"):
+        summary = GAME.deal_summary(view, words, names)
+    panel_h = breakdown_height(summary, False)
     sections = _section_height(view, 0) + _section_height(view, 1)
-    height = HEADER_H + 12 + sections + middle_h + footer_height(history)
+    height = HEADER_H + 12 + sections + middle_h + panel_h + footer_height(history)
     image, draw = canvas(WIDTH, height)
-    rounds = f"round {view['round']} of {view['rounds']}"
-    if view["phase"] == "over":
-        rounds = "match over"
-    header(draw, WIDTH, "Le 5 As", rounds, view=view, names=names)
+    rounds = words.gettext("round {n} of {rounds}").format(
+        n=words.number(view["round"]), rounds=words.number(view["rounds"])
+    )
+    header(draw, WIDTH, GAME.title_in(words), rounds, view=view, names=names, words=words)
     y = HEADER_H + 12
     for seat in (0, 1):
         if seat == 1:
-            _middle(image, draw, view, y, four_colour)
+            _middle(image, draw, view, y, four_colour, words)
             y += middle_h
-        _section(image, draw, view, names, seat, y, four_colour)
+        _section(image, draw, view, names, seat, y, four_colour, words)
         y += _section_height(view, seat)
-    footer(draw, view, names, height, history_label="rounds so far", history=history)
+    if ended is not None and summary:
+        title = words.gettext("End of round {n}").format(n=words.number(ended["round"]))
+        breakdown(image, draw, y, title, summary, None, names, four_colour)
+    footer(
+        draw,
+        view,
+        names,
+        height,
+        history_label=words.gettext("Rounds so far"),
+        history=history,
+        words=words,
+        describe=lambda move: GAME.describe(move, words),
+    )
     return image
 
 
@@ -93,28 +126,31 @@ def _section(
     seat: int,
     y: int,
     four_colour: bool,
+    words: Words,
 ) -> None:
     scores = view["expedition_scores"][seat]
     this_round = sum(scores[suit] for suit in EXPEDITION_SUITS)
+    held = view["hand_sizes"][seat]
     notes = [
-        f"{view['hand_sizes'][seat]} cards in hand",
-        f"this round {number(this_round, signed=True)}",
+        words.ngettext("{n} card in hand", "{n} cards in hand", held).format(n=words.number(held)),
+        words.gettext("this round {score}").format(score=number(this_round, words, signed=True)),
     ]
-    if view["to_move"] == seat:
-        notes.insert(0, "to draw" if view["phase"] == "draw" else "to play")
+    if view["to_move"] == seat and view["phase"] != "over":
+        phase = view["phase"]
+        notes.insert(0, words.gettext("to draw") if phase == "draw" else words.gettext("to play"))
     player_band(
         draw,
         y,
         WIDTH,
         names[seat],
-        number(view["scores"][seat]),
+        number(view["scores"][seat], words),
         to_move=view["to_move"] == seat,
         notes=notes,
     )
     y += BAND_H + 12
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]
-        score = number(scores[suit], signed=True) if cards else "–"
+        score = number(scores[suit], words, signed=True) if cards else "–"
         score_chip(draw, (x, y, x + CARD_W, y + CHIP_H), suit, score, four_colour)
         top = y + CHIP_H + 10
         if not cards:
@@ -129,16 +165,27 @@ def _section(
             )
 
 
-def _middle(image: Image.Image, draw: Draw, view: CinqAsView, y: int, four_colour: bool) -> None:
+def _middle(
+    image: Image.Image, draw: Draw, view: CinqAsView, y: int, four_colour: bool, words: Words
+) -> None:
     """The discard piles, aligned under the expeditions of their colour, and the stock."""
-    text(draw, (MARGIN, y + 2), "discard piles", 20, fill=MUTED)
-    top = y + 30
+    text(draw, (MARGIN, y + 2), words.gettext("discard piles"), TEXT, fill=MUTED)
+    top = y + TEXT + 12
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         pile = view["discards"][suit]
         marker = MARKERS[suit]
         if not pile:
             dimmed_cutout(marker, four_colour).lay(image, (x, top))
-            text(draw, (x + CARD_W / 2, top + CARD_H + 6), "empty", 20, fill=MUTED, anchor="ma")
+            empty = words.gettext("empty")
+            text(
+                draw,
+                (x + CARD_W / 2, top + CARD_H + 6),
+                empty,
+                TEXT,
+                fill=MUTED,
+                anchor="ma",
+                max_width=COLUMN - 8,
+            )
             continue
         top_card = pile[-1]
         picture = face_cutout(top_card, four_colour, top_card in BONUS_CARDS)
@@ -148,13 +195,32 @@ def _middle(image: Image.Image, draw: Draw, view: CinqAsView, y: int, four_colou
                 (x - 4, top - 4, x + CARD_W + 3, top + CARD_H + 3), 12, outline=GOLD, width=4
             )
         picture.lay(image, (x, top))
-        count = f"{len(pile)} card" + ("s" if len(pile) > 1 else "")
-        text(draw, (x + CARD_W / 2, top + CARD_H + 6), count, 20, bold=True, anchor="ma")
-    stock(image, draw, view["stock"], (WIDTH - MARGIN - CARD_W - 6, top), "stock")
+        size = len(pile)
+        count = words.ngettext("{n} card", "{n} cards", size).format(n=words.number(size))
+        text(
+            draw,
+            (x + CARD_W / 2, top + CARD_H + 6),
+            count,
+            TEXT,
+            bold=True,
+            anchor="ma",
+            max_width=COLUMN - 8,
+        )
+    stock(
+        image,
+        draw,
+        view["stock"],
+        (WIDTH - MARGIN - CARD_W - 6, top),
+        words.gettext("stock"),
+        words=words,
+        right=True,
+    )
 
 
-def _hand_note(view: CinqAsView) -> str:
-    return f"round {view.get('round')} of {view.get('rounds')}"
+def _hand_note(view: CinqAsView, words: Words) -> str:
+    return words.gettext("round {n} of {rounds}").format(
+        n=words.number(view.get("round", 0)), rounds=words.number(view.get("rounds", 0))
+    )
 
 
 RENDERER: Final = GameRenderer(
@@ -167,4 +233,5 @@ RENDERER: Final = GameRenderer(
     marking_verbs=frozenset({"play"}),
     dim_unmarked=False,
     hand_note=_hand_note,
+    hand_order=hand_order,
 )

@@ -9,16 +9,21 @@ play (Bézigue's melded cards on the table, Écarté's and Piquet's own discards
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from PIL import Image
 
-from games.cards import sort_key
-from games.core import move_cards
+from games.cards import card_name, sort_key
+from games.core import MOVE_WORDS, move_cards
+from games.words import ENGLISH, Words
 from rendering.canvas import (
+    CAPTION_H,
     HEADER_H,
     MARGIN,
+    TEXT,
+    TEXT_BOLD,
+    TEXT_LARGE,
     WIDTH,
     Draw,
     canvas,
@@ -36,11 +41,12 @@ MIN_WIDTH: Final = 760
 GAP: Final = 10
 RAISE: Final = 16
 """How far a playable card stands out of the row."""
-LABEL_H: Final = 44
-EXTRA_H: Final = 28 + round(CARD_H * SMALL) + RAISE + LABEL_H + 4
+LABEL_H: Final = 48
+STATUS_H: Final = TEXT_BOLD + 20
+EXTRA_H: Final = CAPTION_H + round(CARD_H * SMALL) + RAISE + LABEL_H + 4
 
 
-def checked_hand(view: View) -> tuple[list[str], list[str]]:
+def checked_hand(view: View, order: Callable[[str], Any] = sort_key) -> tuple[list[str], list[str]]:
     """The hand (canonical order) and the legal moves, validated before any drawing."""
     hand = view.get("hand")
     moves = view.get("legal_moves", [])
@@ -50,7 +56,7 @@ def checked_hand(view: View) -> tuple[list[str], list[str]]:
         raise ValueError("legal_moves must be a list of move strings")
     for code in hand:
         check_code(code)
-    return sorted(hand, key=sort_key), moves
+    return sorted(hand, key=order), moves
 
 
 def playable(candidates: Sequence[str], moves: Sequence[str]) -> set[str] | None:
@@ -69,42 +75,62 @@ def playable(candidates: Sequence[str], moves: Sequence[str]) -> set[str] | None
     return marked or None
 
 
-def status(view: View, moves: Sequence[str]) -> tuple[str, bool]:
-    """The words top right, and whether they call for the player's attention."""
+def status(view: View, moves: Sequence[str], words: Words = ENGLISH) -> tuple[str, bool]:
+    """The words top right, and whether they call for the player's attention: on the
+    player's turn, the move words they may type, in their language."""
     if view.get("result") is not None:
-        return "match over", False
+        return words.gettext("Match over"), False
     if moves:
-        verbs = list(dict.fromkeys(words[0] for move in moves if (words := move.split(None, 1))))
-        return "your turn: " + " / ".join(verbs), True
+        verbs = list(dict.fromkeys(part[0] for move in moves if (part := move.split(None, 1))))
+        return words.gettext("Your turn: {moves}").format(
+            moves=" / ".join(_verb(verb, words) for verb in verbs)
+        ), True
     if view.get("to_move") is None:
         return "", False
-    return "your opponent's turn", False
+    return words.gettext("Your opponent's turn"), False
+
+
+def _verb(verb: str, words: Words) -> str:
+    """A move word as the reader types it (docs/notation.md): ``écarter`` for a French reader."""
+    spelt = MOVE_WORDS.get(verb)
+    if spelt is None or words.lang not in ("fr", "sv"):
+        return verb
+    return spelt[0] if words.lang == "fr" else spelt[1]
 
 
 class HandScene(NamedTuple):
-    """Everything a hand picture shows, read from the view: two views that give equal scenes
-    give the same picture, so a scene is what a cache of hand pictures is keyed by. It is
-    small (a few dozen strings) where a view may be large (Piquet's elder has 1,586 legal
-    discards), so it is also what travels to a worker process that draws it."""
+    """Everything a hand picture shows, read from the view, every word already in the
+    reader's language: two views that give equal scenes give the same picture, so a scene is
+    what a cache of hand pictures is keyed by. It is small (a few dozen strings) where a view
+    may be large (Piquet's elder has 1,586 legal discards), so it is also what travels to a
+    worker process that draws it."""
 
     game: str
+    title: str
+    """The game's name in the reader's language."""
     hand: tuple[str, ...]
-    """In canonical order, checked."""
+    """In the game's own order, checked."""
     extras: tuple[tuple[str, tuple[str, ...], bool], ...]
-    """(title, cards in canonical order, playable) of each non-empty row under the hand."""
+    """(title, cards in the game's order, playable) of each non-empty row under the hand."""
     marked: frozenset[str] | None
     """The cards lit as playable; None when nothing is told apart."""
-    words: str
-    """Top right: the turn, or how many cards are held."""
+    status: str
+    """Under the header: the turn and the move words to type, or how many cards are held."""
     urgent: bool
     note: str
+    empty: str
+    """What an empty hand says."""
+    labels: tuple[tuple[str, str], ...]
+    """Each card's name under it (``Q♠``; in French ``D♠``), by code."""
     four_colour: bool
 
 
-def read_scene(view: View, renderer: GameRenderer[Any], four_colour: bool) -> HandScene:
+def read_scene(
+    view: View, renderer: GameRenderer[Any], four_colour: bool, words: Words = ENGLISH
+) -> HandScene:
     """Read and check what the hand picture of ``view`` shows; ValueError before any drawing."""
-    hand, moves = checked_hand(view)
-    extras = renderer.extras(view)
+    hand, moves = checked_hand(view, renderer.hand_order)
+    extras = renderer.extras(view, words)
     for row in extras:
         for code in row.cards:
             check_code(code)
@@ -113,45 +139,76 @@ def read_scene(view: View, renderer: GameRenderer[Any], four_colour: bool) -> Ha
     if renderer.marking_verbs is not None:
         marking = [move for move in moves if move.split()[0] in renderer.marking_verbs]
     marked = playable(candidates, marking)
-    words, urgent = status(view, moves)
+    shown, urgent = status(view, moves, words)
     count = len(hand)
-    noun = "card" if count == 1 else "cards"
+    in_hand = words.ngettext("{n} card in hand", "{n} cards in hand", count)
+    rows = tuple(
+        (row.title, tuple(sorted(row.cards, key=renderer.hand_order)), row.playable)
+        for row in extras
+    )
+    every_card = dict.fromkeys([*hand, *(code for _, cards, _ in rows for code in cards)])
     return HandScene(
         game=renderer.game,
+        title=renderer.title_in(words),
         hand=tuple(hand),
-        extras=tuple(
-            (row.title, tuple(sorted(row.cards, key=sort_key)), row.playable) for row in extras
-        ),
+        extras=rows,
         marked=None if marked is None else frozenset(marked),
-        words=words or f"{count} {noun} in hand",
+        status=shown or in_hand.format(n=words.number(count)),
         urgent=urgent,
-        note=renderer.hand_note(view),
+        note=renderer.hand_note(view, words),
+        empty=words.gettext("No cards in hand."),
+        labels=tuple((code, card_name(code, words)) for code in every_card),
         four_colour=four_colour,
     )
 
 
-def draw_hand(view: View, renderer: GameRenderer[Any], four_colour: bool) -> Image.Image:
-    return draw_scene(read_scene(view, renderer, four_colour), renderer)
+def draw_hand(
+    view: View, renderer: GameRenderer[Any], four_colour: bool, words: Words = ENGLISH
+) -> Image.Image:
+    return draw_scene(read_scene(view, renderer, four_colour, words), renderer)
 
 
 def draw_scene(scene: HandScene, renderer: GameRenderer[Any]) -> Image.Image:
     """The picture of ``scene``, by the renderer of its game."""
     hand, extras, marked, four_colour = scene.hand, scene.extras, scene.marked, scene.four_colour
+    labels = dict(scene.labels)
     count = len(hand)
     natural = 2 * MARGIN + count * CARD_W + max(0, count - 1) * GAP
     width = max(MIN_WIDTH, min(WIDTH, natural))
-    height = HEADER_H + RAISE + 14 + CARD_H + LABEL_H + 8 + len(extras) * EXTRA_H
+    height = HEADER_H + STATUS_H + RAISE + 14 + CARD_H + LABEL_H + 8 + len(extras) * EXTRA_H
     image, draw = canvas(width, height)
-    header(draw, width, renderer.title, scene.words, urgent=scene.urgent, note=scene.note)
-    top = HEADER_H + RAISE + 14
+    header(draw, width, scene.title, "", note=scene.note)
+    # Whose turn, and the move words to type, on a line of their own: in every language
+    # they need more room than the header leaves beside the game's name.
+    text(
+        draw,
+        (MARGIN, HEADER_H + 12),
+        scene.status,
+        TEXT_BOLD,
+        bold=scene.urgent,
+        fill=GOLD if scene.urgent else MUTED,
+        max_width=width - 2 * MARGIN,
+    )
+    top = HEADER_H + STATUS_H + RAISE + 14
     if not count:
-        text(draw, (width / 2, top + CARD_H / 2), "no cards in hand", 28, fill=MUTED, anchor="mm")
-    _row(image, draw, hand, top, width, marked, renderer, four_colour, 1.0)
+        text(draw, (width / 2, top + CARD_H / 2), scene.empty, TEXT_LARGE, fill=MUTED, anchor="mm")
+    _row(image, draw, hand, top, width, marked, renderer, four_colour, 1.0, labels)
     y = top + CARD_H + LABEL_H + 12
     for title, cards, row_playable in extras:
         caption(draw, (MARGIN, y), title)
         row_marked = marked if row_playable else None
-        _row(image, draw, cards, y + 28 + RAISE, width, row_marked, renderer, four_colour, SMALL)
+        _row(
+            image,
+            draw,
+            cards,
+            y + CAPTION_H + RAISE,
+            width,
+            row_marked,
+            renderer,
+            four_colour,
+            SMALL,
+            labels,
+        )
         y += EXTRA_H
     return image
 
@@ -166,9 +223,11 @@ def _row(
     renderer: GameRenderer[Any],
     four_colour: bool,
     scale: float,
+    labels: Mapping[str, str],
 ) -> None:
     """Cards centred in a row (overlapping if they must), raised and outlined when playable,
-    washed out when another card is; each with its code under the part in view."""
+    washed out when another card is; each with its name under the part in view, as the
+    reader types it (``Q♠``, in French ``D♠``)."""
     count = len(cards)
     card_w, card_h = size_of(scale)
     step = fan_step(count, card_w, width - 2 * MARGIN, GAP)
@@ -189,7 +248,7 @@ def _row(
             )
         picture.lay(image, (x, y))
     label_y = top + card_h + 10
-    size = 26 if scale >= 1 else 22
+    size = TEXT_LARGE if scale >= 1 else TEXT
     for i, code in enumerate(cards):
         x = left + i * step
         visible = card_w if i == count - 1 else min(step, card_w)
@@ -200,4 +259,5 @@ def _row(
             draw.rounded_rectangle(
                 (x + 3, label_y - 2, x + visible - 3, label_y + size + 6), 8, fill=FELT_DARK
             )
-        text(draw, (centre, label_y), code, size, bold=True, fill=colour, anchor="ma")
+        label = labels[code]
+        text(draw, (centre, label_y), label, size, bold=True, fill=colour, anchor="ma")

@@ -8,6 +8,10 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from PIL import Image
 
+import games
+from games.cards import sort_key
+from games.words import ENGLISH, Words
+
 View = Mapping[str, Any]
 """A view as it reaches the pictures: parsed JSON, checked as it is read."""
 V = TypeVar("V")
@@ -25,11 +29,11 @@ class ExtraRow(NamedTuple):
     cards shown for the record (own discards), drawn plain whatever the turn."""
 
 
-def no_extras(view: Any) -> Sequence[ExtraRow]:
+def no_extras(view: Any, words: Words) -> Sequence[ExtraRow]:
     return ()
 
 
-def no_note(view: Any) -> str:
+def no_note(view: Any, words: Words) -> str:
     return ""
 
 
@@ -41,24 +45,30 @@ class GameRenderer(Generic[V]):
     game: str
     """The engine's canonical name, as in ``view["game"]``."""
     title: str
-    table: Callable[[V, Names, bool], Image.Image]
-    """(public view, the two players' names, four_colour) → the table picture."""
+    table: Callable[[V, Names, bool, Words], Image.Image]
+    """(public view, the two players' names, four_colour, words) → the table picture."""
     bonus_cards: frozenset[str] = field(default_factory=frozenset)
     """Cards drawn with the "bonus" ribbon wherever they appear (Le 5 As)."""
     marking_verbs: frozenset[str] | None = None
     """The moves whose cards the hand picture lights up; None: every legal move."""
     dim_unmarked: bool = True
     """Wash out the cards not lit; False where they remain playable by another move."""
-    hand_note: Callable[[V], str] = no_note
+    hand_note: Callable[[V, Words], str] = no_note
     """Words after the title of the hand picture: what a player needs beside their cards when
     they look at their hand alone (trumps, the deal)."""
-    hand_extras: Callable[[V], Sequence[ExtraRow]] = no_extras
+    hand_extras: Callable[[V, Words], Sequence[ExtraRow]] = no_extras
     """Rows under the hand picture (cards on the table, own discards); empty rows are left out."""
+    hand_order: Callable[[str], Any] = sort_key
+    """The sort key of a card in the hand: the game's own order, suits grouped."""
 
-    def extras(self, view: V) -> list[ExtraRow]:
+    def title_in(self, words: Words = ENGLISH) -> str:
+        """The game's name in the reader's language, as its engine gives it."""
+        return games.get(self.game).title_in(words)
+
+    def extras(self, view: V, words: Words = ENGLISH) -> list[ExtraRow]:
         """The non-empty :attr:`hand_extras` of ``view``; ValueError if one is not a card list."""
         rows = []
-        for row in self.hand_extras(view):
+        for row in self.hand_extras(view, words):
             if not isinstance(row.cards, list) or not all(isinstance(c, str) for c in row.cards):
                 raise ValueError(f"{self.title} view: {row.title!r} must be a list of card codes")
             if row.cards:

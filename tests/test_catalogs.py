@@ -101,7 +101,12 @@ def test_numbers_are_written_as_each_language_writes_them() -> None:
 
 
 def test_plural_forms_follow_each_language() -> None:
+    forms = {"en": ("card", "cards"), "fr": ("carte", "cartes"), "sv": ("kort", "kort")}
     for lang in i18n.LANGS:
         words = i18n.words(lang)
-        assert words.ngettext("{n} card", "{n} cards", 1) == "{n} card"
-        assert words.ngettext("{n} card", "{n} cards", 2) == "{n} cards"
+        one, many = forms[lang]
+        assert words.ngettext("{n} card", "{n} cards", 1) == "{n} " + one
+        assert words.ngettext("{n} card", "{n} cards", 2) == "{n} " + many
+    # French counts nought as one ("0 carte"), English and Swedish as many.
+    assert i18n.words("fr").ngettext("{n} card", "{n} cards", 0) == "{n} carte"
+    assert i18n.words("en").ngettext("{n} card", "{n} cards", 0) == "{n} cards"

@@ -33,6 +33,7 @@ from typing import Any, Final
 
 import games
 import rendering
+from bot import i18n
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +57,10 @@ def _hand(scene: rendering.HandScene) -> Drawn:
     return _timed(lambda: rendering.scene_image(scene))
 
 
-def _table(view_json: bytes, names: tuple[str, str], four_colour: bool) -> Drawn:
+def _table(view_json: bytes, names: tuple[str, str], four_colour: bool, lang: str) -> Drawn:
     view = json.loads(view_json)
-    return _timed(lambda: rendering.table_image(view, names, four_colour=four_colour))
+    words = i18n.words(lang)
+    return _timed(lambda: rendering.table_image(view, names, four_colour=four_colour, words=words))
 
 
 def _warm_up() -> None:
@@ -153,19 +155,25 @@ class Painter:
             )
         return self._pool
 
-    async def hand(self, view: dict[str, Any], four_colour: bool) -> bytes:
-        """The hand picture of ``view``; ValueError (before any drawing) if it cannot be drawn."""
-        scene = rendering.hand_scene(view, four_colour=four_colour)
+    async def hand(self, view: dict[str, Any], four_colour: bool, lang: str = "en") -> bytes:
+        """The hand picture of ``view`` in ``lang``; ValueError (before any drawing) if it
+        cannot be drawn. Its scene holds its words already in that language."""
+        scene = rendering.hand_scene(view, four_colour=four_colour, words=i18n.words(lang))
         return await self._picture(("hand", scene), _hand, scene)
 
     async def table(
-        self, view: dict[str, Any], names: tuple[str, str], four_colour: bool = False
+        self,
+        view: dict[str, Any],
+        names: tuple[str, str],
+        four_colour: bool = False,
+        lang: str = "en",
     ) -> bytes:
-        """The table picture of the public ``view``, with the players' ``names``."""
+        """The table picture of the public ``view``, with the players' ``names``, in ``lang``."""
         data = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
         digest = hashlib.blake2b(data, digest_size=20)
-        digest.update(json.dumps([names, four_colour]).encode())
-        return await self._picture(("table", digest.digest()), _table, data, names, four_colour)
+        digest.update(json.dumps([names, four_colour, lang]).encode())
+        key = ("table", digest.digest())
+        return await self._picture(key, _table, data, names, four_colour, lang)
 
     async def _picture(self, key: Hashable, draw: Callable[..., Drawn], *args: Any) -> bytes:
         cached = self.cache.get(key)

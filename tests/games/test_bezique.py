@@ -141,7 +141,7 @@ def test_d7_two_singles_melded_apart_never_make_a_double() -> None:
     state = win(state.apply("meld QS JD").apply("draw"), "9C")  # the second pair, a second single
     assert state.scores == (80, 0)
     assert state.legal_moves() == ["exchange", "declare 7", "draw"]
-    with pytest.raises(IllegalMove, match=r"must add at least one card from the hand \(bezique D7"):
+    with pytest.raises(IllegalMove, match=r"must add at least one card from the hand"):
         state.apply("meld QS QS JD JD")
 
 
@@ -161,7 +161,7 @@ def test_d7_sequence_first_yields_no_marriage_later() -> None:
     state = win(state.apply("meld 10H JH QH KH AH").apply("draw"), "8C")
     assert state.scores == (250, 0)
     assert "meld QH KH" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match="bezique D7"):
+    with pytest.raises(IllegalMove, match=r"served in that meld|must add at least one card"):
         state.apply("meld QH KH")
 
 
@@ -170,7 +170,7 @@ def test_d7_a_married_king_never_marries_again() -> None:
     state = win(new(["KC", "QC", "QC", "7H", "7S", "8S", "9S", "7D"], other=clubs), "7S")
     state = win(state.apply("meld QC KC").apply("draw"), "8S")
     assert "meld QC KC" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match="bezique D7"):
+    with pytest.raises(IllegalMove, match=r"served in that meld|must add at least one card"):
         state.apply("meld QC KC")
 
 
@@ -183,7 +183,7 @@ def test_d7_four_kings_one_played_a_new_king_no_second_80() -> None:
     state = win(state, "8C")
     assert state.view(0)["hand"].count("KS") == 1 and len(state.view(None)["table"][0]) == 3
     assert state.legal_moves() == ["meld QS KS", "draw"]  # the new king may marry
-    with pytest.raises(IllegalMove, match="bezique D7"):
+    with pytest.raises(IllegalMove, match=r"served in that meld|must add at least one card"):
         state.apply("meld KS KH KD KC")
 
 
@@ -282,7 +282,7 @@ def test_d11_after_the_one_meld_the_draw_follows_by_itself() -> None:
 
 def test_a_trick_winner_must_score_or_draw_before_leading() -> None:
     state = win(new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"]), "7C")
-    with pytest.raises(IllegalMove, match=r"bezique D11"):
+    with pytest.raises(IllegalMove, match=r"you won the trick"):
         state.apply("play 8C")
 
 
@@ -455,9 +455,9 @@ def stage_two(hand0: list[str], hand1: list[str], led: str) -> BeziqueState:
 def test_d8_follow_suit_and_beat_when_able() -> None:
     state = stage_two(["7S", "KS", "AS", "7H", "8C"], ["QS", "8D", "9D", "7D"], "QS")
     assert state.legal_moves() == ["play KS", "play AS"]
-    with pytest.raises(IllegalMove, match=r"follow suit and beat QS .*\(bezique D8\)"):
+    with pytest.raises(IllegalMove, match=r"follow suit and beat QS "):
         state.apply("play 7S")
-    with pytest.raises(IllegalMove, match="bezique D8"):
+    with pytest.raises(IllegalMove, match="in the last 8 tricks you must"):
         state.apply("play 7H")
 
 

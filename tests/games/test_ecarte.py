@@ -231,7 +231,7 @@ def test_d3_a_turned_up_king_scores_1_for_the_dealer_at_once() -> None:
     state = new([*E_BLANK[:4], "10D"], D_LOW, turn_up="KH")
     assert state.scores == (0, 1) and state.view(None)["deal_scores"] == [0, 1]
     assert "king" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"turn-up.*ecarte D3"):
+    with pytest.raises(IllegalMove, match=r"turn-up"):
         state.apply("king")
 
 
@@ -247,7 +247,7 @@ def test_d4_a_proposal_asks_the_dealer_to_accept_or_refuse() -> None:
     assert state.to_move == DEALER and state.view(None)["phase"] == "respond"
     assert state.legal_moves() == ["accept", "refuse"] and state.view(None)["proposals"] == 1
     for move in ("play 7S", "discard 7S", "propose"):
-        with pytest.raises(IllegalMove, match=r"'accept'.*'refuse'.*ecarte D4"):
+        with pytest.raises(IllegalMove, match=r"'accept'.*'refuse'"):
             state.apply(move)
 
 
@@ -265,7 +265,7 @@ def test_d4_on_acceptance_elder_discards_1_to_5_then_the_dealer_0_to_5() -> None
     state = run(new(E_TRUMPS, D_LOW, stock_top=stock_top), "propose", "accept")
     assert state.to_move == ELDER and state.view(None)["phase"] == "discard"
     assert len(state.legal_moves()) == 31  # every choice of 1 to 5 of elder's cards
-    with pytest.raises(IllegalMove, match=r"at least one.*ecarte D4"):
+    with pytest.raises(IllegalMove, match=r"at least one"):
         state.apply("discard")
     state = state.apply("discard 10H AH")
     assert state.view(ELDER)["hand"] == ["JH", "QH", "KH", "7D", "8D"]  # the stock's top two
@@ -304,7 +304,7 @@ def test_d4_the_discard_cards_must_be_held_and_named_once() -> None:
         state.apply("discard KH 7S")
     with pytest.raises(IllegalMove, match="only once"):
         state.apply("discard KH KH")
-    with pytest.raises(IllegalMove, match=r"discards 1 to 5 cards.*ecarte D4"):
+    with pytest.raises(IllegalMove, match=r"discards 1 to 5 cards"):
         state.apply("play KH")
     with pytest.raises(IllegalMove, match="not in Écarté's 32-card pack"):
         state.apply("discard 2S")
@@ -312,11 +312,11 @@ def test_d4_the_discard_cards_must_be_held_and_named_once() -> None:
 
 def test_d4_no_discard_nor_answer_without_an_accepted_proposal() -> None:
     state = new(E_TRUMPS, D_LOW)
-    with pytest.raises(IllegalMove, match=r"only after the dealer accepts.*ecarte D4"):
+    with pytest.raises(IllegalMove, match=r"only after the dealer accepts"):
         state.apply("discard KH")
-    with pytest.raises(IllegalMove, match=r"no proposal to answer.*ecarte D4"):
+    with pytest.raises(IllegalMove, match=r"no proposal to answer"):
         state.apply("accept")
-    with pytest.raises(IllegalMove, match=r"no proposal to answer.*ecarte D4"):
+    with pytest.raises(IllegalMove, match=r"no proposal to answer"):
         state.apply("refuse")
 
 
@@ -335,7 +335,7 @@ def test_d4_elder_may_not_discard_more_cards_than_the_stock_holds() -> None:
     state = run(state, "propose", "accept")
     assert len(state.legal_moves()) == 5 + 10  # one or two cards
     hand = state.view(ELDER)["hand"]
-    with pytest.raises(IllegalMove, match=r"stock holds only 2 cards.*ecarte D4"):
+    with pytest.raises(IllegalMove, match=r"stock holds only 2 cards"):
         state.apply(" ".join(["discard", *hand[:3]]))
 
 
@@ -345,7 +345,7 @@ def test_d4_the_dealer_discards_at_most_what_remains() -> None:
     assert state.to_move == DEALER and state.view(None)["stock"] == 1
     assert len(state.legal_moves()) == 1 + 5  # keep all, or one card
     hand = state.view(DEALER)["hand"]
-    with pytest.raises(IllegalMove, match=r"stock holds only 1 card.*ecarte D4"):
+    with pytest.raises(IllegalMove, match=r"stock holds only 1 card"):
         state.apply(" ".join(["discard", *hand[:2]]))
 
 
@@ -371,7 +371,7 @@ def test_d5_no_proposal_when_the_stock_is_empty() -> None:
     state = run(state, "propose", "accept", f"discard {state.view(ELDER)['hand'][0]}")
     assert state.view(None)["stock"] == 0
     assert "propose" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"stock is empty.*ecarte D5"):
+    with pytest.raises(IllegalMove, match=r"stock is empty"):
         state.apply("propose")
     state = state.apply(f"play {state.view(ELDER)['hand'][0]}")
     assert state.view(None)["committed"] is None  # exchanges were made (ecarte D6/D7)
@@ -464,9 +464,9 @@ def test_d8_elder_announcing_instead_of_proposing_plays_and_is_committed() -> No
     assert state.to_move == ELDER  # the announcement does not pass the turn
     assert view["phase"] == "play" and view["committed"] == ELDER
     assert "propose" not in state.legal_moves() and "king" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"announcing the king meant playing.*ecarte D8"):
+    with pytest.raises(IllegalMove, match=r"announcing the king meant playing"):
         state.apply("propose")
-    with pytest.raises(IllegalMove, match=r"already been announced.*ecarte D8"):
+    with pytest.raises(IllegalMove, match=r"already been announced"):
         state.apply("king")
     assert state.apply("play KH").view(None)["trick"] == [{"seat": 0, "card": "KH"}]
 
@@ -486,7 +486,7 @@ def test_d8_announcing_after_a_refusal_keeps_the_dealer_committed() -> None:
 
 def test_d8_the_dealer_announces_as_they_follow_to_the_first_trick() -> None:
     state = new(E_BLANK, E_TRUMPS)
-    with pytest.raises(IllegalMove, match=r"do not hold the king of trumps, KH.*ecarte D8"):
+    with pytest.raises(IllegalMove, match=r"do not hold the king of trumps, KH"):
         state.apply("king")
     state = state.apply("play AS")
     assert "king" in state.legal_moves()
@@ -501,25 +501,25 @@ def test_d8_the_dealer_announces_as_they_follow_to_the_first_trick() -> None:
 
 def test_d8_never_during_the_proposal_or_the_exchanges() -> None:
     state = new(E_BLANK, E_TRUMPS).apply("propose")
-    with pytest.raises(IllegalMove, match=r"not during the proposals.*ecarte D8"):
+    with pytest.raises(IllegalMove, match=r"not during the proposals"):
         state.apply("king")
     state = run(state, "accept", "discard AS")
     assert "king" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"not during the proposals.*ecarte D8"):
+    with pytest.raises(IllegalMove, match=r"not during the proposals"):
         state.apply("king")
 
 
 def test_d8_not_after_the_first_card() -> None:
     state = run(new(E_TRUMPS, D_LOW), "play 10H", "play 7S")
     assert state.to_move == ELDER and "king" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"first card of the hand.*ecarte D8"):
+    with pytest.raises(IllegalMove, match=r"first card of the hand"):
         state.apply("king")
 
 
 def test_d8_the_dealer_may_not_announce_after_playing_a_card() -> None:
     state = run(new(E_BLANK, E_TRUMPS), "play 10S", "play 10H")  # the dealer trumps and leads
     assert state.to_move == DEALER
-    with pytest.raises(IllegalMove, match=r"already played.*ecarte D8"):
+    with pytest.raises(IllegalMove, match=r"already played"):
         state.apply("king")
 
 
@@ -552,16 +552,16 @@ def test_d9_the_second_player_follows_beats_or_trumps(
 def test_d9_a_card_that_does_not_follow_or_beat_is_refused() -> None:
     state = new(["JS", "8S", "9C", "10C", "JC"], ["7S", "QS", "9H", "7D", "8D"]).apply("play JS")
     assert state.legal_moves() == ["play QS"]
-    with pytest.raises(IllegalMove, match=r"follow suit and beat.*ecarte D9.*play QS"):
+    with pytest.raises(IllegalMove, match=r"follow suit and beat.*play QS"):
         state.apply("play 7S")
-    with pytest.raises(IllegalMove, match=r"ecarte D9"):
+    with pytest.raises(IllegalMove, match=r"must follow suit"):
         state.apply("play 9H")
 
 
 def test_d9_a_void_player_must_trump() -> None:
     state = new(["JS", "8S", "9C", "10C", "JC"], ["7C", "QD", "KH", "7D", "8D"]).apply("play JS")
     assert state.legal_moves() == ["play KH", "king"]
-    with pytest.raises(IllegalMove, match=r"else trump if able \(ecarte D9\); play KH"):
+    with pytest.raises(IllegalMove, match=r"else trump if able; play KH"):
         state.apply("play 7C")
 
 
@@ -571,7 +571,7 @@ def test_d9_applies_to_elder_when_the_dealer_leads() -> None:
     state = state.apply("play JS")
     assert state.to_move == ELDER
     assert sorted(state.legal_moves()) == ["play 10S", "play 8S", "play 9S"]
-    with pytest.raises(IllegalMove, match="ecarte D9"):
+    with pytest.raises(IllegalMove, match="must follow suit"):
         state.apply("play 7C")
 
 

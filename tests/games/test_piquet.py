@@ -305,7 +305,7 @@ def test_d3_elder_takes_from_the_top_of_his_talon_and_sees_the_rest() -> None:
 
 def test_d3_elder_discards_at_most_five() -> None:
     state = new(ELDER_11, YOUNGER_14)
-    with pytest.raises(IllegalMove, match=r"at most 5 cards \(piquet D3\)"):
+    with pytest.raises(IllegalMove, match=r"at most 5 cards"):
         state.apply("discard 7S 8S 9S 10S 7H 8H")
 
 
@@ -322,7 +322,7 @@ def test_d4_younger_exchanges_from_his_own_three_only() -> None:
     state = new(ELDER_11, YOUNGER_14, talons).apply("discard 7S")
     moves = state.legal_moves()
     assert len(moves) == len(set(moves)) == 299
-    with pytest.raises(IllegalMove, match=r"at most 3 cards \(piquet D4\)"):
+    with pytest.raises(IllegalMove, match=r"at most 3 cards"):
         state.apply("discard 7D 8D 7C 8C")
     state = state.apply("discard 8C 7D")
     assert "KD" in state.view(1)["hand"] and "9C" in state.view(1)["hand"]

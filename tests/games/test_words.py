@@ -4,7 +4,10 @@ notation in English, French and Swedish (docs/notation.md)."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -203,3 +206,81 @@ def test_a_state_stored_before_the_last_deal_was_kept_still_matches_its_replay(n
     assert games.get(name).from_json(older).matches_stored(older)
     data["scores" if "scores" in data else "totals"] = [999, 999]
     assert not state.matches_stored(json.dumps(data))
+
+
+GOLDEN = Path(__file__).parent / "golden" / "summaries.json"
+"""The end of a deal and of a match in each game and language, as reviewed; regenerate after a
+deliberate change with ``TAPIS_REGEN_GOLDEN=1`` and read the difference before committing."""
+
+
+def _summaries() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for name in games.names():
+        game = games.get(name)
+        steps = _play(name, 7)
+        key = "round" if name == "cinq-as" else "deal"
+        deal_end = next(state for state, _move in steps if state.view(None)[key] == 2)
+        for lang in LANGS:
+            words = i18n.words(lang)
+            out[f"{name} deal-end {lang}"] = game.deal_summary(deal_end.view(None), words, NAMES)
+            out[f"{name} match-end {lang}"] = game.deal_summary(
+                steps[-1][0].view(None), words, NAMES
+            )
+    return out
+
+
+def test_deal_and_match_ends_read_as_reviewed() -> None:
+    found = _summaries()
+    if os.environ.get("TAPIS_REGEN_GOLDEN") == "1":
+        GOLDEN.parent.mkdir(exist_ok=True)
+        text = json.dumps(found, ensure_ascii=False, indent=1, sort_keys=True)
+        GOLDEN.write_text(text + "\n", encoding="utf-8")
+        pytest.skip("golden summaries written: review them before committing")
+    assert found == json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+ATTEMPTS = (
+    "play XX",
+    "play 19T",
+    "play QS",
+    "discard",
+    "discard 7S 8S 9S 10S JS QS",
+    "draw",
+    "draw H",
+    "meld QS JD",
+    "king",
+    "propose",
+    "accept",
+    "exchange",
+    "declare 7",
+    "",
+    "fly",
+)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_refusals_cite_no_rule_numbers(name: str) -> None:
+    seen = 0
+    for state, _move in _play(name, 11)[::7]:
+        if state.to_move is None:
+            continue
+        for attempt in ATTEMPTS:
+            try:
+                state.apply(attempt)
+            except games.IllegalMove as error:
+                seen += 1
+                assert not re.search(r"\b[DX]\d+\b", str(error)), str(error)
+                if name != "cinq-as":
+                    assert (
+                        "trump" not in str(error)
+                        or "king of trumps" in str(error)
+                        or (name in ("bezique", "ecarte"))
+                    ), str(error)
+    assert seen > 20
+
+
+def test_ecarte_speaks_of_its_own_cards() -> None:
+    state = games.get("ecarte").new_match(seed=1)
+    with pytest.raises(games.IllegalMove) as error:
+        state.apply("play 1X")
+    assert "19" not in str(error.value) and "T" not in str(error.value).split(":")[1]

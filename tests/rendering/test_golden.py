@@ -11,11 +11,15 @@ A failed comparison writes the expected and the actual picture to tests/renderin
 from __future__ import annotations
 
 import os
+import random
+from typing import Any
 
 import pytest
 from PIL import Image
 
+import games
 import rendering
+from bot import i18n
 from tests.rendering import views
 from tests.rendering.helpers import FAILED, GOLDEN, changed_share, image, mean_difference
 
@@ -33,7 +37,44 @@ def pictures() -> dict[str, bytes]:
         out[f"{game}-hand"] = rendering.hand_png(sample(views.HAND_SEATS[game]))
         out[f"{game}-table"] = rendering.table_png(sample(None), NAMES)
     out["cinq-as-hand-four-colour"] = rendering.hand_png(views.cinq_as(0), four_colour=True)
+    for game, (deal_lang, match_lang) in ENDINGS.items():
+        deal_end, match_end = endings(game)
+        out[f"{game}-deal-end-{deal_lang}"] = rendering.table_png(
+            deal_end, NAMES, words=i18n.words(deal_lang)
+        )
+        out[f"{game}-match-end-{match_lang}"] = rendering.table_png(
+            match_end, NAMES, words=i18n.words(match_lang)
+        )
     return out
+
+
+ENDINGS = {
+    "bezique": ("fr", "en"),
+    "cinq-as": ("sv", "fr"),
+    "ecarte": ("en", "sv"),
+    "piquet": ("sv", "en"),
+}
+"""Each game's end of a deal and end of the match, each language drawn somewhere."""
+OPTIONS: dict[str, dict[str, int]] = {
+    "bezique": {"target": 700},
+    "cinq-as": {"rounds": 2},
+    "ecarte": {"target": 11},
+    "piquet": {"deals": 2},
+}
+
+
+def endings(game: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The public view just after the first deal ends, and at the end of a random match."""
+    state = games.get(game).new_match(seed=7, options=OPTIONS[game])
+    rng = random.Random(7)
+    deal_end = None
+    key = "round" if game == "cinq-as" else "deal"
+    while state.to_move is not None:
+        state = state.apply(rng.choice(state.legal_moves()))
+        if deal_end is None and state.view(None)[key] == 2:
+            deal_end = state.view(None)
+    assert deal_end is not None
+    return deal_end, state.view(None)
 
 
 @pytest.mark.parametrize("name", sorted(pictures()))

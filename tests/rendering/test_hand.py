@@ -7,7 +7,9 @@ import copy
 import pytest
 
 import rendering
-from rendering.hand import MIN_WIDTH, playable, status
+from bot import i18n
+from rendering.canvas import HEADER_H
+from rendering.hand import MIN_WIDTH, RAISE, STATUS_H, playable, status
 from rendering.style import CARD_H
 from tests.rendering import views
 from tests.rendering.helpers import colours, image, region_mean
@@ -71,7 +73,7 @@ def test_legal_cards_lit_and_others_washed_out() -> None:
     # Card centres: the hand is centred, two cards of 120 px with a 10 px gap.
     left = legal.width // 2 - 65
     right = legal.width // 2 + 65
-    y = 160
+    y = HEADER_H + STATUS_H + RAISE + 14 + CARD_H // 2 - RAISE // 2  # between lit and not
 
     def brightness(picture: object, x: int) -> float:
         return region_mean(picture, (x - 30, y - 30, x + 30, y + 30))  # type: ignore[arg-type]
@@ -85,10 +87,15 @@ def test_legal_cards_lit_and_others_washed_out() -> None:
 
 def test_status_words() -> None:
     view = piquet_hand(["7S"], ["play 7S"])
-    assert status(view, ["play 7S"]) == ("your turn: play", True)
-    assert status(view, []) == ("your opponent's turn", False)
+    assert status(view, ["play 7S"]) == ("Your turn: play", True)
+    assert status(view, []) == ("Your opponent's turn", False)
+    assert status(view, ["play 7S", "discard"], i18n.words("fr")) == (
+        "À vous : jouer / écarter",
+        True,
+    )
+    assert status(view, ["play 7S"], i18n.words("sv")) == ("Din tur: spela", True)
     view["result"] = {"winner": 0}
-    assert status(view, []) == ("match over", False)
+    assert status(view, []) == ("Match over", False)
 
 
 def test_four_colour_changes_the_picture() -> None:

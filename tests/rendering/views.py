@@ -47,6 +47,9 @@ def ecarte(seat: int | None = None) -> View:
             ],
             "tricks_won": [1, 1],
             "hand_sizes": [3, 3],
+            "deal_scores": [0, 0],
+            "hand_scores": [[1, 0], [0, 2]],
+            "previous_hand": None,
             "discarded": [],
             "last_move": {"seat": 0, "move": "play KS"},
         }

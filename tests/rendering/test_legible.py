@@ -1,0 +1,149 @@
+"""Every word on every picture reads on a phone and fits where it is drawn, in each language.
+
+A phone shows a picture 390 pixels wide. Each picture kind (the hand, and the table at the
+start of a match, in play, at the end of a deal and at the end of the match) is drawn for
+every game in English, French and Swedish, with every text drawn on the picture recorded:
+its font's size (the glyph height, ascender to descender, in pixels) and its box.
+
+- legible: the smallest glyph height, scaled to 390 pixels wide, is at least 11 pixels;
+- fits: every text's box lies inside the picture, no two texts overlap, and no text had to
+  be cut short with "…" (only names may be, and the tests' names are short).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+import games
+import rendering
+from bot import i18n
+from rendering.hand import draw_hand
+from rendering.registry import renderer_for
+
+PHONE: float = 390
+SMALLEST: float = 11
+NAMES = ("Alice", "Bob")
+OPTIONS: dict[str, dict[str, int]] = {
+    "bezique": {"target": 700},
+    "cinq-as": {"rounds": 2},
+    "ecarte": {"target": 11},
+    "piquet": {"deals": 2},
+}
+
+
+@dataclass(frozen=True)
+class Drawn:
+    words: str
+    size: int
+    box: tuple[float, float, float, float]
+
+
+@contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """Record every text drawn on a picture (not the card faces, drawn on their own)."""
+    drawn: list[Drawn] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, words: Any, *args: Any, **kwargs: Any) -> None:
+        font = kwargs.get("font")
+        if self.im.size[0] >= 700 and font is not None and str(words).strip():
+            box = self.textbbox(xy, words, font=font, anchor=kwargs.get("anchor"))
+            drawn.append(Drawn(str(words), int(font.size), box))
+        original(self, xy, words, *args, **kwargs)
+
+    ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+    try:
+        yield drawn
+    finally:
+        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+
+
+def moments(name: str) -> dict[str, tuple[Any, Any]]:
+    """(table view, hand view) at the start, in play, just after a deal, and at the end."""
+    game = games.get(name)
+    state = game.new_match(seed=21, options=OPTIONS[name])
+    rng = random.Random(21)
+    states = [state]
+    while state.to_move is not None:
+        state = state.apply(rng.choice(state.legal_moves()))
+        states.append(state)
+    key = "round" if name == "cinq-as" else "deal"
+    after = next(s for s in states if s.view(None)[key] == 2)
+    middle = states[len(states) // 3]
+    chosen = {"start": states[0], "play": middle, "deal-end": after, "over": states[-1]}
+    return {
+        moment: (s.view(None), s.view(s.to_move if s.to_move is not None else 0))
+        for moment, s in chosen.items()
+    }
+
+
+def draw(view: Any, lang: str, table: bool) -> tuple[Image.Image, list[Drawn]]:
+    renderer = renderer_for(view)
+    words = i18n.words(lang)
+    with recording() as drawn:
+        if table:
+            picture = renderer.table(view, NAMES, False, words)
+        else:
+            picture = draw_hand(view, renderer, False, words)
+    return picture, drawn
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+@pytest.fixture(scope="module", params=games.names())
+def pictures(request: pytest.FixtureRequest) -> list[tuple[str, Image.Image, list[Drawn]]]:
+    name = request.param
+    out = []
+    for moment, (public, seat_view) in moments(name).items():
+        for lang in i18n.LANGS:
+            for table, view in ((True, public), (False, seat_view)):
+                picture, drawn = draw(view, lang, table)
+                kind = "table" if table else "hand"
+                out.append((f"{name} {kind} {moment} {lang}", picture, drawn))
+    return out
+
+
+def test_every_text_is_legible_on_a_phone(
+    pictures: list[tuple[str, Image.Image, list[Drawn]]],
+) -> None:
+    for label, picture, drawn in pictures:
+        assert drawn, label
+        smallest = min(drawn, key=lambda d: d.size)
+        height = smallest.size * PHONE / picture.width
+        assert height >= SMALLEST, f"{label}: {smallest.words!r} is {height:.1f} px on a phone"
+
+
+def test_every_text_fits_its_place(
+    pictures: list[tuple[str, Image.Image, list[Drawn]]],
+) -> None:
+    for label, picture, drawn in pictures:
+        for item in drawn:
+            x0, y0, x1, y1 = item.box
+            inside = x0 >= 0 and y0 >= 0 and x1 <= picture.width and y1 <= picture.height
+            assert inside, f"{label}: {item.words!r} leaves the picture at {item.box}"
+            assert not item.words.rstrip().endswith("…"), f"{label}: {item.words!r} is cut short"
+        for i, first in enumerate(drawn):
+            for second in drawn[i + 1 :]:
+                assert not overlap(first.box, second.box), (
+                    f"{label}: {first.words!r} and {second.words!r} overlap"
+                )
+
+
+def test_the_check_sees_small_text() -> None:
+    view = games.get("piquet").new_match(seed=1).view(None)
+    picture, drawn = draw(view, "en", True)
+    assert min(d.size for d in drawn) * PHONE / picture.width >= SMALLEST
+    small = Image.new("RGB", (1000, 100))
+    with recording() as found:
+        canvas_draw = ImageDraw.Draw(small)
+        canvas_draw.text((0, 0), "tiny", font=rendering.canvas.font(20))
+    assert found and found[0].size * PHONE / small.width < SMALLEST
