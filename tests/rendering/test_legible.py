@@ -12,6 +12,7 @@ its font's size (the glyph height, ascender to descender, in pixels) and its box
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from PIL import Image, ImageDraw
 import games
 import rendering
 from bot import i18n
+from rendering import canvas
 from rendering.hand import draw_hand
 from rendering.registry import renderer_for
 
@@ -47,22 +49,34 @@ class Drawn:
 
 @contextmanager
 def recording() -> Iterator[list[Drawn]]:
-    """Record every text drawn on a picture (not the card faces, drawn on their own)."""
+    """Record every text drawn on a picture (not the card faces, drawn on their own): each run
+    of one font, where the canvas lays its cached glyphs, with the box they cover."""
     drawn: list[Drawn] = []
-    original = ImageDraw.ImageDraw.text
+    original = canvas._words
 
-    def text(self: ImageDraw.ImageDraw, xy: Any, words: Any, *args: Any, **kwargs: Any) -> None:
-        font = kwargs.get("font")
-        if self.im.size[0] >= 700 and font is not None and str(words).strip():
-            box = self.textbbox(xy, words, font=font, anchor=kwargs.get("anchor"))
-            drawn.append(Drawn(str(words), int(font.size), box))
-        original(self, xy, words, *args, **kwargs)
+    def words_drawn(
+        draw: ImageDraw.ImageDraw,
+        xy: tuple[float, float],
+        words: str,
+        face: int,
+        size: int,
+        bold: bool,
+        fill: Any,
+        anchor: str,
+    ) -> None:
+        if draw.im.size[0] >= 700 and words.strip():
+            x, y = xy
+            start = (math.modf(x)[0], math.modf(y)[0])
+            mask, (dx, dy) = canvas._mask(face, size, bold, words, anchor, start)
+            left, top = int(x) + dx, int(y) + dy
+            drawn.append(Drawn(words, size, (left, top, left + mask.width, top + mask.height)))
+        original(draw, xy, words, face, size, bold, fill, anchor)
 
-    ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+    canvas._words = words_drawn  # type: ignore[assignment]
     try:
         yield drawn
     finally:
-        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+        canvas._words = original  # type: ignore[assignment]
 
 
 def moments(name: str) -> dict[str, tuple[Any, Any]]:
@@ -144,6 +158,5 @@ def test_the_check_sees_small_text() -> None:
     assert min(d.size for d in drawn) * PHONE / picture.width >= SMALLEST
     small = Image.new("RGB", (1000, 100))
     with recording() as found:
-        canvas_draw = ImageDraw.Draw(small)
-        canvas_draw.text((0, 0), "tiny", font=rendering.canvas.font(20))
+        rendering.canvas.text(ImageDraw.Draw(small), (0, 0), "tiny", 20)
     assert found and found[0].size * PHONE / small.width < SMALLEST
