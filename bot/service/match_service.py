@@ -14,8 +14,10 @@ from pathlib import Path
 import bot.service.wording as wording
 from bot.service.integrity import Integrity, SetAside
 from bot.service.life import MatchLife, Outcome
+from bot.service.seasons import Seasons
 from bot.service.standings import Standings
 from bot.service.store import MatchStore, unknown_match
+from bot.service.tournaments import Tournaments
 from bot.service.values import (
     ChallengeLimits,
     Delivery,
@@ -65,6 +67,9 @@ class MatchService:
         self.clock = self.life.clock
         self.standings = Standings(self.store)
         self.integrity = Integrity(self.store)
+        self.seasons = Seasons(self.store)
+        self.tournaments = Tournaments(self.store, self.life)
+        self.life.ended = self.tournaments.wake
 
     # -- opening and closing ----------------------------------------------------------------
     @classmethod

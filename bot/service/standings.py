@@ -10,6 +10,7 @@ import sqlite3
 
 import games
 from bot import ratings
+from bot.service import seasons
 from bot.service.store import MatchStore, dumps
 from bot.service.values import MatchRow, NotFound, PlayerStats, Standing
 
@@ -49,6 +50,7 @@ def write_result(
     )
     if not row.rated:
         return []
+    seasons.count(conn, row.game, row.guild_id, row.seat_ids, winner, now)
     return ratings.rate_match(conn, row.game, row.guild_id, row.seat_ids, winner, how, now)
 
 
