@@ -139,9 +139,12 @@ def round_robin(user_ids: Sequence[int], round_number: int) -> Round:
         if a is None or b is None:
             bye = b if a is None else a
             continue
-        # Alternate seats by round (and by board for the fixed player), so each player
-        # sits first about as often as second.
-        pairs.append((a, b) if (turn + index) % 2 == 0 else (b, a))
+        # The turning players pass through the top half (seat 0) and the bottom half (seat
+        # 1) in turn; the fixed player alternates by round. Each sits first about half the time.
+        if index == 0:
+            pairs.append((a, b) if turn % 2 == 0 else (b, a))
+        else:
+            pairs.append((a, b))
     return Round(tuple(pairs), bye)
 
 

@@ -694,11 +694,18 @@ class Tournaments:
         """Standings and pairings not yet posted, in the order to post them."""
         found = await self._db.fetchall(
             "SELECT id, guild_id FROM tournaments WHERE status IN ('running', 'finished')"
-            " AND (reported < round OR announced < round) ORDER BY id"
+            " AND (reported < round OR announced < round)"
+            " UNION SELECT id, guild_id FROM tournaments WHERE status = 'cancelled'"
+            " AND announced = 0 ORDER BY id"
         )
         out: list[Report] = []
         for stored in found:
             info = await self.get(stored["id"], stored["guild_id"])
+            if info.status == "cancelled":
+                text = words.cancelled(info.name, len(info.players))
+                place = info.thread_id or info.channel_id
+                out.append(Report(info.id, "cancelled", 1, place, text))
+                continue
             row = await self._db.fetchone(
                 "SELECT announced, reported FROM tournaments WHERE id = ?", (info.id,)
             )
@@ -735,6 +742,7 @@ class Tournaments:
         return Report(info.id, "pairings", info.round, place, text)
 
     async def mark_reported(self, report: Report) -> None:
+        # A cancellation is told once, as if announcing a first round that never came.
         column = "reported" if report.kind == "standings" else "announced"
 
         def plan(conn: sqlite3.Connection) -> None:
