@@ -179,6 +179,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         margin      REAL,     -- first leg's seat 0 player's points less the other's, both legs
         winner_seat INTEGER CHECK (winner_seat IN (0, 1)),  -- a seat of the first leg
         how         TEXT,
+        rated       INTEGER NOT NULL DEFAULT 1 CHECK (rated IN (0, 1)),  -- the pair, as one
         finished_at REAL
     );
     CREATE INDEX duplicates_by_second ON duplicates (second_leg) WHERE second_leg IS NOT NULL;

@@ -166,6 +166,7 @@ class Play(commands.Cog):
         options=OPTIONS_HELP,
         days="Days each player has per move before losing on time (default: no clock)",
         level="The computer's level, when you challenge Tapis itself (default: normal)",
+        duplicate="Play the same deals twice, seats swapped: the difference of scores decides",
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.guild_only()
@@ -177,13 +178,16 @@ class Play(commands.Cog):
         options: str | None = None,
         days: app_commands.Range[int, 1, 30] | None = None,
         level: str | None = None,
+        duplicate: bool = False,
     ) -> None:
         try:
             chosen = parse_options(game, options)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
-        await self.actions.challenge(interaction, game, opponent, chosen, days, level)
+        await self.actions.challenge(
+            interaction, game, opponent, chosen, days, level, duplicate=duplicate
+        )
 
     challenge.autocomplete("options")(options_choices)
 

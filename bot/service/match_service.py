@@ -189,11 +189,20 @@ class MatchService:
         days_per_move: int | None = None,
         rated: bool = True,
         rematch_of: int | None = None,
+        duplicate: bool = False,
     ) -> Outcome:
         """Challenge ``opponent``, or anyone when it is None (an open challenge).
 
         ``rated=False`` keeps the match out of ratings (the local sandbox's practice games).
+        ``duplicate``: the match is the first leg of a duplicate match (tournaments.py); its
+        legs are unrated each, and the pair is rated as one result if ``rated``.
         """
+        if duplicate:
+            info, deliveries = await self.life.challenge(
+                challenger, opponent, game, guild_id=guild_id, channel_id=channel_id,
+                options=options, days_per_move=days_per_move, rated=False,
+            )  # fmt: skip
+            return info, await self.tournaments.register_duplicate(info.id, deliveries, rated)
         return await self.life.challenge(
             challenger,
             opponent,

@@ -104,6 +104,13 @@ def winner(name: str, who: str) -> str:
     return f"Congratulations to {who}, winner of {name}!"
 
 
+def duplicate_terms() -> str:
+    return (
+        "It is a duplicate match: two legs on the very same deals, seats swapped; whoever "
+        "has more points over both legs wins it."
+    )
+
+
 def second_leg(first_leg: int, match_id: int, first: str, second: str) -> str:
     return (
         f"Second leg of duplicate match #{first_leg}: the very same deals, seats swapped. "

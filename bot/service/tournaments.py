@@ -29,7 +29,7 @@ import math
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import bot.service.tournament_words as words
@@ -465,6 +465,10 @@ class Tournaments:
             net = (float(one[0] + two[1]), float(one[1] + two[0]))
             winner = None if net[0] == net[1] else (0 if net[0] > net[1] else 1)
         margin = None if net is None else net[0] - net[1]
+        stored = await self._db.fetchone(
+            "SELECT rated FROM duplicates WHERE first_leg = ?", (first.id,)
+        )
+        rated = stored is not None and bool(stored["rated"])
 
         def plan(conn: sqlite3.Connection) -> list[Delivery]:
             done = conn.execute(
@@ -476,7 +480,7 @@ class Tournaments:
                 return []  # written by another pass already
             text = words.duplicate_over(first.id, names, net, winner, how)
             assert first.seat_ids is not None
-            if how != "aborted":
+            if how != "aborted" and rated:
                 seasons.count(conn, first.game, first.guild_id, first.seat_ids, winner, now)
                 rating_how = "play" if how == "play" else how
                 changes = ratings.rate_match(
@@ -793,6 +797,22 @@ class Tournaments:
         if row.status != "active":
             return []
         return wording.progress(row, people, self._store.ts())
+
+    async def register_duplicate(
+        self, match_id: int, deliveries: list[Delivery], rated: bool
+    ) -> list[Delivery]:
+        """Make a new challenge the first leg of a duplicate match; its notice says so."""
+
+        def plan(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO duplicates (first_leg, rated) VALUES (?, ?)", (match_id, int(rated))
+            )
+
+        await self._db.transact(plan)
+        return [
+            replace(d, text=f"{d.text} {words.duplicate_terms()}") if d.kind == "notice" else d
+            for d in deliveries
+        ]
 
     async def duplicate_of(self, match_id: int) -> tuple[int, int | None] | None:
         """(first leg, second leg) if ``match_id`` is a leg of a duplicate match."""

@@ -256,3 +256,29 @@ async def test_only_a_manager_starts_a_season(fake: FakeDiscord, start_bot: Star
     member = fake.users[member.id] = replace(member, manager=False)
     answer = await (await fake.slash(member, "tapis season new")).reply()
     assert "Only members who may manage this server" in answer.content
+
+
+async def test_a_duplicate_challenge_is_lost_by_resigning_a_leg(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    bot = await start_bot()
+    handle = await fake.slash(
+        alice, "challenge", game="piquet", opponent=bob, options="deals=1", duplicate=True
+    )
+    await handle.finished()
+    post = await fake.wait_for(
+        lambda s: any(c.startswith("tapis:accept") for c in s.custom_ids()), since=handle.since
+    )
+    assert "duplicate match" in post.content
+    match_id = int(post.custom_ids()[0].split(":")[-1])
+    await (await fake.press(bob, post, f"tapis:accept:{match_id}")).finished()
+    info = await bot.service.get(match_id)
+    assert info.thread_id is not None
+    await resign(fake, bob, info.thread_id)
+    over = await fake.wait_for(
+        lambda s: s.channel_id == info.thread_id and "Duplicate match" in s.content
+    )
+    assert "Alice wins by resignation" in over.content
+    assert await bot.service.tournaments.duplicate_of(match_id) == (match_id, None)
+    for user in (alice, bob):  # the leg is unrated; the pair is rated once
+        assert (await bot.service.stats(user.id, "piquet", fake.guild_id)).games == 1
