@@ -14,6 +14,7 @@ from pathlib import Path
 from bot.discord.client import TapisBot
 from bot.discord.tournaments import standings_rows
 from bot.service import MatchService
+from bot.web import queries
 from rendering.standings import standings_png
 from tests.discord.conftest import StartBot
 from tests.discord.driver import PNG, Table, resign
@@ -237,6 +238,12 @@ async def test_a_duplicate_match_two_legs_one_rated_result_and_seasons(
     for user in (alice, bob):
         stats = await service.stats(user.id, "piquet", fake.guild_id)
         assert stats.games == 1
+    # The history shows the two legs as one duplicate match.
+    recent = await queries.recent_of(service.database, alice.id)
+    assert {(m.match_id, m.leg, m.duplicate) for m in recent} == {
+        (first_leg, 1, first_leg),
+        (legs[1], 2, first_leg),
+    }
     # The season table counts it once; a new season starts empty and the old one stays.
     board = await (await fake.slash(alice, "tapis leaderboard", game="piquet", season=1)).reply()
     assert "season 1 (current season)" in board.content and "Alice" in board.content
