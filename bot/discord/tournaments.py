@@ -23,7 +23,7 @@ import rendering.standings
 from bot.discord.actions import THREAD_ARCHIVE_MINUTES, defer, player_ref, tell
 from bot.discord.commands import GAME_CHOICES, parse_options
 from bot.discord.locales import OPTIONS_HELP
-from bot.discord.names import NO_PINGS, pings, plain_name
+from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
 from bot.service.tournament_words import created
 from bot.service.tournaments import Posting, Report, StandingLine, TournamentInfo
@@ -192,7 +192,8 @@ class TournamentCommands(
                 player_ref(interaction.user, interaction),
                 guild_id=interaction.guild_id,
                 channel_id=home.id,
-                name=name,
+                # Stored escaped, like players' names: it is shown in messages.
+                name=None if name is None else safe_name(name),
                 game=game,
                 options=chosen or None,
                 format_=format,
