@@ -332,7 +332,17 @@ class Tournaments:
                 (info.round, tournament_id, user_id),
             )
 
-        await self._db.transact(mark)
+        # Under the pass's lock: a round paired meanwhile either leaves them out, or made a
+        # match that the query below finds and resigns.
+        async with self._step:
+            await self._db.transact(mark)
+            deliveries = await self._resign_all(tournament_id, user_id)
+        self.wake()
+        after = await self.get(tournament_id, guild_id)
+        return after, words.left_during(info.name, entry.name, info.round), deliveries
+
+    async def _resign_all(self, tournament_id: int, user_id: int) -> list[Delivery]:
+        """Resign every match of ``user_id`` still going in the tournament."""
         deliveries: list[Delivery] = []
         going = await self._db.fetchall(
             "SELECT m.id FROM tournament_games g JOIN matches m ON m.id = g.match_id"
@@ -348,9 +358,7 @@ class Tournaments:
             with suppress(ServiceError):  # ended meanwhile: nothing left to resign
                 _, told = await self._life.resign(match["id"], user_id)
                 deliveries += told
-        self.wake()
-        after = await self.get(tournament_id, guild_id)
-        return after, words.left_during(info.name, entry.name, info.round), deliveries
+        return deliveries
 
     async def start(
         self, tournament_id: int, user_id: int, guild_id: int | None, *, manager: bool
@@ -448,6 +456,16 @@ class Tournaments:
         people = await self._store.people(first.user_ids)
         now = self._store.ts()
         forfeit = _forfeit(first) if second is None else _forfeit(second)
+        if second is None and forfeit is None and first.seat_ids is not None:
+            # A player who left the tournament after the first leg plays no second one.
+            gone = await self._db.fetchone(
+                "SELECT p.user_id FROM tournament_games g JOIN tournament_players p"
+                " ON p.tournament_id = g.tournament_id WHERE g.match_id = ?"
+                " AND p.left_round IS NOT NULL AND p.user_id IN (?, ?)",
+                (first.id, *first.seat_ids),
+            )
+            if gone is not None:
+                forfeit = (gone["user_id"], "resignation")
         if second is None and forfeit is None and first.status == "finished":
             return await self._second_leg(first, people, now)
         assert first.seat_ids is not None

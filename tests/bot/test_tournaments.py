@@ -4,6 +4,7 @@ refusals, and nothing paired twice when passes overlap."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -130,3 +131,33 @@ async def test_joining_leaving_and_starting_are_checked(service: MatchService) -
         await service.tournaments.leave(tournament, PLAYERS[2].user_id, GUILD)
     info, news, _ = await service.tournaments.leave(tournament, PLAYERS[0].user_id, GUILD)
     assert info.players == () and "0 players now." in news
+
+
+async def test_who_leaves_between_the_legs_of_a_duplicate_loses_it(
+    service: MatchService,
+) -> None:
+    tournament = await _open(
+        service, game="piquet", options={"deals": 1}, format_="round-robin", duplicate=True
+    )
+    for player in PLAYERS[:2]:
+        await service.tournaments.join(tournament, player, GUILD)
+    await service.tournaments.start(tournament, PLAYERS[0].user_id, GUILD, manager=False)
+    await service.tournaments.step()
+    (posting,) = await service.tournaments.postings()
+    await service.tournaments.opening(posting, None)
+    rng = random.Random(5)
+    while (info := await service.get(posting.match_id)).status == "active":
+        assert info.to_move is not None
+        moves = await service.legal_moves(posting.match_id, info.to_move)
+        await service.move(posting.match_id, info.to_move, rng.choice(moves))
+    # The first leg is over; before the task starts the second, Ben leaves.
+    _, news, resigned = await service.tournaments.leave(tournament, PLAYERS[1].user_id, GUILD)
+    assert resigned == [] and "Ben leaves" in news
+    (told,) = await service.tournaments.step()
+    assert "Ana wins by resignation" in told.text
+    assert await service.tournaments.duplicate_of(posting.match_id) == (posting.match_id, None)
+    await service.tournaments.step()
+    info_t = await service.tournaments.get(tournament, GUILD)
+    assert info_t.status == "finished"
+    lines = await service.tournaments.standings(tournament, GUILD)
+    assert [(line.name, line.score) for line in lines] == [("Ana", 1.0), ("Ben", 0.0)]
