@@ -22,7 +22,7 @@ from discord.ext import commands
 import rendering.standings
 from bot.discord.actions import THREAD_ARCHIVE_MINUTES, defer, player_ref, tell
 from bot.discord.commands import GAME_CHOICES, parse_options
-from bot.discord.locales import OPTIONS_HELP
+from bot.discord.locales import OPTIONS_HELP, START_HELP
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
 from bot.service.tournament_words import created
@@ -37,9 +37,6 @@ FORMAT_CHOICES = [
     Choice(name="Swiss", value="swiss"),
     Choice(name="round-robin", value="round-robin"),
 ]
-START_HELP = (
-    "When it starts by itself: 2026-12-24 18:00 (UTC), or in 3h, in 2d (default: /tournament start)"
-)
 RELATIVE = re.compile(r"^in\s+(\d{1,3})\s*(m|min|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
 MAX_AHEAD = timedelta(days=60)
 
