@@ -171,7 +171,7 @@ async def test_leaving_mid_tournament_and_a_loss_on_time_across_a_restart(
     clock.now += timedelta(days=1, hours=1)
     service = await MatchService.open(database, now=clock)
     since = len(fake.log)
-    await start_bot(service)
+    bot = await start_bot(service)
     await fake.wait_for(
         lambda s: s.channel_id == other.thread_id and "ran out of time" in s.content, since=since
     )
@@ -192,6 +192,9 @@ async def test_leaving_mid_tournament_and_a_loss_on_time_across_a_restart(
     # Leaving twice, or a finished tournament, is answered politely.
     again = await (await fake.slash(carol, "tournament leave", tournament=tournament)).finished()
     assert "not playing" in again.content
+    # The service was handed to the bot, which does not close it: its threads must end here.
+    await bot.close()
+    await service.close()
 
 
 async def test_a_duplicate_match_two_legs_one_rated_result_and_seasons(
