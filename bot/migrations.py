@@ -186,6 +186,99 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE matches DROP COLUMN deadline;
     ALTER TABLE matches DROP COLUMN reminder_at;
     """,
+    # 6: duplicate matches, tournaments and seasons. Plain types and no AUTOINCREMENT, so the
+    # same text runs on PostgreSQL. A duplicate match is named by its first leg; its second
+    # leg (same seed, seats swapped) and its one result come later. A tournament's games name
+    # their match (the first leg for a duplicate); a bye has no match and no second player.
+    # The tournament task looks at a tournament once ``due_at`` has passed (its start time),
+    # and whenever one of its matches ends.
+    """
+    CREATE TABLE duplicates (
+        first_leg   INTEGER PRIMARY KEY REFERENCES matches (id),
+        second_leg  INTEGER REFERENCES matches (id),
+        margin      REAL,     -- first leg's seat 0 player's points less the other's, both legs
+        winner_seat INTEGER CHECK (winner_seat IN (0, 1)),  -- a seat of the first leg
+        how         TEXT,
+        rated       INTEGER NOT NULL DEFAULT 1 CHECK (rated IN (0, 1)),  -- the pair, as one
+        finished_at REAL
+    );
+    CREATE INDEX duplicates_by_second ON duplicates (second_leg) WHERE second_leg IS NOT NULL;
+    CREATE INDEX duplicates_open ON duplicates (first_leg) WHERE finished_at IS NULL;
+
+    CREATE TABLE tournaments (
+        id            INTEGER PRIMARY KEY,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL,
+        thread_id     INTEGER,
+        name          TEXT NOT NULL,
+        game          TEXT NOT NULL,
+        options       TEXT NOT NULL DEFAULT '{}',
+        format        TEXT NOT NULL CHECK (format IN ('swiss', 'round-robin')),
+        duplicate     INTEGER NOT NULL DEFAULT 0 CHECK (duplicate IN (0, 1)),
+        rounds        INTEGER CHECK (rounds IS NULL OR rounds > 0),
+        days_per_move INTEGER CHECK (days_per_move IS NULL OR days_per_move > 0),
+        creator_id    INTEGER NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished',
+                          'cancelled')),
+        round         INTEGER NOT NULL DEFAULT 0,  -- the round being played (0: not started)
+        announced     INTEGER NOT NULL DEFAULT 0,  -- rounds whose pairings were posted
+        reported      INTEGER NOT NULL DEFAULT 0,  -- rounds whose standings were posted
+        starts_at     REAL,
+        due_at        REAL,
+        created_at    REAL NOT NULL,
+        updated_at    REAL NOT NULL
+    );
+    CREATE INDEX tournaments_by_guild ON tournaments (guild_id, status);
+    CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL;
+
+    CREATE TABLE tournament_players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        user_id       INTEGER NOT NULL REFERENCES players (user_id),
+        place         INTEGER NOT NULL,  -- the starting order: who joined first
+        joined_at     REAL NOT NULL,
+        left_round    INTEGER,  -- the round they left in (0: before the start), NULL if in
+        PRIMARY KEY (tournament_id, user_id)
+    );
+
+    CREATE TABLE tournament_games (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round         INTEGER NOT NULL,
+        board         INTEGER NOT NULL,
+        seat0_id      INTEGER NOT NULL,
+        seat1_id      INTEGER,  -- NULL: a bye
+        match_id      INTEGER REFERENCES matches (id),
+        points0       REAL,     -- NULL until the game is over
+        points1       REAL,
+        posted        INTEGER NOT NULL DEFAULT 0 CHECK (posted IN (0, 1)),
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    CREATE INDEX tournament_games_by_match ON tournament_games (match_id)
+        WHERE match_id IS NOT NULL;
+
+    -- Seasons per server: the current one is the highest number without ``ended_at``; a
+    -- server that never started one is in season 1. Ratings are never reset by a season.
+    CREATE TABLE seasons (
+        guild_id   INTEGER NOT NULL,
+        number     INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        ended_at   REAL,
+        PRIMARY KEY (guild_id, number)
+    );
+    CREATE TABLE season_scores (
+        guild_id   INTEGER NOT NULL,
+        season     INTEGER NOT NULL,
+        game       TEXT NOT NULL,
+        user_id    INTEGER NOT NULL REFERENCES players (user_id),
+        games      INTEGER NOT NULL DEFAULT 0,
+        wins       INTEGER NOT NULL DEFAULT 0,
+        draws      INTEGER NOT NULL DEFAULT 0,
+        losses     INTEGER NOT NULL DEFAULT 0,
+        points     REAL NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, season, game, user_id)
+    );
+    CREATE INDEX season_board ON season_scores (guild_id, season, game, points DESC);
+    """,
 )
 
 

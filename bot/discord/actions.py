@@ -239,9 +239,14 @@ class Actions:
         options: dict[str, int],
         days: int | None,
         level: str | None = None,
+        *,
+        duplicate: bool = False,
     ) -> None:
         await defer(interaction)
         me = self.bot.user
+        if duplicate and opponent is not None and me is not None and opponent.id == me.id:
+            await tell(interaction, "A duplicate match is played between two members, not me.")
+            return
         if opponent is not None and me is not None and opponent.id == me.id:
             await self._against_computer(interaction, game, options, days, level)
             return
@@ -270,6 +275,7 @@ class Actions:
                 channel_id=home.id,
                 options=options or None,
                 days_per_move=days,
+                duplicate=duplicate,
             )
         except ServiceError as error:
             await tell(interaction, str(error))

@@ -22,6 +22,7 @@ from bot.discord.courier import Courier
 from bot.discord.locales import Translator
 from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
 from bot.discord.replay import Replay
+from bot.discord.tournaments import TournamentCommands, TournamentPoster
 from bot.service import ChallengeLimits, Delivery, MatchService
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class TapisBot(commands.Bot):
         self.courier = Courier(self, self._note_dms, self._sent, on_batch=self._computer_turns)
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
+        self._tournaments: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self._heartbeat: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[int] | None = None
@@ -67,6 +69,7 @@ class TapisBot(commands.Bot):
         await self.add_cog(Play(self))
         await self.add_cog(Info(self))
         await self.add_cog(Replay(self))
+        await self.add_cog(TournamentCommands(self))
         await self._start_web()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
@@ -83,6 +86,7 @@ class TapisBot(commands.Bot):
         self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
         # The live matches read back while the gateway connects: no first move waits for it.
         self._warming = asyncio.create_task(self.service.warm(), name="tapis-warm")
+        self._tournaments = asyncio.create_task(self._run_tournaments(), name="tapis-tournaments")
 
     def _computer_turns(self, deliveries: list[Delivery]) -> None:
         """Whatever put the computer to move (a move, an acceptance, a rematch), its turn is
@@ -106,6 +110,14 @@ class TapisBot(commands.Bot):
             # Matches where the computer was to move when the bot stopped go on now.
             await self.computer.resume(self.courier.send)
         await self.service.run_clocks(self.courier.send)
+
+    async def _run_tournaments(self) -> None:
+        """The tournament task: second legs, rounds, standings; after the outbox replay, so
+        that what a crash left unsent goes out before anything new."""
+        await self.wait_until_ready()
+        while self._unsent:
+            await asyncio.sleep(0.05)
+        await self.service.tournaments.run(TournamentPoster(self).act)
 
     async def _start_web(self) -> None:
         """Serve the web site from this process too, when ``TAPIS_WEB_PORT`` is set."""
@@ -161,7 +173,7 @@ class TapisBot(commands.Bot):
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
-        for task in (self._clocks, self._heartbeat, self._warming):
+        for task in (self._clocks, self._heartbeat, self._warming, self._tournaments):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

@@ -22,6 +22,7 @@ from bot.discord.components import pretty
 from bot.discord.locales import OPTIONS_HELP
 from bot.discord.names import plain_name, safe_name
 from bot.discord.replay import export_match, finished_choices, switch_web
+from bot.discord.seasons import season_table, start_season
 from bot.service import MatchInfo, ServiceError
 
 if TYPE_CHECKING:
@@ -165,6 +166,7 @@ class Play(commands.Cog):
         options=OPTIONS_HELP,
         days="Days each player has per move before losing on time (default: no clock)",
         level="The computer's level, when you challenge Tapis itself (default: normal)",
+        duplicate="Play the same deals twice, seats swapped: the difference of scores decides",
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.guild_only()
@@ -176,13 +178,16 @@ class Play(commands.Cog):
         options: str | None = None,
         days: app_commands.Range[int, 1, 30] | None = None,
         level: str | None = None,
+        duplicate: bool = False,
     ) -> None:
         try:
             chosen = parse_options(game, options)
         except ServiceError as error:
             await tell(interaction, str(error))
             return
-        await self.actions.challenge(interaction, game, opponent, chosen, days, level)
+        await self.actions.challenge(
+            interaction, game, opponent, chosen, days, level, duplicate=duplicate
+        )
 
     challenge.autocomplete("options")(options_choices)
 
@@ -291,14 +296,25 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
         await interaction.response.send_message(rules_text(game)[:2000], ephemeral=True)
 
     @app_commands.command(description="The best players of a game, here or everywhere")
-    @app_commands.describe(game="Which game", scope="This server only, or every server")
+    @app_commands.describe(
+        game="Which game",
+        scope="This server only, or every server",
+        season="A season's table of this server (its points), current or past",
+    )
     @app_commands.choices(
         game=GAME_CHOICES,
         scope=[Choice(name="this server", value="server"), Choice(name="global", value="global")],
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str, scope: str = "server"
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        scope: str = "server",
+        season: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
+        if season is not None:
+            await season_table(self.bot, interaction, game, season)
+            return
         await interaction.response.defer(thinking=True)
         guild = interaction.guild_id if scope == "server" else None
         rows = await self.bot.service.leaderboard(game, guild)
@@ -358,6 +374,14 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
     ) -> list[Choice[int]]:
         return await finished_choices(self.bot, interaction, current)
 
+    season = app_commands.Group(
+        name="season", description="Seasons of this server's tables", guild_only=True
+    )
+
+    @season.command(name="new", description="Close this season's tables and start the next")
+    async def new_season(self, interaction: discord.Interaction) -> None:
+        await start_season(self.bot, interaction)
+
     @app_commands.command(description="Show this server's leaderboards on the web, or stop")
     @app_commands.describe(state="on: anyone may see them on the site; off: hidden (default)")
     @app_commands.choices(state=[Choice(name="on", value="on"), Choice(name="off", value="off")])
@@ -381,6 +405,8 @@ HELP = f"""**Tapis** — {_titles()}, two players, turn by turn.
 • `/hand` shows your cards again, `/board` shows the table, `/resign` gives up (after you confirm).
 • `/matches` lists yours; `/tapis rules`, `/tapis leaderboard`, `/tapis stats` tell the rest.
 • `/replay` a finished match move by move; `/tapis export` gives its moves as a file.
+• `/tournament create`, `join`, `start`, `standings`: Swiss or round-robin tournaments; \
+`/tapis leaderboard season:` shows a season's table.
 Allow direct messages from this server so I can send you your hand."""
 
 

@@ -15,6 +15,10 @@ import games
 _EXAMPLE = games.example().example_options
 OPTIONS_HELP = f"Game options, e.g. {_EXAMPLE} (the list suggests each game's)"
 """The /challenge options' description; its example comes from the games themselves."""
+START_HELP = (
+    "When it starts by itself: 2026-12-24 18:00 (UTC), or in 3h, in 2d (default: /tournament start)"
+)
+"""The /tournament create start's description (kept here: it is translated below)."""
 
 # English text → (French, Swedish)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
@@ -144,6 +148,62 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "Show this server's leaderboards on the web, or stop": (
         "Montrer les classements de ce serveur sur le web, ou cesser",
         "Visa serverns topplistor på webben, eller sluta",
+    ),
+    "Play the same deals twice, seats swapped: the difference of scores decides": (
+        "Jouer deux fois les mêmes donnes, places inversées : l'écart des points décide",
+        "Spela samma givar två gånger med bytta platser: poängskillnaden avgör",
+    ),
+    "A season's table of this server (its points), current or past": (
+        "Le tableau d'une saison de ce serveur (ses points), en cours ou passée",
+        "En säsongs tabell på servern (dess poäng), pågående eller tidigare",
+    ),
+    "Seasons of this server's tables": (
+        "Les saisons des tableaux de ce serveur",
+        "Säsonger för serverns tabeller",
+    ),
+    "Close this season's tables and start the next": (
+        "Clore les tableaux de cette saison et commencer la suivante",
+        "Stäng säsongens tabeller och börja nästa",
+    ),
+    "Tournaments on this server": ("Les tournois de ce serveur", "Turneringar på servern"),
+    "Open a tournament for members to join": (
+        "Ouvrir un tournoi auquel les membres s'inscrivent",
+        "Öppna en turnering som medlemmar kan gå med i",
+    ),
+    "Swiss (paired by score) or round-robin (everyone meets everyone)": (
+        "Suisse (appariés selon les points) ou toutes rondes (chacun contre chacun)",
+        "Schweizer (lottade efter poäng) eller allsvensk (alla möter alla)",
+    ),
+    "Each pairing plays the same deals twice with seats swapped": (
+        "Chaque paire joue deux fois les mêmes donnes, places inversées",
+        "Varje par spelar samma givar två gånger med bytta platser",
+    ),
+    "Swiss rounds (default: enough to find a winner)": (
+        "Rondes du suisse (par défaut : assez pour trouver un vainqueur)",
+        "Schweizerrundor (standard: tillräckligt för att kora en vinnare)",
+    ),
+    START_HELP: (
+        "Départ automatique : 2026-12-24 18:00 (UTC), ou in 3h, in 2d (défaut : /tournament start)",
+        "Start av sig själv: 2026-12-24 18:00 (UTC), eller in 3h, in 2d "
+        "(standard: /tournament start)",
+    ),
+    "The tournament's name": ("Le nom du tournoi", "Turneringens namn"),
+    "Join a tournament before it starts": (
+        "S'inscrire à un tournoi avant son début",
+        "Gå med i en turnering innan den börjar",
+    ),
+    "Which tournament": ("Quel tournoi", "Vilken turnering"),
+    "Leave a tournament (during it, your match is resigned)": (
+        "Quitter un tournoi (en cours, votre partie est abandonnée)",
+        "Lämna en turnering (under den ges ditt parti upp)",
+    ),
+    "Start a tournament now (its creator or a manager)": (
+        "Lancer un tournoi maintenant (son créateur ou un gérant)",
+        "Starta en turnering nu (dess skapare eller en administratör)",
+    ),
+    "A tournament's standings, as a picture": (
+        "Le classement d'un tournoi, en image",
+        "En turnerings ställning, som bild",
     ),
     "on: anyone may see them on the site; off: hidden (default)": (
         "on : visibles de tous sur le site ; off : cachés (par défaut)",

@@ -236,6 +236,8 @@ async def finished_choices(
     found = []
     for m in mine:
         label = f"#{m.match_id} {games.get(m.game).title}: {m.names[0]} v {m.names[1]}"
+        if m.leg is not None:
+            label += f" (leg {m.leg} of duplicate #{m.duplicate})"
         if typed in label.lower():
             found.append(Choice(name=label[:100], value=m.match_id))
     return found

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
@@ -95,6 +96,9 @@ class MatchLife:
         # One challenger's requests one at a time, so two at once cannot both pass the caps.
         self._challengers = KeyedLocks()
         self._buckets: dict[int, tuple[float, float]] = {}  # user -> (tokens, at)
+        # Told after a match ends, however it ends: what follows a match (a duplicate's
+        # second leg, a tournament's next round) is decided by the tournament task.
+        self.ended: Callable[[], None] = _nothing
 
     # -- flood limits -----------------------------------------------------------------------
     def _tokens(self, user_id: int, now: float) -> float:
@@ -389,6 +393,8 @@ class MatchLife:
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         row = changed.after
+        if row.status == "finished":
+            self.ended()
         if late:
             raise MatchOver(
                 f"too late: the time for this move in match #{match_id} had run out, "
@@ -425,6 +431,7 @@ class MatchLife:
             )
 
         changed = _done(await self.store.change(match_id, decide, words=words))
+        self.ended()
         return changed.after.info(changed.people), changed.deliveries
 
     async def abort(self, match_id: int, user_id: int) -> Outcome:
@@ -448,6 +455,7 @@ class MatchLife:
             return wording.aborted(done.after, done.people, seat)
 
         changed = _done(await self.store.change(match_id, decide, words=words))
+        self.ended()
         return changed.after.info(changed.people), changed.deliveries
 
     # -- clocks -----------------------------------------------------------------------------
@@ -494,7 +502,13 @@ class MatchLife:
             return wording.reminder(row, people, seat, due)
 
         changed = await self.store.change(match_id, decide, words=words)
+        if changed is not None and changed.after.status == "finished":
+            self.ended()
         return [] if changed is None else changed.deliveries
+
+
+def _nothing() -> None:
+    pass
 
 
 def _move_words(done: Changed[list[ratings.Change]]) -> Words:

@@ -16,8 +16,10 @@ from pathlib import Path
 import bot.service.wording as wording
 from bot.service.integrity import Integrity, SetAside
 from bot.service.life import MatchLife, Outcome
+from bot.service.seasons import Seasons
 from bot.service.standings import Standings
 from bot.service.store import MatchStore, unknown_match
+from bot.service.tournaments import Tournaments
 from bot.service.values import (
     ChallengeLimits,
     Delivery,
@@ -69,6 +71,9 @@ class MatchService:
         self.clock = self.life.clock
         self.standings = Standings(self.store)
         self.integrity = Integrity(self.store)
+        self.seasons = Seasons(self.store)
+        self.tournaments = Tournaments(self.store, self.life)
+        self.life.ended = self.tournaments.wake
 
     # -- opening and closing ----------------------------------------------------------------
     @classmethod
@@ -202,11 +207,20 @@ class MatchService:
         days_per_move: int | None = None,
         rated: bool = True,
         rematch_of: int | None = None,
+        duplicate: bool = False,
     ) -> Outcome:
         """Challenge ``opponent``, or anyone when it is None (an open challenge).
 
         ``rated=False`` keeps the match out of ratings (the local sandbox's practice games).
+        ``duplicate``: the match is the first leg of a duplicate match (tournaments.py); its
+        legs are unrated each, and the pair is rated as one result if ``rated``.
         """
+        if duplicate:
+            info, deliveries = await self.life.challenge(
+                challenger, opponent, game, guild_id=guild_id, channel_id=channel_id,
+                options=options, days_per_move=days_per_move, rated=False,
+            )  # fmt: skip
+            return info, await self.tournaments.register_duplicate(info.id, deliveries, rated)
         return await self.life.challenge(
             challenger,
             opponent,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import games
 from bot import ratings
+from bot.service import seasons
 from bot.service.store import MatchStore, dumps
 from bot.service.values import MatchRow, NotFound, PlayerStats, Standing
 from bot.sql import Connection
@@ -46,6 +47,7 @@ def write_result(conn: Connection, row: MatchRow, how: str, now: float) -> list[
     )
     if not row.rated:
         return []
+    seasons.count(conn, row.game, row.guild_id, row.seat_ids, winner, now)
     return ratings.rate_match(conn, row.game, row.guild_id, row.seat_ids, winner, how, now)
 
 

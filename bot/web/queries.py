@@ -96,6 +96,8 @@ class Finished:
     how: str
     scores: tuple[int, int]
     finished_at: float
+    duplicate: int | None = None  # the first leg's id, when this is a leg of a duplicate match
+    leg: int | None = None  # 1 or 2
 
 
 @dataclass(frozen=True)
@@ -201,9 +203,13 @@ async def history(db: Database, user_id: int, game: str, limit: int = 500) -> li
 
 _FINISHED = (
     "SELECT r.match_id, r.game, r.seat0_id, r.seat1_id, r.winner_seat, r.how, r.scores,"
-    " r.finished_at, p0.name AS name0, p1.name AS name1"
+    " r.finished_at, p0.name AS name0, p1.name AS name1,"
+    " COALESCE(d1.first_leg, d2.first_leg) AS duplicate,"
+    " CASE WHEN d1.first_leg IS NOT NULL THEN 1 WHEN d2.first_leg IS NOT NULL THEN 2 END AS leg"
     " FROM results r JOIN players p0 ON p0.user_id = r.seat0_id"
     " JOIN players p1 ON p1.user_id = r.seat1_id"
+    " LEFT JOIN duplicates d1 ON d1.first_leg = r.match_id"
+    " LEFT JOIN duplicates d2 ON d2.second_leg = r.match_id"
 )
 
 
@@ -223,6 +229,8 @@ def _finished(row: Row) -> Finished:
         how=row["how"],
         scores=pair,
         finished_at=row["finished_at"],
+        duplicate=row["duplicate"],
+        leg=row["leg"],
     )
 
 

@@ -182,7 +182,8 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
     synced = fake.commands[fake.guild_id]
     names = {c["name"] for c in synced}
     assert {
-        "challenge", "accept", "decline", "play", "hand", "board", "resign", "matches", "replay"
+        "challenge", "accept", "decline", "play", "hand", "board", "resign", "matches", "replay",
+        "tournament",
     } <= names  # fmt: skip
     tapis = next(c for c in synced if c["name"] == "tapis")
     assert {o["name"] for o in tapis["options"]} == {
@@ -193,6 +194,15 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
         "cards",
         "export",
         "web",
+        "season",
+    }
+    tournament = next(c for c in synced if c["name"] == "tournament")
+    assert {o["name"] for o in tournament["options"]} == {
+        "create",
+        "join",
+        "leave",
+        "start",
+        "standings",
     }
     for command in synced:
         assert 1 <= len(command["description"]) <= 100

@@ -30,6 +30,9 @@ def snowflake() -> int:
     return next(_ids)
 
 
+MANAGE_GUILD = 1 << 5
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -39,6 +42,7 @@ class FakeUser:
     id: int
     name: str
     bot: bool = False
+    manager: bool = True  # may manage the server (every permission); False: all but that
 
     def payload(self) -> Json:
         return {
@@ -59,7 +63,7 @@ class FakeUser:
             "mute": False,
             "flags": 0,
             "nick": None,
-            "permissions": str((1 << 41) - 1),
+            "permissions": str(((1 << 41) - 1) & ~(0 if self.manager else MANAGE_GUILD)),
         }
 
 

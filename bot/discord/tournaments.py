@@ -1,0 +1,364 @@
+"""The ``/tournament`` commands and the tournament task's Discord side.
+
+A tournament lives in a thread of its own (its news, pairings and standings pictures); each
+of its matches gets a thread like any match, opened by the task when it pairs a round. The
+service decides everything; here we only parse, post, and hand the threads back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+import rendering.standings
+from bot.discord.actions import THREAD_ARCHIVE_MINUTES, defer, player_ref, tell
+from bot.discord.commands import GAME_CHOICES, parse_options
+from bot.discord.locales import OPTIONS_HELP, START_HELP
+from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
+from bot.service import Delivery, ServiceError
+from bot.service.tournament_words import created
+from bot.service.tournaments import Posting, Report, StandingLine, TournamentInfo
+
+if TYPE_CHECKING:
+    from bot.discord.client import TapisBot
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [
+    Choice(name="Swiss", value="swiss"),
+    Choice(name="round-robin", value="round-robin"),
+]
+RELATIVE = re.compile(r"^in\s+(\d{1,3})\s*(m|min|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
+MAX_AHEAD = timedelta(days=60)
+
+
+async def channel_of(bot: TapisBot, channel_id: int | None) -> discord.abc.Messageable | None:
+    """A channel or thread to post in, fetched if not cached; None if it is gone."""
+    if channel_id is None:
+        return None
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return None
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+def parse_start(text: str | None, now: datetime) -> float | None:
+    """A start time as typed → unix seconds; ServiceError saying what is accepted."""
+    if text is None or not text.strip():
+        return None
+    typed = text.strip()
+    relative = RELATIVE.match(typed)
+    if relative:
+        count, unit = int(relative.group(1)), relative.group(2).lower()[0]
+        step = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}[unit]
+        when = now + count * step
+    else:
+        try:
+            when = datetime.strptime(typed, "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+        except ValueError:
+            raise ServiceError(
+                f"I could not read the start time {typed!r}: write a date and time in UTC "
+                "such as 2026-12-24 18:00, or a delay such as in 3h or in 2d."
+            ) from None
+    if when <= now:
+        raise ServiceError("That start time has passed: give a time to come, or none.")
+    if when - now > MAX_AHEAD:
+        raise ServiceError("A tournament starts within 60 days: choose a sooner time.")
+    return when.timestamp()
+
+
+def standings_rows(lines: list[StandingLine] | tuple[StandingLine, ...]) -> list[dict[str, object]]:
+    """The standings as the picture takes them (names shown as typed, not escaped)."""
+    return [
+        {
+            "rank": line.rank,
+            "name": plain_name(line.name),
+            "score": line.score,
+            "buchholz": line.buchholz,
+            "sonneborn_berger": line.sonneborn_berger,
+            "wins": line.wins,
+            "draws": line.draws,
+            "losses": line.losses,
+            "left": line.left,
+        }
+        for line in lines
+    ]
+
+
+async def standings_file(
+    title: str, lines: list[StandingLine] | tuple[StandingLine, ...]
+) -> discord.File:
+    """The standings picture, drawn off the event loop (a picture takes some milliseconds)."""
+    data = await asyncio.to_thread(rendering.standings.standings_png, title, standings_rows(lines))
+    return discord.File(io.BytesIO(data), filename="standings.png")
+
+
+class TournamentCommands(
+    commands.GroupCog, group_name="tournament", group_description="Tournaments on this server"
+):
+    """Create, join, leave, start a tournament, and see its standings."""
+
+    def __init__(self, bot: TapisBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def tournament_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[int]]:
+        if interaction.guild_id is None:
+            return []
+        found = await self.bot.service.tournaments.of_server(interaction.guild_id, current=False)
+        typed = current.strip().lstrip("#").lower()
+        return [
+            Choice(name=f"#{t.id} {plain_name(t.name)} ({t.status})"[:100], value=t.id)
+            for t in found
+            if typed in f"{t.id} {t.name}".lower()
+        ][:25]
+
+    async def _which(self, interaction: discord.Interaction, given: int | None) -> int:
+        """The tournament meant: the one named, else this thread's, else the server's only
+        open or running one."""
+        if given is not None:
+            return given
+        assert interaction.guild_id is not None
+        found = await self.bot.service.tournaments.of_server(interaction.guild_id)
+        here = [t for t in found if t.thread_id == interaction.channel_id]
+        if here:
+            return here[0].id
+        if len(found) == 1:
+            return found[0].id
+        if not found:
+            raise ServiceError("There is no tournament open or running on this server.")
+        raise ServiceError("There are several tournaments here: choose one in `tournament`.")
+
+    async def _news(self, info: TournamentInfo, text: str) -> None:
+        """A line in the tournament's thread (its channel if it has none)."""
+        channel = await channel_of(self.bot, info.thread_id or info.channel_id)
+        if channel is not None:
+            try:
+                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+            except discord.HTTPException:
+                log.info("could not post in tournament #%s's thread", info.id)
+
+    @app_commands.command(description="Open a tournament for members to join")
+    @app_commands.describe(
+        game="Which game",
+        format="Swiss (paired by score) or round-robin (everyone meets everyone)",
+        duplicate="Each pairing plays the same deals twice with seats swapped",
+        rounds="Swiss rounds (default: enough to find a winner)",
+        options=OPTIONS_HELP,
+        days="Days each player has per move before losing on time (default: no clock)",
+        start=START_HELP,
+        name="The tournament's name",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    @app_commands.guild_only()
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        format: str = "swiss",
+        duplicate: bool = False,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        options: str | None = None,
+        days: app_commands.Range[int, 1, 30] | None = None,
+        start: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        await defer(interaction)
+        home = interaction.channel
+        if isinstance(home, discord.Thread) and home.parent is not None:
+            home = home.parent
+        assert interaction.guild_id is not None and home is not None
+        try:
+            chosen = parse_options(game, options)
+            starts_at = parse_start(start, datetime.now(UTC))
+            info = await self.bot.service.tournaments.create(
+                player_ref(interaction.user, interaction),
+                guild_id=interaction.guild_id,
+                channel_id=home.id,
+                # Stored escaped, like players' names: it is shown in messages.
+                name=None if name is None else safe_name(name),
+                game=game,
+                options=chosen or None,
+                format_=format,
+                duplicate=duplicate,
+                rounds=rounds,
+                days_per_move=days,
+                starts_at=starts_at,
+            )
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        assert isinstance(home, discord.abc.Messageable)
+        message = await home.send(created(info.id, info.terms)[:2000], allowed_mentions=NO_PINGS)
+        where = home.id
+        if isinstance(home, discord.TextChannel):
+            try:
+                thread = await message.create_thread(
+                    name=f"{plain_name(info.name)} · #{info.id}"[:100],
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+                await self.bot.service.tournaments.set_thread(info.id, thread.id)
+                where = thread.id
+            except discord.HTTPException as error:
+                log.info("no thread for tournament %s (%s): news in the channel", info.id, error)
+        await interaction.followup.send(
+            f"Tournament #{info.id} is open in <#{where}>.", ephemeral=True
+        )
+
+    @app_commands.command(description="Join a tournament before it starts")
+    @app_commands.describe(tournament="Which tournament")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        await defer(interaction)
+        try:
+            which = await self._which(interaction, tournament)
+            info, news = await self.bot.service.tournaments.join(
+                which, player_ref(interaction.user, interaction), interaction.guild_id
+            )
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        await self._news(info, news)
+        await interaction.followup.send(f"You are in {info.name}.", ephemeral=True)
+
+    join.autocomplete("tournament")(tournament_choices)
+
+    @app_commands.command(description="Leave a tournament (during it, your match is resigned)")
+    @app_commands.describe(tournament="Which tournament")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        await defer(interaction)
+        try:
+            which = await self._which(interaction, tournament)
+            info, news, deliveries = await self.bot.service.tournaments.leave(
+                which, interaction.user.id, interaction.guild_id
+            )
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        await self.bot.courier.send(deliveries, interaction)
+        await self._news(info, news)
+        await interaction.followup.send(f"You have left {info.name}.", ephemeral=True)
+
+    leave.autocomplete("tournament")(tournament_choices)
+
+    @app_commands.command(description="Start a tournament now (its creator or a manager)")
+    @app_commands.describe(tournament="Which tournament")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        await defer(interaction)
+        manager = bool(interaction.permissions.manage_guild)
+        try:
+            which = await self._which(interaction, tournament)
+            info = await self.bot.service.tournaments.start(
+                which, interaction.user.id, interaction.guild_id, manager=manager
+            )
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        where = info.thread_id or info.channel_id
+        await interaction.followup.send(
+            f"{info.name} starts: the pairings of round 1 are posted in <#{where}>.",
+            ephemeral=True,
+        )
+
+    start.autocomplete("tournament")(tournament_choices)
+
+    @app_commands.command(description="A tournament's standings, as a picture")
+    @app_commands.describe(tournament="Which tournament")
+    @app_commands.guild_only()
+    async def standings(
+        self, interaction: discord.Interaction, tournament: int | None = None
+    ) -> None:
+        try:
+            which = await self._which(interaction, tournament)
+            info = await self.bot.service.tournaments.get(which, interaction.guild_id)
+            lines = await self.bot.service.tournaments.standings(which, interaction.guild_id)
+        except ServiceError as error:
+            await tell(interaction, str(error))
+            return
+        await defer(interaction, ephemeral=False)
+        state = {
+            "open": f"not started yet, {len(info.players)} in",
+            "running": f"round {info.round} of {info.rounds}",
+            "finished": "final",
+            "cancelled": "cancelled",
+        }[info.status]
+        title = f"{plain_name(info.name)} · {state}"
+        await interaction.followup.send(
+            f"{info.terms}"[:2000],
+            file=await standings_file(title, lines),
+            allowed_mentions=NO_PINGS,
+        )
+
+    standings.autocomplete("tournament")(tournament_choices)
+
+
+class TournamentPoster:
+    """What the tournament task owes Discord after each pass: deliveries (second legs,
+    duplicate results), reports (pairings, standings pictures) and new matches' threads."""
+
+    def __init__(self, bot: TapisBot) -> None:
+        self.bot = bot
+
+    async def act(self, deliveries: list[Delivery]) -> None:
+        await self.bot.courier.send(deliveries)
+        tournaments = self.bot.service.tournaments
+        for report in await tournaments.reports():
+            await self._report(report)
+            await tournaments.mark_reported(report)
+        for posting in await tournaments.postings():
+            await self._post(posting)
+
+    async def _report(self, report: Report) -> None:
+        channel = await channel_of(self.bot, report.place)
+        if channel is None:
+            log.info("tournament #%s: its thread is gone, report dropped", report.tournament_id)
+            return
+        if report.kind == "standings":
+            await channel.send(
+                report.text[:2000],
+                file=await standings_file(plain_name(report.title), report.lines),
+                allowed_mentions=NO_PINGS,
+            )
+        else:
+            await channel.send(report.text[:2000], allowed_mentions=NO_PINGS)
+
+    async def _post(self, posting: Posting) -> None:
+        """A new tournament match: a message naming both players (they are pinged: it is
+        their turn to play) and the match's thread on it, then its board and hands."""
+        tournaments = self.bot.service.tournaments
+        channel = await channel_of(self.bot, posting.channel_id)
+        thread_id = None
+        if channel is not None:
+            info = await self.bot.service.get(posting.match_id)
+            users = [p.user_id for p in info.seats or ()]
+            mentions = " ".join(f"<@{u}>" for u in users)
+            message = await channel.send(
+                f"{mentions} {posting.text}"[:2000], allowed_mentions=pings(*users)
+            )
+            if isinstance(channel, discord.TextChannel):
+                try:
+                    thread = await message.create_thread(
+                        name=plain_name(posting.thread_name)[:100],
+                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    )
+                    thread_id = thread.id
+                except discord.HTTPException as error:
+                    log.info("no thread for match %s (%s)", posting.match_id, error)
+        deliveries = await tournaments.opening(posting, thread_id)
+        await self.bot.courier.send(deliveries)
