@@ -593,7 +593,7 @@ class FakeDiscord:
                     "X-RateLimit-Scope": "global",
                 }
             )
-            raise _Reply(429, _limited(retry, True))
+            raise _Reply(429, _limited(retry, True), "global")
         self._global.append(now)
         if channel is None:
             return
