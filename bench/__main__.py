@@ -16,6 +16,9 @@ def main() -> None:
     # The computer opponent's section takes options of its own (matches, jobs, games).
     bench_ai = importlib.import_module("bench.ai")
     bench_ai.add_arguments(parser)
+    # The Discord section's capacity part: --rate (and --matches, shared with the above).
+    bench_discord = importlib.import_module("bench.discord")
+    bench_discord.add_arguments(parser)
     args = parser.parse_args()
     unknown = sorted(set(args.sections) - set(SECTIONS))
     if unknown:
@@ -24,7 +27,7 @@ def main() -> None:
     for name in args.sections or SECTIONS:
         print(f"\n== {name}")
         module = importlib.import_module(f"bench.{name}")
-        if module is bench_ai:
+        if module in (bench_ai, bench_discord):
             module.run(args.seconds, args)
         else:
             module.run(args.seconds)

@@ -35,7 +35,10 @@ FULL = 200  # matches per pair in the full measure
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("ai section")
-    group.add_argument("--matches", type=int, default=None, help="matches per game and opponent")
+    group.add_argument(
+        "--matches", type=int, default=None,
+        help="ai: matches per game and opponent; discord: matches in play at once",
+    )  # fmt: skip
     group.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     group.add_argument("--game", action="append", help="only this game (repeatable)")
     group.add_argument("--opponent", action="append", choices=OPPONENTS)

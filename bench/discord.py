@@ -1,4 +1,6 @@
-"""The Discord bot under load: 20 matches played at once through the fake Discord.
+"""The Discord bot under load, through the fake Discord (which enforces Discord's rate limits).
+
+Part one: 20 matches played at once by a bot run as its own process.
 
 Each move is a ``/play`` (or a button of the hand DM) dispatched on the gateway, as Discord
 would. Two latencies are measured from that gateway event:
@@ -12,10 +14,14 @@ Throughput is the moves answered per second of play, all matches together; with 
 between moves it is the most the bot serves on this machine (saturation). The pictures the bot
 drew come from its own count, logged as it stops: pictures drawn per move (the others were
 found drawn already), and the mean milliseconds to encode one and its bytes.
+
+Part two, capacity (``--matches N --rate R``, see :mod:`bench.capacity`): thousands of
+matches in play, moves offered at R a second, the ceiling being Discord's limits.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import functools
 import os
@@ -29,6 +35,7 @@ import time
 from pathlib import Path
 
 import games
+from bench import capacity
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 MATCHES = int(os.environ.get("TAPIS_BENCH_MATCHES", "20"))
@@ -39,7 +46,17 @@ PACED_THINK = 1.0
 THREAD = 11  # Discord's channel type of a public thread
 
 
-def run(seconds: float) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    capacity.add_arguments(parser)
+
+
+def run(seconds: float, args: argparse.Namespace | None = None) -> None:
+    if args is None or not args.capacity_only:
+        _run_latency(seconds)
+    capacity.run(seconds, args)
+
+
+def _run_latency(seconds: float) -> None:
     span = max(seconds, 3.0) * 2
     for label, think in (
         ("no pause: every player answers the instant their hand arrives", 0.0),

@@ -159,12 +159,15 @@ class Actions:
             # A refusal may still have changed something to tell (too late: lost on time).
             await self.bot.courier.send(error.deliveries, interaction)
             return
-        await self.bot.courier.send(deliveries, interaction)
+        # The confirmation goes with the mover's new hand, in one answer Discord does not
+        # count toward the bot's rate limits.
+        confirmation = f"Played `{move}` in match #{info.id}."
+        told = await self.bot.courier.send(deliveries, interaction, reply=confirmation)
         if interaction.type == discord.InteractionType.component:
             # The hand these buttons belong to is now history: a fresh one was just sent.
             await _strip_components(interaction)
-        else:
-            await interaction.followup.send(f"Played `{move}` in match #{info.id}.", ephemeral=True)
+        elif not told:
+            await interaction.followup.send(confirmation, ephemeral=True)
 
     @polite
     async def resign(self, interaction: discord.Interaction, match_id: int | None) -> None:
@@ -340,8 +343,9 @@ class Actions:
         except ServiceError as error:
             await tell(interaction, str(error))
             return
-        await self.bot.courier.send(deliveries, interaction)
-        await interaction.followup.send(f"{what} started in <#{where}>.", ephemeral=True)
+        said = f"{what} started in <#{where}>."
+        if not await self.bot.courier.send(deliveries, interaction, reply=said):
+            await interaction.followup.send(said, ephemeral=True)
 
     async def _announce(
         self,
@@ -478,11 +482,14 @@ class Actions:
         deliveries: list[Delivery],
         what: str,
     ) -> None:
-        await self.bot.courier.send(deliveries, interaction)
         if interaction.type == discord.InteractionType.component:
+            # The challenge's buttons go first: nobody else should press them meanwhile.
             await _strip_components(interaction)
+            await self.bot.courier.send(deliveries, interaction)
         else:
-            await interaction.followup.send(f"Challenge #{info.id} {what}.", ephemeral=True)
+            said = f"Challenge #{info.id} {what}."
+            if not await self.bot.courier.send(deliveries, interaction, reply=said):
+                await interaction.followup.send(said, ephemeral=True)
 
     async def _pending_challenge(self, interaction: discord.Interaction) -> int:
         if interaction.channel_id is not None:

@@ -20,6 +20,7 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings
 from bot.discord.courier import Courier
 from bot.discord.locales import Translator
+from bot.discord.pacing import Gauge
 from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
 from bot.discord.replay import Replay
 from bot.discord.tournaments import TournamentCommands, TournamentPoster
@@ -37,6 +38,9 @@ class TapisBot(commands.Bot):
         # Every send that does not name whom it pings pings nobody: names typed by users end
         # up in messages, and a name must never notify a third person.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Every REST answer goes past the gauge, which paces the courier by Discord's limits.
+        gauge = Gauge()
+        options.setdefault("http_trace", gauge.trace)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -46,7 +50,9 @@ class TapisBot(commands.Bot):
         self.settings = settings
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
-        self.courier = Courier(self, self._note_dms, self._sent, on_batch=self._computer_turns)
+        self.courier = Courier(
+            self, self._note_dms, self._sent, on_batch=self._computer_turns, gauge=gauge
+        )
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
         self._tournaments: asyncio.Task[None] | None = None
@@ -93,7 +99,7 @@ class TapisBot(commands.Bot):
         played in the background once this batch is out."""
         if self.computer is not None:
             for match_id in computer_turns(deliveries):
-                self.computer.schedule(match_id, self.courier.send)
+                self.computer.schedule(match_id, self.courier.deliver)
 
     async def _note_dms(self, user_id: int, closed: bool) -> None:
         """The courier's one word back: a player's DMs turned out closed, or open again."""
@@ -108,8 +114,8 @@ class TapisBot(commands.Bot):
         await self.replay_outbox()
         if self.computer is not None:
             # Matches where the computer was to move when the bot stopped go on now.
-            await self.computer.resume(self.courier.send)
-        await self.service.run_clocks(self.courier.send)
+            await self.computer.resume(self.courier.deliver)
+        await self.service.run_clocks(self.courier.deliver)
 
     async def _run_tournaments(self) -> None:
         """The tournament task: second legs, rounds, standings; after the outbox replay, so
@@ -180,8 +186,8 @@ class TapisBot(commands.Bot):
         health.stop(health.heartbeat_path(self.settings.database))
         if self.computer is not None:
             await self.computer.close()
+        await self.courier.close()  # while Discord can still be reached
         await super().close()
-        self.courier.painter.close()
         if self._owns_service and self.service is not None:
             await self.service.close()
 

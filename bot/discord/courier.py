@@ -1,25 +1,47 @@
-"""Sending the service's deliveries to Discord: hands by DM, boards and notices in threads.
+"""Sending the service's deliveries to Discord within its rate limits.
 
 A delivery carries all its sending needs — where its match lives, the version its buttons
 are drawn at, its recipient's picture settings and whether their DMs were known closed — so
 the courier never asks the service anything; it only reports, through one callback, a
 player whose DMs turned out closed or open again.
 
-Pictures are drawn off the event loop, in worker processes (painter.py), all of a batch's
-pictures at once; then the messages go out in the order the service gave. A user whose DMs
-are closed (403, code 50007) is remembered — Discord counts every refused request toward a ban — and
-gets their hand as a private reply to their next interaction instead; the match thread tells
-them how to open DMs, never what they hold.
+What a move costs in requests Discord limits (about 50 a second for the whole bot, 5 per
+5 s per channel), and how the courier keeps that low:
+
+- The player who acted gets their new hand in the answer to their interaction (a follow-up,
+  which Discord does not count): never a DM. It is marked sent before it goes, so that a
+  crash can lose that one reply (the player still sees their move confirmed by the board and
+  can ask ``/hand``) but never show it twice.
+- The other player gets a DM only when the turn becomes theirs: a hand they cannot play yet
+  would be a request spent for nothing (it is marked sent; ``/hand`` shows it any time).
+- The thread gets one board per turn: a board made while the same player is still to move
+  (Le 5 As's draw after a play, a trick won and led again) waits a little for the turn's
+  last move, whose board replaces it.
+
+Everything else goes through a queue (queue.py) served by a few workers, most urgent first:
+a player's turn before public notices, notices before boards, reminders last; a waiting board
+or hand is replaced by a newer one of the same match. Workers send only while the rolling
+second has room and the channel's bucket has room, as Discord's headers say (pacing.py).
+The outbox is the queue's durable half: each message is marked sent once it went out (or was
+replaced, or refused for good); what a crash left unmarked is sent again at the next start
+with the same nonce, and Discord shows it once.
+
+A user whose DMs are closed (403, code 50007), and a thread or channel that was deleted or
+closed to the bot, are remembered: every refused request counts toward Discord's ban.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import io
 import json
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import discord
 
@@ -28,21 +50,31 @@ from bot import logs
 from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
+from bot.discord.pacing import Gauge
 from bot.discord.painter import Painter
+from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
 from bot.service import Delivery, Place
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
+GONE = {10003, 50001, 50083}  # unknown channel, missing access, thread archived (locked)
+WORKERS = 8
+"""Requests in flight at once: enough to fill 45 a second at Discord's usual round trip."""
+MID_TURN_WAIT = 15.0
+"""Seconds a board made in the middle of a player's turn waits for the turn's end."""
 
 # Told when a player's DMs turn out closed (True) or open again (False), to store it.
 DmsNoted = Callable[[int, bool], Awaitable[None]]
 # Told of deliveries just sent (or given up on), to mark them sent in the outbox.
 Sent = Callable[[list[Delivery]], Awaitable[None]]
+Job = Callable[[], Awaitable[None]]
 
 # For the crash tests only: the courier stops for good at this point of its work
 # ("before-send": a change committed, nothing sent; "before-mark": sent, not yet marked),
 # so a test can kill the process exactly there.
 HOLD = os.environ.get("TAPIS_COURIER_HOLD", "")
+# Whether the worker running this task holds a place in the rolling second already.
+_PREPAID: contextvars.ContextVar[int] = contextvars.ContextVar("prepaid", default=0)
 
 
 def nonce(delivery: Delivery, suffix: str = "") -> str | None:
@@ -52,6 +84,38 @@ def nonce(delivery: Delivery, suffix: str = "") -> str | None:
     return None if delivery.outbox_id is None else f"ob{delivery.outbox_id}{suffix}"
 
 
+def priority(delivery: Delivery) -> int:
+    """How urgent a delivery is to the people waiting on it."""
+    if delivery.kind == "hand":
+        return TURN
+    if delivery.kind == "dm":
+        # A DM about a match still in play is a clock reminder; the others tell its end.
+        return REMINDER if delivery.status == "active" else TURN
+    return BOARD if delivery.kind == "board" else NOTICE
+
+
+def mid_turn(delivery: Delivery) -> bool:
+    """A board made while the player who just moved is still to move."""
+    view = delivery.view or {}
+    last = view.get("last_move")
+    return (
+        delivery.kind == "board"
+        and delivery.status == "active"
+        and isinstance(last, dict)
+        and last.get("seat") is not None
+        and last.get("seat") == view.get("to_move")
+    )
+
+
+def waits_for_turn(delivery: Delivery, acting: int | None) -> bool:
+    """A hand for a player who is not to move, in a match still in play: nothing for them to
+    do with it yet (and the one who acted gets theirs in the interaction's answer)."""
+    if delivery.kind != "hand" or delivery.to == acting or delivery.status != "active":
+        return False
+    view = delivery.view or {}
+    return view.get("to_move") is not None and view.get("to_move") != view.get("seat")
+
+
 class Courier:
     def __init__(
         self,
@@ -59,6 +123,9 @@ class Courier:
         dms_noted: DmsNoted,
         sent: Sent,
         on_batch: Callable[[list[Delivery]], None] | None = None,
+        *,
+        gauge: Gauge | None = None,
+        workers: int = WORKERS,
     ) -> None:
         self.bot = bot  # only to reach Discord: what to send comes with each delivery
         self._dms_noted = dms_noted
@@ -68,87 +135,294 @@ class Courier:
         self._on_batch = on_batch
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, so DMs open once
         self._closed: set[int] = set()
+        self._gone: set[int] = set()  # channels deleted or closed to the bot
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
         self._rematch_offered: set[int] = set()
         self.painter = Painter()
+        self.gauge = gauge or Gauge()
+        self.queue = Outgoing(self._lane_free_at)
+        self._workers_wanted = workers
+        self._workers: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
+        self._in_flight = 0
+        self._settled = asyncio.Event()
+        self._settled.set()
+        self._marks: list[Delivery] = []
+        self._marker: asyncio.Task[None] | None = None
+        # Told of each message as it leaves (the benchmark's clock); None in the bot.
+        self.on_sent: Callable[[Item], None] | None = None
 
     # -- the batch ---------------------------------------------------------------------------
 
     async def send(
-        self, deliveries: list[Delivery], interaction: discord.Interaction | None = None
-    ) -> None:
-        """Send every delivery; ``interaction`` lets its user's hand fall back to a private
-        reply when their DMs are closed.
+        self,
+        deliveries: list[Delivery],
+        interaction: discord.Interaction | None = None,
+        *,
+        reply: str | None = None,
+    ) -> bool:
+        """Send every delivery: the interaction's user's own hand at once in the answer to
+        ``interaction`` (after ``reply``, a confirmation, in the same message), the rest
+        through the queue. True if ``reply`` was sent that way; else the caller says it.
 
-        The order is kept for each destination (a thread, a player's DMs) while different
-        destinations are served at once. A hand identical to the last one that player got
-        (same cards, same moves, same words) is not sent again, except to the player who just
-        acted, whose buttons were used up.
+        A hand identical to the last one that player got (same cards, same moves, same
+        words) is not sent again.
         """
         if self._on_batch is not None:
             self._on_batch(deliveries)  # before the computer's own hand is left out
         acting = interaction.user.id if interaction is not None else None
         if HOLD == "before-send" and any(d.outbox_id is not None for d in deliveries):
             await _hold()
-        # Nobody to send to (the computer's own hand), or not worth sending again: marked
-        # sent all the same, so no start-up ever tries them again.
-        skipped = [d for d in deliveries if is_computer(d.to)]
+        self._start()
+        # Nobody to send to (the computer's own hand), not worth sending again, or a hand
+        # its player cannot use yet: marked sent all the same, so no start-up tries them.
         people = for_people(deliveries)
-        repeated = [d for d in people if self._repeated(d, acting)]
-        if skipped or repeated:
-            await self._sent(skipped + repeated)
-        deliveries = [d for d in people if d not in repeated]
-        if not deliveries:
-            return
-        pictures = await asyncio.gather(*(self.picture(d) for d in deliveries))
-        lanes: dict[tuple[str, int], list[tuple[Delivery, bytes | None]]] = {}
-        for delivery, picture in zip(deliveries, pictures, strict=True):
-            lane = ("user", delivery.to or 0) if delivery.private else ("match", delivery.match_id)
-            lanes.setdefault(lane, []).append((delivery, picture))
-        await asyncio.gather(*(self._send_lane(lane, interaction) for lane in lanes.values()))
-        endings = {
-            d.match_id: d for d in deliveries if d.kind == "notice" and d.status == "finished"
-        }
+        mine = next((d for d in people if d.kind == "hand" and d.to == acting), None)
+        skipped = [d for d in deliveries if is_computer(d.to)]
+        if mine is not None:
+            self._repeated(mine)  # remembered, never skipped: their buttons were used up
+        for delivery in people:  # in order: a later hand may make an earlier one stale
+            if delivery is mine:
+                continue
+            if waits_for_turn(delivery, acting):
+                # A hand still queued for them is out of date too: the turn has moved on.
+                key = ("hand", delivery.match_id, delivery.to)
+                for old in self.queue.cancel(("user", delivery.to or 0), key):
+                    if old.payload[0] is not None and old.payload[0].outbox_id is not None:
+                        self._mark(old.payload[0])
+                skipped.append(delivery)
+            elif self._repeated(delivery):
+                skipped.append(delivery)
+            else:
+                self._enqueue(delivery)
+        endings = {d.match_id: d for d in people if d.kind == "notice" and d.status == "finished"}
         for ending in endings.values():
-            await self.offer_rematch(ending)
+            self.offer_rematch(ending)
+        if skipped:
+            await self._sent([d for d in skipped if d.outbox_id is not None])
+        if mine is None or interaction is None:
+            return False
+        return await self._answer(mine, interaction, reply)
 
-    async def offer_rematch(self, ending: Delivery) -> None:
+    async def deliver(self, deliveries: list[Delivery]) -> None:
+        """Send deliveries that answer no interaction (the computer's moves, the clocks, a
+        restart's leftovers)."""
+        await self.send(deliveries)
+
+    def _enqueue(self, delivery: Delivery) -> None:
+        coalesce: tuple[object, ...] | None
+        if delivery.private:
+            lane: Lane = ("user", delivery.to or 0)
+            coalesce = ("hand", delivery.match_id, delivery.to) if delivery.kind == "hand" else None
+        else:
+            lane = ("channel", delivery.place.channel or 0)
+            coalesce = ("board", delivery.match_id) if delivery.kind == "board" else None
+        now = time.monotonic()
+        item = Item(
+            lane,
+            priority(delivery),
+            (delivery, lambda: self._send_one(delivery)),
+            coalesce,
+            not_before=now + MID_TURN_WAIT if mid_turn(delivery) else 0.0,
+            enqueued=now,
+        )
+        replaced = self.queue.put(item)
+        for old in replaced:
+            old_delivery = old.payload[0]
+            if old_delivery is not None and old_delivery.outbox_id is not None:
+                self._mark(old_delivery)
+        self._wake.set()
+        self._settled.clear()
+
+    def _queue_job(self, lane: Lane, level: int, match_id: int, job: Job) -> None:
+        """Queue a message that is no delivery of its own (a rematch offer, a word in the
+        thread about closed DMs)."""
+        now = time.monotonic()
+        self.queue.put(Item(lane, level, (None, job), None, enqueued=now))
+        self._wake.set()
+        self._settled.clear()
+
+    async def _answer(
+        self, delivery: Delivery, interaction: discord.Interaction, reply: str | None
+    ) -> bool:
+        """The acting player's hand, in the answer to their interaction: private (their DMs,
+        or a reply only they see in a server), and free of the global rate limit."""
+        if delivery.outbox_id is not None:
+            await self._sent([delivery])  # at most once: see the module's docstring
+        picture = await self.picture(delivery)
+        assert delivery.view is not None
+        text = (reply + "\n" if reply else "") + self.heading(delivery) + delivery.text
+        legal = list(delivery.view.get("legal_moves") or [])
+        components = move_buttons(delivery.match_id, delivery.version, legal)
+        try:
+            await interaction.followup.send(
+                text[:2000], file=_png(picture, "hand"),
+                view=components or discord.utils.MISSING,
+                ephemeral=interaction.guild_id is not None,  # in a DM it stays, as a hand should
+                allowed_mentions=NO_PINGS,
+            )  # fmt: skip
+        except discord.HTTPException:
+            # The interaction's token expired or was refused: their hand goes by DM instead.
+            log.warning("could not answer with the hand of match %s: by DM", delivery.match_id)
+            self._enqueue(replace(delivery, outbox_id=None))
+            return False
+        return reply is not None
+
+    def offer_rematch(self, ending: Delivery) -> None:
         """Under a finished match, a button for another one on the same terms."""
         if ending.match_id in self._rematch_offered or ending.names is None:
             return
         self._rematch_offered.add(ending.match_id)
         names = " and ".join(ending.names)
-        with logs.about_match(ending.match_id):
-            try:
-                await self.public(
-                    ending.place,
-                    f"{names}: another match?",
-                    None,
-                    None,
-                    components=rematch_buttons(ending.match_id),
-                    nonce=nonce(ending, "r"),
+
+        async def offer() -> None:
+            await self.public(
+                ending.place,
+                f"{names}: another match?",
+                None,
+                None,
+                components=rematch_buttons(ending.match_id),
+                nonce=nonce(ending, "r"),
+            )
+
+        self._queue_job(("channel", ending.place.channel or 0), NOTICE, ending.match_id, offer)
+
+    # -- the workers -------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._workers:
+            return
+        self._workers = [
+            asyncio.create_task(self._work(), name=f"tapis-courier-{n}")
+            for n in range(self._workers_wanted)
+        ]
+
+    def _lane_free_at(self, lane: Lane) -> float:
+        kind, key = lane
+        channel = self._dm_channels.get(key) if kind == "user" else key
+        return self.gauge.free_at(channel)
+
+    async def _slot(self) -> None:
+        """A place in the rolling second for one request: the one the worker took before it
+        chose its message, else wait for one."""
+        if _PREPAID.get() > 0:
+            _PREPAID.set(_PREPAID.get() - 1)
+            return
+        await self.gauge.slot()
+
+    async def _work(self) -> None:
+        while True:
+            item = None
+            first = self.queue.take(time.monotonic(), peek=True)
+            if first is not None:
+                # The places in the second first, then the message: the most urgent one at
+                # the moment a request may go, not the one that was first when the wait
+                # began. A first DM to someone takes two (its channel is opened first).
+                needed = (
+                    2 if first.lane[0] == "user" and first.lane[1] not in self._dm_channels else 1
                 )
+                await self.gauge.slot(needed)
+                item = self.queue.take(time.monotonic())
+                if item is None:
+                    for _ in range(needed):
+                        self.gauge.release()
+                    continue
+            if item is None:
+                if self._in_flight == 0 and self._ready_count() == 0:
+                    self._settled.set()
+                self._wake.clear()
+                wake_at = self.queue.next_time()
+                timeout = None if wake_at is None else max(0.0, wake_at - time.monotonic())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout)
+                continue
+            self._in_flight += 1
+            _PREPAID.set(needed)
+            try:
+                await self._deliver(item)
+            finally:
+                for _ in range(_PREPAID.get()):
+                    self.gauge.release()  # places not used after all
+                _PREPAID.set(0)
+                self._in_flight -= 1
+                self.queue.done(item)
+                self._wake.set()
+
+    def _ready_count(self) -> int:
+        """Waiting messages not held back on purpose (a board in mid-turn)."""
+        now = time.monotonic()
+        return sum(1 for item in self.queue.waiting() if item.not_before <= now)
+
+    async def _deliver(self, item: Item) -> None:
+        delivery, job = item.payload
+        match_id = delivery.match_id if delivery is not None else None
+        with logs.about_match(match_id):
+            try:
+                await job()
             except discord.HTTPException:
-                log.exception("could not offer a rematch of match %s", ending.match_id)
+                # Refused for good (discord.py already retried what may pass later): marked
+                # all the same, or every start-up would try it again.
+                log.exception("could not send a message of match %s", match_id)
+            except Exception:
+                log.exception("sending a message of match %s failed", match_id)
+        if self.on_sent is not None:
+            self.on_sent(item)
+        if delivery is not None and delivery.outbox_id is not None:
+            if HOLD == "before-mark":
+                await _hold()
+            self._mark(delivery)
 
-    async def _send_lane(
-        self, lane: list[tuple[Delivery, bytes | None]], interaction: discord.Interaction | None
-    ) -> None:
-        for delivery, picture in lane:
-            with logs.about_match(delivery.match_id):
-                try:
-                    await self._send_one(delivery, picture, interaction)
-                except discord.HTTPException:
-                    # Refused for good (discord.py already retried what may pass later): marked
-                    # all the same, or every start-up would try it again.
-                    log.exception("could not send %s of match %s", delivery.kind, delivery.match_id)
-                if delivery.outbox_id is not None:
-                    if HOLD == "before-mark":
-                        await _hold()
-                    await self._sent([delivery])
+    def _mark(self, delivery: Delivery) -> None:
+        """Mark sent in the outbox, a few at a time: one write for many messages."""
+        self._marks.append(delivery)
+        if self._marker is None or self._marker.done():
+            self._marker = asyncio.create_task(self._flush_marks(), name="tapis-courier-marks")
 
-    def _repeated(self, delivery: Delivery, acting: int | None) -> bool:
+    async def _flush_marks(self) -> None:
+        while self._marks:
+            batch, self._marks = self._marks, []
+            try:
+                await self._sent(batch)
+            except Exception:
+                log.exception("could not mark %d message(s) sent", len(batch))
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Wait until nothing is being sent and nothing waits but boards held in mid-turn."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._in_flight == 0 and self._ready_count() == 0:
+                if self._marker is not None:
+                    await asyncio.gather(self._marker, return_exceptions=True)
+                if self._in_flight == 0 and self._ready_count() == 0 and not self._marks:
+                    return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the courier did not settle")
+            self._settled.clear()
+            self._wake.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._settled.wait(), min(left, 0.05))
+
+    async def close(self, drain: float = 2.0) -> None:
+        """Send what is ready for up to ``drain`` seconds, then stop; what is left stays
+        unsent in the outbox and goes at the next start."""
+        if self._workers:
+            try:
+                await self.settled(drain)
+            except TimeoutError:
+                log.warning("%d message(s) left for the next start", self.queue.depth)
+            for task in self._workers:
+                task.cancel()
+            await asyncio.gather(*self._workers, return_exceptions=True)
+            self._workers = []
+        if self._marker is not None:
+            await asyncio.gather(self._marker, return_exceptions=True)
+        self.painter.close()
+
+    # -- one message -------------------------------------------------------------------------
+
+    def _repeated(self, delivery: Delivery) -> bool:
         if delivery.kind != "hand" or delivery.to is None or delivery.view is None:
             return False
         view = delivery.view
@@ -156,7 +430,7 @@ class Courier:
             [view.get("hand"), view.get("legal_moves"), view.get("to_move")], sort_keys=True
         )
         slot = (delivery.match_id, delivery.to)
-        if self._last_hand.get(slot) == key and delivery.to != acting:
+        if self._last_hand.get(slot) == key:
             return True
         self._last_hand[slot] = key
         return False
@@ -170,11 +444,11 @@ class Courier:
         names = delivery.names or ("seat 1", "seat 2")
         return await self.painter.table(delivery.view, (plain_name(names[0]), plain_name(names[1])))
 
-    async def _send_one(
-        self, delivery: Delivery, picture: bytes | None, interaction: discord.Interaction | None
-    ) -> None:
+    async def _send_one(self, delivery: Delivery) -> None:
+        # Drawn only now that it goes: a board replaced while it waited is never drawn.
+        picture = await self.picture(delivery)
         if delivery.kind == "hand":
-            await self.hand(delivery, picture, interaction)
+            await self.hand(delivery, picture)
         elif delivery.kind == "dm":
             to = delivery.to or 0
             text = self.heading(delivery) + delivery.text
@@ -203,10 +477,8 @@ class Courier:
         parts.append(f"{games.get(delivery.game).title} match #{delivery.match_id}")
         return " · ".join(p for p in parts if p) + "\n"
 
-    async def hand(
-        self, delivery: Delivery, picture: bytes | None, interaction: discord.Interaction | None
-    ) -> bool:
-        """The hand by DM, else privately to the interaction's user; False if neither."""
+    async def hand(self, delivery: Delivery, picture: bytes | None) -> bool:
+        """The hand by DM; False (and the thread told how to open DMs) if they are closed."""
         assert delivery.to is not None and delivery.view is not None
         text = self.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
@@ -220,29 +492,27 @@ class Courier:
             nonce=nonce(delivery),
         ):
             return True
-        await self.tell_dms_closed(delivery, delivery.to)
-        if interaction is not None and interaction.user.id == delivery.to:
-            await interaction.followup.send(
-                text[:2000], file=_png(picture, "hand"),
-                view=components or discord.utils.MISSING, ephemeral=True,
-                allowed_mentions=NO_PINGS,
-            )  # fmt: skip
-            return True
+        self.tell_dms_closed(delivery, delivery.to)
         return False
 
-    async def tell_dms_closed(self, delivery: Delivery, user_id: int) -> None:
+    def tell_dms_closed(self, delivery: Delivery, user_id: int) -> None:
         if (delivery.match_id, user_id) in self._told:
             return
         self._told.add((delivery.match_id, user_id))
-        await self.public(
-            delivery.place,
-            f"<@{user_id}>, I cannot send you your hand: your direct messages are closed to me. "
-            "Use `/hand` here to see it privately. To get it by DM after each move, open this "
-            "server's menu → Privacy Settings → allow direct messages, then use `/hand` with "
-            "`where: DM`.",
-            None,
-            user_id,
-        )
+
+        async def tell() -> None:
+            await self.public(
+                delivery.place,
+                f"<@{user_id}>, I cannot send you your hand: your direct messages are closed "
+                "to me. Use `/hand` here to see it privately. To get it by DM after each move, "
+                "open this server's menu → Privacy Settings → allow direct messages, then use "
+                "`/hand` with `where: DM`.",
+                None,
+                user_id,
+            )
+
+        lane: Lane = ("channel", delivery.place.channel or 0)
+        self._queue_job(lane, TURN, delivery.match_id, tell)
 
     async def dm(
         self,
@@ -265,9 +535,11 @@ class Courier:
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
+                await self._slot()
                 data = await self.bot.http.start_private_message(user_id)
                 channel_id = self._dm_channels[user_id] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await self._slot()
             await channel.send(
                 text[:2000],
                 file=_png(picture, "hand"),
@@ -306,20 +578,28 @@ class Courier:
         nonce: str | None = None,
     ) -> None:
         channel_id = place.channel
-        if channel_id is None:
-            return
+        if channel_id is None or channel_id in self._gone:
+            return  # nowhere to post, or a thread deleted: not asked again and again
         if mention is not None and f"<@{mention}>" not in text:
             text = (
                 f"{text}\n<@{mention}>, your move." if kind == "board" else f"<@{mention}> {text}"
             )
         channel = self.bot.get_partial_messageable(channel_id, guild_id=place.guild_id)
-        await channel.send(
-            text[:2000],
-            file=_png(picture, "table"),
-            view=components or discord.utils.MISSING,
-            allowed_mentions=pings(mention),  # the one player meant, never a name's mention
-            nonce=nonce or discord.utils.MISSING,
-        )
+        await self._slot()
+        try:
+            await channel.send(
+                text[:2000],
+                file=_png(picture, "table"),
+                view=components or discord.utils.MISSING,
+                allowed_mentions=pings(mention),  # the one player meant, never a name's mention
+                nonce=nonce or discord.utils.MISSING,
+            )
+        except discord.HTTPException as error:
+            if error.code not in GONE:
+                raise
+            self._gone.add(channel_id)
+            log.warning("channel %s is gone or closed to me (%s): no more posts there",
+                        channel_id, error.code)  # fmt: skip
 
 
 async def _hold() -> None:

@@ -74,22 +74,18 @@ class Table:
         match_id = int(post.custom_ids()[0].split(":")[-1])
         press = await fake.press(opponent, post, f"tapis:accept:{match_id}")
         await press.finished()
+        # The challenge loses its buttons, then the accepter's hand comes in the answer.
+        await fake.wait_for(lambda s: s.token == press.token and s.kind == "followup")
+        await bot.courier.settled()
         info = await bot.service.get(match_id)
         assert info.status == "active" and info.thread_id is not None
         players = {challenger.id: challenger, opponent.id: opponent}
         return cls(fake, bot, players, match_id, info.thread_id)
 
     def latest_hand(self, user: FakeUser) -> Sent | None:
-        """The last hand DM this user got for this match."""
-        for sent in reversed(self.fake.log):
-            if (
-                self.fake.is_dm(sent)
-                and sent.dm_to == user.id
-                and f"match #{self.match_id}" in sent.content
-                and sent.files
-            ):
-                return sent
-        return None
+        """The last hand this user got for this match: by DM when their turn came, or in the
+        answer to their own move."""
+        return latest_hand(self.fake, user, self.match_id)
 
     async def step(self, rng: random.Random, *, check_images: bool) -> bool:
         """One move by whoever is to move; False once the match is over."""
@@ -107,6 +103,7 @@ class Table:
             since=handle.since,
         )
         assert done.kind == "edit" or done.content.startswith("Played"), done.content
+        await self.bot.courier.settled()
         after = await self.bot.service.get(self.match_id)
         assert after.version == info.version + 1, (move, done.content)
         self.moves += 1
@@ -157,8 +154,7 @@ class Table:
                     assert data.startswith(PNG), name
                     if table is not None and sent.channel_id == self.thread_id:
                         assert data == table, "a public picture is not the public table"
-            elif self.fake.is_dm(sent) and sent.files and check_images:
-                assert sent.dm_to is not None
+            elif sent.reader is not None and sent.files and check_images:
                 for _, data in sent.files:
                     assert data.startswith(PNG)
         if check_images:
@@ -179,6 +175,14 @@ class Table:
             if not await self.step(rng, check_images=index < 4 or index % 15 == 0):
                 return
         raise AssertionError(f"match #{self.match_id} not over after {limit} moves")
+
+
+def latest_hand(fake: FakeDiscord, user: FakeUser, match_id: int) -> Sent | None:
+    """The last hand ``user`` got for match ``match_id``, by DM or in a private answer."""
+    for sent in reversed(fake.log):
+        if sent.reader == user.id and sent.files and f"match #{match_id}" in sent.content:
+            return sent
+    return None
 
 
 async def resign(fake: FakeDiscord, user: FakeUser, thread_id: int) -> Sent:

@@ -10,7 +10,7 @@ import rendering
 from bot.service import Delivery
 from tests.discord.conftest import StartBot
 from tests.discord.driver import PNG, Table, resign
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 
 async def test_autocomplete_offers_only_the_invokers_legal_moves(
@@ -108,10 +108,18 @@ async def test_closed_dms_fall_back_to_private_replies(
     fake.dms_closed.add(bob.id)
     bot = await start_bot()
     table = await Table.open(fake, bot, "cinq-as", "rounds=1", alice, bob)
-    # Bob's hand never reached him by DM; the thread told him how to get it, without cards.
-    notice = await fake.wait_for(
-        lambda s: s.channel_id == table.thread_id and "direct messages" in s.content
-    )
+    # Bob's hand comes in the answer to his own moves; the first time his turn comes by
+    # Alice's move, the DM is refused and the thread tells him how to get it, without cards.
+    rng = random.Random(3)
+
+    def told(sent: Sent) -> bool:
+        return sent.channel_id == table.thread_id and "direct messages" in sent.content
+
+    for _ in range(8):
+        if any(told(s) for s in fake.log):
+            break
+        await table.step(rng, check_images=False)
+    notice = await fake.wait_for(told)
     assert f"<@{bob.id}>" in notice.content and not notice.files
     record = await bot.service.player(bob.id)
     assert record is not None and record.dms_closed
@@ -122,7 +130,6 @@ async def test_closed_dms_fall_back_to_private_replies(
     shown = await handle.finished()
     assert shown.ephemeral and shown.files and shown.files[0][1].startswith(PNG)
     # Playing on: when Bob moves, his next hand comes back as a private reply.
-    rng = random.Random(3)
     for _ in range(12):
         info = await bot.service.get(table.match_id)
         if info.to_move == bob.id:
@@ -141,6 +148,8 @@ async def test_closed_dms_fall_back_to_private_replies(
     # No DM was attempted again after the first refusal (each one counts toward a ban).
     dm_channel = fake.dm_channels[bob.id]
     assert not [s for s in fake.log if s.channel_id == dm_channel]
+    refused = [r for r in fake.requests if r.channel_id == dm_channel]
+    assert [r.status for r in refused] == [403]
     # With DMs open again, /hand where:DM retries and remembers they are open.
     fake.dms_closed.discard(bob.id)
     handle = await fake.slash(bob, "hand", table.thread_id, where="dm")
@@ -434,6 +443,7 @@ async def test_deliveries_carry_all_the_courier_needs(
     bot.service = unreachable  # type: ignore[assignment]
     try:
         await bot.courier.send([Delivery.from_json(json.loads(text)) for text in stored])
+        await bot.courier.settled()
     finally:
         bot.service = service
     # Each marked sent, once (lanes go at once: in any order).

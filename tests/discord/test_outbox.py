@@ -25,8 +25,9 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SI
 async def _started_match(
     fake: FakeDiscord, db: Path, alice: FakeUser, bob: FakeUser
 ) -> tuple[FakeUser, FakeUser, str]:
-    """A match between Alice and Bob in the fake's channel, its start already told; who is
-    to move, the other, and a legal move of the first."""
+    """A match between Alice and Bob in the fake's channel, its start and its first play
+    already told; who is to move, the other, and the move that ends the mover's turn (a
+    draw: Le 5 As's turn is a play then a draw)."""
     service = await MatchService.open(db)
     try:
         a, b = PlayerRef(alice.id, "Alice"), PlayerRef(bob.id, "Bob")
@@ -34,9 +35,13 @@ async def _started_match(
             a, b, "cinq-as", guild_id=fake.guild_id, channel_id=fake.channel_id
         )
         info, more = await service.accept(info.id, b)
-        await service.delivered(told + more)
         mover, other = (alice, bob) if info.to_move == alice.id else (bob, alice)
-        return mover, other, (await service.legal_moves(info.id, mover.id))[0]
+        play = next(m for m in await service.legal_moves(info.id, mover.id) if m[:4] == "play")
+        info, played = await service.move(info.id, mover.id, play)
+        await service.delivered(told + more + played)
+        draw = (await service.legal_moves(info.id, mover.id))[0]
+        assert draw.startswith("draw"), draw
+        return mover, other, draw
     finally:
         await service.close()
 
@@ -85,12 +90,12 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
     fake: FakeDiscord, tmp_path: Path, alice: FakeUser, bob: FakeUser, hold: str
 ) -> None:
     db = tmp_path / "tapis.db"
-    mover, _, move = await _started_match(fake, db, alice, bob)
+    mover, other, move = await _started_match(fake, db, alice, bob)
     already = {row_id for row_id, _ in _outbox(db)}
     first = await _bot(fake, db, hold)
     try:
         await fake.slash(mover, "play", move=move)
-        await _until(lambda: _version(db) == 1, "the move to be committed")
+        await _until(lambda: _version(db) == 2, "the move to be committed")
         owed = [row_id for row_id, _ in _outbox(db) if row_id not in already]
         assert len(owed) >= 3  # the board and both hands at least
         if hold == "before-mark":
@@ -100,9 +105,10 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
         os.killpg(first.pid, signal.SIGKILL)  # the bot and its workers, as a crash would
         await first.wait()
     assert first.returncode == -signal.SIGKILL
-    assert all(sent_at is None for row_id, sent_at in _outbox(db) if row_id in owed), _outbox(db)[
-        5:
-    ]
+    # Nothing was marked but the mover's own hand, which is marked just before it goes in the
+    # answer to the move (so that a crash never shows it twice).
+    marked = [row_id for row_id, sent_at in _outbox(db) if row_id in owed and sent_at is not None]
+    assert len(marked) == (1 if hold == "before-mark" else 0), _outbox(db)
     sent_before = [s for s in fake.log if s.payload.get("nonce")]
     assert bool(sent_before) == (hold == "before-mark")
 
@@ -115,17 +121,20 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
         second.send_signal(signal.SIGTERM)
         await second.wait()
     nonces = Counter(str(s.payload.get("nonce")) for s in fake.log if s.kind == "message")
-    for row_id in owed:
-        assert nonces[f"ob{row_id}"] == 1, (row_id, nonces)
-    # Nothing else was sent twice: every message of the move is one of its outbox rows.
+    assert all(count == 1 for count in nonces.values()), nonces  # nothing shown twice
+    # The board once, and the hand of the player whose turn it became once, by DM.
     moved = [s for s in fake.log if s.kind == "message" and s.payload.get("nonce")]
-    assert len(moved) == len(owed)
+    assert {str(s.payload["nonce"]) for s in moved} <= {f"ob{row_id}" for row_id in owed}
     boards = [s for s in moved if s.dm_to is None]
     assert len(boards) == 1 and move in boards[0].content
-    assert {s.dm_to for s in moved if s.dm_to is not None} == {alice.id, bob.id}
-    # The hands sent after the restart carry the version they were drawn for (1).
+    assert [s.dm_to for s in moved if s.dm_to is not None] == [other.id]
+    # The mover's own hand went in the answer to the move (marked before it went, so never
+    # twice), or — the answer lost in the crash — waits for their turn or `/hand`.
+    answers = [s for s in fake.log if s.kind == "followup" and s.files]
+    assert len(answers) <= (1 if hold == "before-mark" else 0)
+    # The hand sent after the restart carries the version it was drawn for (2).
     buttons = [c for s in moved if s.dm_to is not None for c in s.custom_ids()]
-    assert buttons and all(c.split(":")[3] == "1" for c in buttons), buttons
+    assert buttons and all(c.split(":")[3] == "2" for c in buttons), buttons
 
 
 async def test_a_second_bot_on_the_same_database_is_refused(

@@ -13,6 +13,7 @@ import itertools
 import json
 import re
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -67,6 +68,30 @@ class FakeUser:
         }
 
 
+GLOBAL_LIMIT = 50  # requests a second for a whole bot, interactions' webhooks apart
+CHANNEL_LIMIT = (5, 5.0)  # messages per channel: 5 in a window of 5 seconds
+VIA = "1.1 google"  # discord.py takes a 429 without it for a Cloudflare ban
+
+
+@dataclass(frozen=True)
+class Request:
+    """One REST request as the fake answered it."""
+
+    at: float  # time.monotonic()
+    method: str
+    route: str  # the path with ids replaced by their names: "/channels/{channel}/messages"
+    channel_id: int | None
+    status: int
+    limited: bool  # bound by the global limit (not an interaction's webhook)
+    scope: str | None = None  # a 429's X-RateLimit-Scope
+    user_id: int | None = None  # whose DM channel a ``/users/@me/channels`` opened
+
+    @property
+    def invalid(self) -> bool:
+        """Counted toward Discord's ban: 401, 403, and 429 not of scope shared."""
+        return self.status in (401, 403) or (self.status == 429 and self.scope != "shared")
+
+
 @dataclass
 class Sent:
     """One thing the bot sent: a channel message, an interaction callback, a follow-up, an edit."""
@@ -76,10 +101,15 @@ class Sent:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     channel_id: int | None = None
     dm_to: int | None = None  # the recipient when sent in a DM channel
+    reader: int | None = None  # who alone reads it: a DM's recipient, a private reply's user
     interaction_id: int | None = None
     token: str | None = None
     message: Json | None = None  # the message object the fake answered with
     at: float = field(default_factory=time.perf_counter)
+
+    def __post_init__(self) -> None:
+        if self.reader is None:
+            self.reader = self.dm_to
 
     @property
     def content(self) -> str:
@@ -145,6 +175,15 @@ class FakeDiscord:
         self.dms_closed: set[int] = set()
         self.threads_forbidden: set[int] = set()  # channels where creating threads fails
         self.log: list[Sent] = []
+        self.listeners: list[Callable[[Sent], None]] = []  # told of each thing sent
+        # Discord's rate limits, enforced (tests may turn them off or lower them).
+        self.limits = True
+        self.global_limit = GLOBAL_LIMIT
+        self.channel_limit = CHANNEL_LIMIT
+        self.shared_busy: set[int] = set()  # channels that answer 429 of scope "shared"
+        self.requests: list[Request] = []  # every REST request the bot made, answered
+        self._global: deque[float] = deque()  # start times of the last second's requests
+        self._buckets: dict[int, list[float]] = {}  # channel -> [window start, count]
         self.commands: dict[int | None, list[Json]] = {}  # guild id (None: global) -> commands
         self.command_syncs: list[int | None] = []
         self.unexpected: list[str] = []
@@ -179,6 +218,20 @@ class FakeDiscord:
         }
         return channel_id
 
+    def add_thread(self, parent_id: int, name: str) -> int:
+        """A public thread under ``parent_id``, as if the bot had opened it earlier."""
+        thread_id = snowflake()
+        parent = self.channels[parent_id]
+        self.channels[thread_id] = {
+            "id": str(thread_id), "type": 11, "guild_id": parent["guild_id"],
+            "parent_id": str(parent_id), "name": name, "owner_id": str(self.app_id),
+            "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
+            "member_count": 1, "flags": 0,
+            "thread_metadata": {"archived": False, "auto_archive_duration": 10080,
+                                "archive_timestamp": _now(), "locked": False},
+        }  # fmt: skip
+        return thread_id
+
     @property
     def api_base(self) -> str:
         return f"http://127.0.0.1:{self.port}{API}"
@@ -207,6 +260,8 @@ class FakeDiscord:
 
     def _record(self, sent: Sent) -> None:
         self.log.append(sent)
+        for listener in self.listeners:
+            listener(sent)
         for predicate, future in list(self._waiters):
             if not future.done() and predicate(sent):
                 future.set_result(sent)
@@ -244,7 +299,8 @@ class FakeDiscord:
             origin = self._originals.get(sent.token)
             if origin is not None and origin.get("dm"):
                 return True
-            if sent.kind == "edit" and origin is not None and origin.get("ephemeral"):
+            # An edit of (or a deferred update to) a private message stays private.
+            if sent.kind in ("edit", "callback") and origin is not None and origin.get("ephemeral"):
                 return True
         return False
 
@@ -375,6 +431,7 @@ class FakeDiscord:
             "ephemeral": bool(message and int(message.get("flags") or 0) & EPHEMERAL),
             "message": message,  # a component's message is the one its edits change
             "channel_id": channel_id,
+            "user_id": user.id,
         }
         return payload
 
@@ -495,15 +552,80 @@ class FakeDiscord:
         parts = [p for p in path.split("/") if p]
         body, files = await self._body(request)
         is_webhook = parts[:1] in (["interactions"], ["webhooks"])
-        if not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
-            return _json({"message": "401: Unauthorized", "code": 0}, 401)
+        channel = _message_channel(request.method, parts)
+        headers: dict[str, str] = {"Via": VIA}
+        scope = None
         try:
+            if not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
+                raise _Reply(401, {"message": "401: Unauthorized", "code": 0})
+            if not is_webhook and self.limits:
+                self._rate_limit(channel, headers)
             result = await self._route(request.method, parts, body, files, request)
         except _Reply as reply:
-            return _json(reply.body, reply.status)
-        if result is None:
-            return web.Response(status=204)
-        return _json(result)
+            scope = reply.scope
+            status, response = reply.status, _json(reply.body, reply.status, headers)
+        else:
+            status = 204 if result is None else 200
+            response = (
+                web.Response(status=204, headers=headers)
+                if result is None
+                else _json(result, 200, headers)
+            )
+        self.requests.append(
+            Request(
+                time.monotonic(), request.method, _route_name(parts), channel, status,
+                not is_webhook, scope if status == 429 else None,
+                int(body["recipient_id"]) if parts == ["users", "@me", "channels"] else None,
+            )
+        )  # fmt: skip
+        return response
+
+    def _rate_limit(self, channel: int | None, headers: dict[str, str]) -> None:
+        """Discord's limits as documented: 429 with ``retry_after`` in the body and the
+        ``X-RateLimit-*`` headers, scope ``global`` past 50 requests in a second, ``user``
+        past a channel's 5 messages in 5 s, ``shared`` where the resource itself is busy.
+        Every message post or edit answers with its bucket's headers."""
+        now = time.monotonic()
+        while self._global and self._global[0] <= now - 1.0:
+            self._global.popleft()
+        if len(self._global) >= self.global_limit:
+            retry = round(self._global[0] + 1.0 - now, 3)
+            headers.update(
+                {
+                    "Retry-After": str(max(1, round(retry))),
+                    "X-RateLimit-Global": "true",
+                    "X-RateLimit-Scope": "global",
+                }
+            )
+            raise _Reply(429, _limited(retry, True), "global")
+        self._global.append(now)
+        if channel is None:
+            return
+        limit, window = self.channel_limit
+        bucket = self._buckets.setdefault(channel, [now, 0])
+        if now >= bucket[0] + window:
+            bucket[0], bucket[1] = now, 0
+        reset_after = round(bucket[0] + window - now, 3)
+        headers.update(
+            {
+                "X-RateLimit-Limit": str(limit),
+                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                "X-RateLimit-Bucket": "f4c3d1sc0rdm3ss4g3s",
+            }
+        )
+        if channel in self.shared_busy or bucket[1] >= limit:
+            scope = "shared" if channel in self.shared_busy else "user"
+            headers.update(
+                {
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Scope": scope,
+                    "Retry-After": str(max(1, round(reset_after))),
+                }
+            )
+            raise _Reply(429, _limited(reset_after, False), scope)
+        bucket[1] += 1
+        headers["X-RateLimit-Remaining"] = str(limit - bucket[1])
 
     async def _body(self, request: web.Request) -> tuple[Json, list[tuple[str, bytes]]]:
         if not request.can_read_body:
@@ -695,7 +817,12 @@ class FakeDiscord:
         if previous is not None:
             message["id"] = previous["id"]
         recipient = self.dm_recipient(channel_id)
-        self._record(Sent("edit", body, files, channel_id, recipient, token=token, message=message))
+        reader = recipient
+        if reader is None and token is not None and origin.get("ephemeral"):
+            reader = origin.get("user_id")
+        self._record(
+            Sent("edit", body, files, channel_id, recipient, reader, token=token, message=message)
+        )
         return message
 
     async def _thread(self, parent_id: int, body: Json) -> Json:
@@ -775,14 +902,22 @@ class FakeDiscord:
             "resource": resource,
         }
 
+    @staticmethod
+    def _private_origin(origin: Json, body: Json) -> bool:
+        """A follow-up only its interaction's user reads: in their DMs, or ephemeral."""
+        return bool(origin.get("dm")) or bool(int(body.get("flags") or 0) & EPHEMERAL)
+
     def _followup(self, token: str, body: Json, files: list[tuple[str, bytes]]) -> Json:
         origin = self._originals.get(token)
         if origin is None:
             raise _Reply(404, {"message": "Unknown Webhook", "code": 10015})
         message = self._message(int(origin.get("channel_id") or 0), body, files)
         self._record(
-            Sent("followup", body, files, origin.get("channel_id"), token=token, message=message)
-        )
+            Sent(
+                "followup", body, files, origin.get("channel_id"), token=token, message=message,
+                reader=origin.get("user_id") if self._private_origin(origin, body) else None,
+            )
+        )  # fmt: skip
         return message
 
 
@@ -827,19 +962,45 @@ class FakeInteraction:
 
 
 class _Reply(Exception):
-    def __init__(self, status: int, body: Json) -> None:
+    def __init__(self, status: int, body: Json, scope: str | None = None) -> None:
         super().__init__(status)
         self.status = status
         self.body = body
+        self.scope = scope
+
+
+def _limited(retry_after: float, is_global: bool) -> Json:
+    return {"message": "You are being rate limited.", "retry_after": retry_after,
+            "global": is_global}  # fmt: skip
+
+
+def _message_channel(method: str, parts: list[str]) -> int | None:
+    """The channel of a message post or edit: the bucket Discord keeps per channel."""
+    if method not in ("POST", "PATCH") or len(parts) < 3 or parts[0] != "channels":
+        return None
+    return int(parts[1]) if parts[2] == "messages" and parts[1].isdigit() else None
+
+
+def _route_name(parts: list[str]) -> str:
+    names = {"channels": "{channel}", "users": "{user}", "messages": "{message}"}
+    out = []
+    for index, part in enumerate(parts):
+        before = parts[index - 1] if index else ""
+        out.append(names.get(before, "{id}") if part.isdigit() else part)
+    if parts[:1] in (["interactions"], ["webhooks"]):
+        out = [*out[:1], "…"]
+    return "/" + "/".join(out)
 
 
 NONCE_WINDOW = 300.0  # seconds a nonce is remembered ("a few minutes")
 
 
-def _json(data: Any, status: int = 200) -> web.Response:
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py parses a body only when Content-Type is exactly application/json.
     return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={**(headers or {}), "Content-Type": "application/json"},
     )
 
 

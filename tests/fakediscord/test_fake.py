@@ -75,3 +75,50 @@ async def test_a_wrong_token_is_refused_like_discord_does() -> None:
     finally:
         await client.close()
         await fake.stop()
+
+
+async def test_rate_limits_are_answered_as_discord_documents_them() -> None:
+    """5 messages per 5 s in a channel, then 429 of scope user; past the global limit, 429
+    of scope global; a busy resource, scope shared (not counted toward the ban)."""
+    import aiohttp
+
+    fake = FakeDiscord()
+    await fake.start()
+    fake.global_limit = 8
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+    auth = {"Authorization": f"Bot {fake.token}"}
+    try:
+        async with aiohttp.ClientSession(headers=auth) as http:
+            left = []
+            for _ in range(5):
+                async with http.post(url, json={"content": "hi"}) as reply:
+                    assert reply.status == 200
+                    left.append(reply.headers["X-RateLimit-Remaining"])
+                    assert reply.headers["X-RateLimit-Limit"] == "5"
+                    assert float(reply.headers["X-RateLimit-Reset-After"]) <= 5
+                    assert reply.headers["X-RateLimit-Bucket"]
+            assert left == ["4", "3", "2", "1", "0"]
+            async with http.post(url, json={"content": "hi"}) as reply:
+                body = await reply.json()
+                assert reply.status == 429 and reply.headers["X-RateLimit-Scope"] == "user"
+                assert reply.headers["X-RateLimit-Remaining"] == "0" and reply.headers["Via"]
+                assert body["global"] is False and 0 < body["retry_after"] <= 5
+            other = fake.add_channel("autre")
+            fake.shared_busy.add(other)
+            async with http.post(
+                f"{fake.api_base}/channels/{other}/messages", json={"content": "hi"}
+            ) as reply:
+                assert reply.status == 429 and reply.headers["X-RateLimit-Scope"] == "shared"
+            async with http.get(f"{fake.api_base}/users/@me") as reply:
+                assert reply.status == 200  # the 8th request of the second
+            async with http.get(f"{fake.api_base}/users/@me") as reply:
+                body = await reply.json()
+                assert reply.status == 429 and reply.headers["X-RateLimit-Scope"] == "global"
+                assert reply.headers["X-RateLimit-Global"] == "true" and body["global"] is True
+                assert int(reply.headers["Retry-After"]) >= 1
+    finally:
+        await fake.stop()
+    statuses = [(r.status, r.scope, r.invalid) for r in fake.requests]
+    assert statuses.count((429, "user", True)) == 1
+    assert statuses.count((429, "shared", False)) == 1
+    assert statuses.count((429, "global", True)) == 1

@@ -1,0 +1,120 @@
+"""The courier's queue and pacing, on their own: priorities, coalescing, waiting, the
+global budget and the count of invalid requests."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.discord.pacing import Gauge
+from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Outgoing
+
+
+def _drain(queue: Outgoing, now: float = 0.0) -> list[str]:
+    taken = []
+    while (item := queue.take(now)) is not None:
+        taken.append(item.payload)
+        queue.done(item)
+    return taken
+
+
+def test_turns_first_then_notices_then_boards_reminders_last() -> None:
+    queue = Outgoing()
+    queue.put(Item(("user", 1), REMINDER, "reminder"))
+    queue.put(Item(("channel", 10), BOARD, "board"))
+    queue.put(Item(("channel", 11), NOTICE, "notice"))
+    queue.put(Item(("user", 2), TURN, "turn"))
+    assert _drain(queue) == ["turn", "notice", "board", "reminder"]
+    assert queue.depth == 0
+
+
+def test_a_lane_keeps_its_order_and_sends_one_at_a_time() -> None:
+    queue = Outgoing()
+    queue.put(Item(("channel", 10), NOTICE, "result"))
+    queue.put(Item(("channel", 10), BOARD, "final board"))
+    first = queue.take(0.0)
+    assert first is not None and first.payload == "result"
+    assert queue.take(0.0) is None  # the thread's next message waits for the first
+    queue.done(first)
+    second = queue.take(0.0)
+    assert second is not None and second.payload == "final board"
+
+
+def test_a_waiting_board_is_replaced_by_the_newer_one_of_its_match() -> None:
+    queue = Outgoing()
+    old = Item(("channel", 10), BOARD, "board v1", ("board", 1))
+    assert queue.put(old) == []
+    queue.put(Item(("channel", 10), NOTICE, "notice"))
+    assert queue.put(Item(("channel", 10), BOARD, "board v2", ("board", 1))) == [old]
+    queue.put(Item(("channel", 10), BOARD, "other match", ("board", 2)))
+    assert _drain(queue) == ["notice", "board v2", "other match"]
+
+
+def test_a_held_message_and_a_blocked_lane_wait_their_time() -> None:
+    blocked = {("channel", 11): 5.0}
+    queue = Outgoing(lambda lane: blocked.get(lane, 0.0))
+    queue.put(Item(("channel", 10), BOARD, "mid-turn", not_before=3.0))
+    queue.put(Item(("channel", 11), TURN, "full channel"))
+    queue.put(Item(("user", 2), BOARD, "free"))
+    assert _drain(queue, 0.0) == ["free"]
+    assert queue.next_time() == 3.0
+    assert _drain(queue, 3.0) == ["mid-turn"]
+    assert _drain(queue, 5.0) == ["full channel"]
+
+
+async def test_the_gauge_keeps_the_courier_under_its_budget() -> None:
+    now = [100.0]
+    gauge = Gauge(per_second=3, clock=lambda: now[0])
+    for _ in range(3):
+        await gauge.slot()
+    assert gauge.recent() == 3
+    # Three more requests made outside the courier, answered now: the second is full.
+    path = "/api/v10/channels/5/messages"
+    for _ in range(3):
+        gauge.release()
+    for _ in range(3):
+        await gauge._started(None, None, _params(path))
+        empty = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": "4.5"}
+        await gauge._ended(None, None, _params(path, 200, empty))
+    assert gauge.recent() == 3
+    assert gauge.free_at(5) == pytest.approx(104.5)  # the channel's bucket is empty
+    now[0] += 1.01
+    assert gauge.recent() == 0  # a second later, room again
+    await gauge.slot()
+    # An interaction's webhook is not counted.
+    await gauge._started(None, None, _params("/api/v10/webhooks/1/token"))
+    assert gauge.recent() == 1
+
+
+async def test_invalid_requests_are_counted_and_warned_of_long_before_the_ban(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    gauge = Gauge()
+    path = "/api/v10/channels/7/messages"
+    with caplog.at_level(logging.WARNING, "bot.discord.pacing"):
+        for _ in range(499):
+            gauge.observe(path, 403, {})
+        gauge.observe(path, 429, {"X-RateLimit-Scope": "shared", "Retry-After": "1"})
+        assert not [r for r in caplog.records if "invalid requests" in r.message]
+        gauge.observe(path, 401, {})
+    assert gauge.invalid_recent() == 500  # the shared 429 does not count toward the ban
+    warned = [r for r in caplog.records if "invalid requests" in r.message]
+    assert len(warned) == 1 and "500" in warned[0].message and "10000" in warned[0].message
+
+
+def _params(path: str, status: int = 200, headers: dict[str, str] | None = None) -> object:
+    class Url:
+        pass
+
+    class Response:
+        pass
+
+    class Params:
+        pass
+
+    url, response, params = Url(), Response(), Params()
+    url.path = path  # type: ignore[attr-defined]
+    response.status, response.headers = status, headers or {}  # type: ignore[attr-defined]
+    params.url, params.response = url, response  # type: ignore[attr-defined]
+    return params
