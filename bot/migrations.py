@@ -163,4 +163,13 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX matches_challenge_expiry ON matches (deadline) WHERE status = 'challenge';
     UPDATE matches SET deadline = created_at + 86400 WHERE status = 'challenge';
     """,
+    # 5 and 6: the clocks' side table and tournaments.
+    "",
+    "",
+    # 7: the language a server's public posts speak: the one chosen with /tapis language
+    # (NULL: none chosen) and the Discord locale last seen there (NULL: not seen yet).
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    ALTER TABLE guild_settings ADD COLUMN locale TEXT;
+    """,
 )

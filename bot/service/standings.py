@@ -12,6 +12,7 @@ import games
 from bot import ratings
 from bot.service.store import MatchStore, dumps
 from bot.service.values import MatchRow, NotFound, PlayerStats, Standing
+from games.words import N_
 
 _TOTALS = (
     "games",
@@ -58,7 +59,9 @@ def game_name(game: str) -> str:
         return games.get(game).name
     except KeyError:
         raise NotFound(
-            f"there is no game called {game!r}; the games are {', '.join(games.names())}"
+            N_("There is no game called “{game}”. The games are {names}."),
+            game=game,
+            names=", ".join(games.names()),
         ) from None
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, PlayerRef
+from bot.service import MatchService, PlayerRef, wording
+from games.words import ENGLISH
 from tests.fakediscord import FakeDiscord, FakeUser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +122,7 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
     moved = [s for s in fake.log if s.kind == "message" and s.payload.get("nonce")]
     assert len(moved) == len(owed)
     boards = [s for s in moved if s.dm_to is None]
-    assert len(boards) == 1 and move in boards[0].content
+    assert len(boards) == 1 and wording.move_text("cinq-as", move, ENGLISH) in boards[0].content
     assert {s.dm_to for s in moved if s.dm_to is not None} == {alice.id, bob.id}
     # The hands sent after the restart carry the version they were drawn for (1).
     buttons = [c for s in moved if s.dm_to is not None for c in s.custom_ids()]
