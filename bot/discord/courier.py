@@ -23,13 +23,12 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-import games
-from bot import logs
+from bot import i18n, logs
 from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.painter import Painter
-from bot.service import Delivery, Place
+from bot.service import Delivery, Place, wording
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
@@ -118,15 +117,18 @@ class Courier:
         if ending.match_id in self._rematch_offered or ending.names is None:
             return
         self._rematch_offered.add(ending.match_id)
-        names = " and ".join(ending.names)
+        w = i18n.words(ending.lang)
+        text = w.gettext("{first} and {second}, another match?").format(
+            first=ending.names[0], second=ending.names[1]
+        )
         with logs.about_match(ending.match_id):
             try:
                 await self.public(
                     ending.place,
-                    f"{names}: another match?",
+                    text,
                     None,
                     None,
-                    components=rematch_buttons(ending.match_id),
+                    components=rematch_buttons(ending.match_id, w),
                     nonce=nonce(ending, "r"),
                 )
             except discord.HTTPException:
@@ -190,6 +192,7 @@ class Courier:
                 delivery.mention,
                 delivery.kind,
                 nonce=nonce(delivery),
+                lang=delivery.lang,
             )
 
     # -- private -----------------------------------------------------------------------------
@@ -200,7 +203,12 @@ class Courier:
         guild = self.bot.get_guild(place.guild_id) if place.guild_id else None
         parts = [f"**{guild.name}**" if guild else None]
         parts.append(f"<#{place.channel}>" if place.channel else None)
-        parts.append(f"{games.get(delivery.game).title} match #{delivery.match_id}")
+        w = i18n.words(delivery.lang)
+        parts.append(
+            w.gettext("{game} match #{id}").format(
+                game=wording.game_title(delivery.game, w), id=delivery.match_id
+            )
+        )
         return " · ".join(p for p in parts if p) + "\n"
 
     async def hand(
@@ -210,7 +218,8 @@ class Courier:
         assert delivery.to is not None and delivery.view is not None
         text = self.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
-        components = move_buttons(delivery.match_id, delivery.version, legal)
+        w = i18n.words(delivery.lang)
+        components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
         if await self.dm(
             delivery.to,
             text,
@@ -234,15 +243,13 @@ class Courier:
         if (delivery.match_id, user_id) in self._told:
             return
         self._told.add((delivery.match_id, user_id))
-        await self.public(
-            delivery.place,
-            f"<@{user_id}>, I cannot send you your hand: your direct messages are closed to me. "
-            "Use `/hand` here to see it privately. To get it by DM after each move, open this "
-            "server's menu → Privacy Settings → allow direct messages, then use `/hand` with "
-            "`where: DM`.",
-            None,
-            user_id,
+        text = i18n.words(delivery.lang).gettext(
+            "{mention}, I cannot send you your hand: your direct messages are closed to me. "
+            "Use `/hand` here to see it privately. To get it by direct message after each "
+            "move, open this server's menu → Privacy Settings → allow direct messages, then "
+            "use `/hand` with `where: DM`."
         )
+        await self.public(delivery.place, text.format(mention=f"<@{user_id}>"), None, user_id)
 
     async def dm(
         self,
@@ -304,14 +311,17 @@ class Courier:
         *,
         components: discord.ui.View | None = None,
         nonce: str | None = None,
+        lang: str = i18n.DEFAULT_LANG,
     ) -> None:
         channel_id = place.channel
         if channel_id is None:
             return
         if mention is not None and f"<@{mention}>" not in text:
-            text = (
-                f"{text}\n<@{mention}>, your move." if kind == "board" else f"<@{mention}> {text}"
-            )
+            if kind == "board":
+                ping = i18n.words(lang).gettext("{mention}, your move.")
+                text = f"{text}\n" + ping.format(mention=f"<@{mention}>")
+            else:
+                text = f"<@{mention}> {text}"
         channel = self.bot.get_partial_messageable(channel_id, guild_id=place.guild_id)
         await channel.send(
             text[:2000],

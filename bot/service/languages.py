@@ -29,6 +29,8 @@ class GuildLanguages:
         self._seen: dict[int, str] = {}
         self._loaded = False
         self._loading = asyncio.Lock()
+        # Posts made outside any server (the local sandbox's) speak this.
+        self.outside = i18n.DEFAULT_LANG
 
     async def ready(self) -> None:
         """Read the stored settings, once."""
@@ -50,7 +52,7 @@ class GuildLanguages:
     def of(self, guild_id: int | None) -> str:
         """The language public posts speak on ``guild_id`` (English outside any server)."""
         if guild_id is None:
-            return i18n.DEFAULT_LANG
+            return self.outside
         return self._chosen.get(guild_id) or self._seen.get(guild_id) or i18n.DEFAULT_LANG
 
     def chosen(self, guild_id: int) -> str | None:

@@ -557,3 +557,31 @@ def reminder(row: MatchRow, people: People, seat: int, now: float) -> list[Deliv
         deadline=clocks.format_deadline(row.deadline),
     )
     return [delivery("dm", row, people, to, text, w, names=names)]
+
+
+def rules_text(game: str, w: Words) -> str:
+    """``/tapis rules``: what the game says of itself (its summary, move words, example
+    moves and options), generic so that a new game documents itself."""
+    rules = games.get(game)
+    state = rules.new_match(seed=0)
+    moves = ", ".join(f"`{verb}`" for verb in sorted(state.syntax))
+    examples = ", ".join(f"`{move}`" for move in rules.example_moves)
+    options = "; ".join(
+        w.gettext("`{name}` (default {default})").format(
+            name=o.name,
+            default=w.number(o.default) if o.default is not None else w.gettext("drawn by lot"),
+        )
+        + (f": {o.help}" if o.help else "")
+        for o in rules.options
+    )
+    return "\n\n".join(
+        [
+            f"**{game_title(game, w)}**: {rules.summary}",
+            w.gettext(
+                "Moves: {moves}, e.g. {examples}. Cards are written rank then suit: QS, 10H, 21T."
+            ).format(moves=moves, examples=examples),
+            w.gettext("Options: {options}, e.g. `{example}`.").format(
+                options=options, example=rules.example_options
+            ),
+        ]
+    )
