@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import DOUBLE_PACK
+from games.cards import DOUBLE_PACK, SUIT_SYMBOLS
 from games.core import (
     BaseView,
     CardEntry,
@@ -42,6 +42,16 @@ from games.core import (
     read_seat,
     stored,
 )
+from games.phrases import (
+    cards_text,
+    deal_line,
+    describe_common,
+    notation_help,
+    points_text,
+    result_lines,
+    seat_names,
+)
+from games.words import ENGLISH, N_, Words
 
 NAME: Final = "bezique"
 HAND_SIZE: Final = 8
@@ -354,6 +364,31 @@ def _read_last_trick(value: Any) -> LastTrick | None:
     return _indices(value[0]), read_seat(value[1]), read_seat(value[2])
 
 
+Previous = tuple[Seat, tuple[int, int], tuple[int, int] | None, LastTrick | None]
+"""The deal that ended last: (dealer, the deal's scores, brisques won by each or None if
+the match ended on a meld before they were counted, the last trick)."""
+
+
+def _stored_previous(previous: Previous) -> list[Any]:
+    dealer, scores, brisques, last = previous
+    return [
+        dealer,
+        list(scores),
+        None if brisques is None else list(brisques),
+        _stored_last_trick(last),
+    ]
+
+
+def _read_previous(value: Any) -> Previous:
+    dealer, scores, brisques, last = value
+    return (
+        read_seat(dealer),
+        read_scores(scores),
+        None if brisques is None else read_scores(brisques),
+        _read_last_trick(last),
+    )
+
+
 Scored = tuple[Seat, str, tuple[str, ...], int]
 """A score of the deal other than brisques: seat, name, cards, points (bezique X4)."""
 
@@ -373,6 +408,17 @@ class MeldView(TypedDict):
     name: str
     cards: list[str]
     points: int
+
+
+class BeziqueDealView(TypedDict):
+    """The deal that ended last, as its breakdown needs it (all public once it is over)."""
+
+    deal: int
+    dealer: Seat
+    deal_scores: list[int]
+    brisques: list[int] | None
+    """Brisques each player won; None when the match ended on a meld before the count."""
+    last_trick: TrickView | None
 
 
 class BeziqueView(BaseView):
@@ -396,6 +442,7 @@ class BeziqueView(BaseView):
     deal_scores: list[int]
     deal_history: list[list[int]]
     last_move: MoveView | None
+    last_deal: BeziqueDealView | None
 
 
 @match_state
@@ -430,6 +477,8 @@ class BeziqueState(MatchState):
     _last_trick: LastTrick | None = stored(write=_stored_last_trick, read=_read_last_trick)
     _deal_scores: Pair = stored(write=list, read=read_scores)
     _melds: tuple[Scored, ...] = stored(write=_stored_melds, read=_read_melds)
+    _previous: Previous | None = stored(write=_stored_previous, read=_read_previous, optional=True)
+    """The deal that ended last (None before the first ends), shown until the next ends."""
 
     # -- the contract ---------------------------------------------------------------------
     def _legal_moves(self) -> list[str]:
@@ -707,6 +756,8 @@ class BeziqueState(MatchState):
         self._deal_scores = _pair(self._deal_scores, seat, self._deal_scores[seat] + points)
         self._totals = _pair(self._totals, seat, self._totals[seat] + points)
         if self._totals[seat] >= self._goal:
+            # bezique X7: the deal ends here, its brisques never counted.
+            self._previous = (self._dealer, self._deal_scores, None, self._last_trick)
             self._finish(seat)
 
     def _finish(self, winner: Seat) -> None:
@@ -766,6 +817,13 @@ class BeziqueState(MatchState):
         self._deal_scores = (self._deal_scores[0] + add[0], self._deal_scores[1] + add[1])
         a, b = self._totals[0] + add[0], self._totals[1] + add[1]
         self._totals = (a, b)
+        brisques = [sum(1 for c in self._won[seat] if BRISQUE[c]) for seat in (0, 1)]
+        self._previous = (
+            self._dealer,
+            self._deal_scores,
+            (brisques[0], brisques[1]),
+            self._last_trick,
+        )
         if a >= self._goal or b >= self._goal:
             # bezique D2: the higher score; equal, the winner of the last trick.
             self._finish(0 if a > b else 1 if b > a else last_winner)
@@ -839,8 +897,25 @@ class BeziqueState(MatchState):
             "last_move": (
                 None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
             ),
+            "last_deal": self._last_deal(),
         }
         return view
+
+    def _last_deal(self) -> BeziqueDealView | None:
+        if self._previous is None:
+            return None
+        dealer, scores, brisques, last = self._previous
+        return {
+            "deal": len(self._history),
+            "dealer": dealer,
+            "deal_scores": list(scores),
+            "brisques": None if brisques is None else list(brisques),
+            "last_trick": (
+                None
+                if last is None
+                else {"cards": self._entries(last[0], last[1]), "winner": last[2]}
+            ),
+        }
 
     @staticmethod
     def _entries(cards: Hand, leader: Seat) -> list[CardEntry]:
@@ -863,6 +938,7 @@ class BeziqueState(MatchState):
 
     # -- stored states --------------------------------------------------------------------
     def _start(self, first: Seat) -> None:
+        self._previous = None
         self._deal(0, first)  # bezique D1
 
     def _derive(self) -> None:
@@ -898,9 +974,176 @@ def _pair_of(pair: tuple[Hand, Hand], seat: Seat, value: Hand) -> tuple[Hand, Ha
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
+# -- words: Bézigue's moves, melds, deal breakdown and rules help in players' words ----------
+_FOURS: Final = {
+    "A": N_("four aces"),
+    "K": N_("four kings"),
+    "Q": N_("four queens"),
+    "J": N_("four jacks"),
+}
+_SCORE_NAMES: Final = {
+    "bezique": N_("bezique"),
+    "double bezique": N_("double bezique"),
+    "seven of trumps (exchange)": N_("seven of trumps exchanged"),
+    "seven of trumps (declare)": N_("seven of trumps declared"),
+    "seven turned up": N_("seven turned up"),
+}
+
+
+def meld_text(name: str, cards: Sequence[str], words: Words = ENGLISH) -> str:
+    """A meld or seven as the table lists it, with its suit: "marriage in ♥", "four kings"."""
+    if name in ("trump marriage", "plain marriage", "trump sequence") and cards:
+        suit = SUIT_SYMBOLS[cards[0][-1]]
+        if name == "trump marriage":
+            return words.gettext("trump marriage in {suit}").format(suit=suit)
+        if name == "plain marriage":
+            return words.gettext("marriage in {suit}").format(suit=suit)
+        return words.gettext("sequence in {suit}").format(suit=suit)
+    if name.startswith("four ") and cards:
+        return words.gettext(_FOURS[cards[0][:-1]])
+    return words.gettext(_SCORE_NAMES.get(name, name))
+
+
+def _meld_kind(cards: list[str]) -> str | None:
+    """Which meld a ``meld`` move's cards make, as far as the cards alone tell."""
+    ranks = sorted(card[:-1] for card in cards)
+    suits = {card[-1] for card in cards}
+    if sorted(cards) == ["JD", "QS"]:
+        return "bezique"
+    if sorted(cards) == ["JD", "JD", "QS", "QS"]:
+        return "double bezique"
+    if len(cards) == 4 and len(set(ranks)) == 1 and ranks[0] in _FOURS:
+        return "four " + ranks[0]
+    if len(suits) == 1 and ranks == ["K", "Q"]:
+        return "plain marriage"
+    if len(suits) == 1 and ranks == sorted(["A", "10", "K", "Q", "J"]):
+        return "trump sequence"
+    return None
+
+
+def describe(move: str, words: Words = ENGLISH) -> str:
+    """A move in players' words: "Q♠", "meld: marriage in ♥ (K♥ Q♥)", "exchange the seven"."""
+    verb, *rest = move.split()
+    if verb == "meld" and rest:
+        kind = _meld_kind(rest)
+        shown = cards_text(rest, words)
+        if kind is None:
+            return words.gettext("meld {cards}").format(cards=shown)
+        if kind == "trump sequence":
+            what = words.gettext("sequence in {suit}").format(suit=SUIT_SYMBOLS[rest[0][-1]])
+        else:
+            what = meld_text(kind, rest, words)
+        return words.gettext("{meld}: {cards}").format(meld=what, cards=shown)
+    if move == "exchange":
+        return words.gettext("exchange the seven of trumps for the turn-up")
+    if move == "declare 7":
+        return words.gettext("declare the seven of trumps")
+    if move == "draw":
+        return words.gettext("draw and end the turn")
+    return describe_common(move, words)
+
+
+def deal_summary(
+    view: BeziqueView, words: Words = ENGLISH, names: Sequence[str] | None = None
+) -> list[str]:
+    """The deal that ended last, as bezique D9 counts it: melds and sevens, brisques, the
+    last trick, then the deal's points (a deal cut short by the target says so)."""
+    deal = view["last_deal"]
+    if deal is None:
+        return []
+    who = seat_names(view, words, names)
+    scores, brisques, last = deal["deal_scores"], deal["brisques"], deal["last_trick"]
+    lines = []
+    for seat in (0, 1):
+        counted = 10 * brisques[seat] if brisques is not None else 0
+        if last is not None and brisques is not None and last["winner"] == seat:
+            counted += 10
+        melded = scores[seat] - counted
+        if melded:
+            lines.append(
+                words.gettext("{name}: melds and sevens, {points}.").format(
+                    name=who[seat], points=points_text(melded, words)
+                )
+            )
+    if brisques is None:
+        lines.append(words.gettext("The target was reached with a meld: the deal ends there."))
+    else:
+        for seat in (0, 1):
+            lines.append(
+                words.ngettext(
+                    "{name}: {n} brisque, {points}.",
+                    "{name}: {n} brisques, {points}.",
+                    brisques[seat],
+                ).format(
+                    name=who[seat],
+                    n=words.number(brisques[seat]),
+                    points=points_text(10 * brisques[seat], words),
+                )
+            )
+    if last is not None and brisques is not None:
+        lines.append(
+            words.gettext("{name}: the last trick, 10 points ({cards}).").format(
+                name=who[last["winner"]],
+                cards=cards_text([entry["card"] for entry in last["cards"]], words),
+            )
+        )
+    label = words.gettext("Deal {n}").format(n=words.number(deal["deal"]))
+    lines.append(deal_line(label, who, scores, words))
+    return lines + result_lines(view["result"], who, words)
+
+
+def rules_help(words: Words = ENGLISH) -> str:
+    """How to play Bézigue, from docs/rules/bezique.md, in plain words."""
+    return "\n\n".join(
+        (
+            words.gettext(
+                "Bézigue is played with two packs of 32 cards shuffled together, so every card "
+                "is there twice. In tricks the ace ranks highest, then the ten, the king, the "
+                "queen, the jack, the nine, the eight and the seven. Each player gets eight "
+                "cards; the next card is turned up for trumps and the rest makes the stock. A "
+                "seven turned up gives the dealer 10 points."
+            ),
+            words.gettext(
+                "While the stock lasts you need not follow suit. The winner of a trick may "
+                "then lay one meld face up on the table and may exchange or declare the seven "
+                "of trumps, for 10 points; then both draw, the winner first. Melded cards "
+                "stay yours and may still be played from the table."
+            ),
+            words.gettext(
+                "Melds: a marriage (king and queen of a suit) scores 20, 40 in trumps; a "
+                "bezique (queen of spades and jack of diamonds) 40, the double bezique 500; "
+                "four jacks 40, four queens 60, four kings 80, four aces 100; the sequence "
+                "(ace, ten, king, queen and jack of trumps) 250. A card may serve again only "
+                "in a meld of another kind, or in a higher meld of the same kind with a new "
+                "card from the hand."
+            ),
+            words.gettext(
+                "When the stock is empty, the melds go back to the hands and the last eight "
+                "tricks are played strictly: follow suit and win the trick if you can, else "
+                "trump if you can. At the end of the deal each ace and ten won in tricks (a "
+                "brisque) scores 10, and the last trick 10. The first to reach the target wins "
+                "at once."
+            ),
+            words.gettext(
+                "Moves: `play` and a card, like `play QS`. After winning a trick: `meld` and "
+                "the cards of the meld, like `meld QS JD`; `exchange` swaps your seven of "
+                "trumps for the turn-up; `declare 7` shows your seven of trumps; `draw` ends "
+                "your turn when you have scored what you wanted (the draw is made for you "
+                "when nothing is left to score)."
+            ),
+            words.gettext(
+                "Options: `target` is the score that wins the match, 100 to 10,000 (1,500 if "
+                "not given). `first_seat` chooses who deals first: 0 for the challenger, 1 "
+                "for the other player; without it, the lot decides."
+            ),
+            notation_help(BeziqueState.syntax, words),
+        )
+    )
+
+
 class Bezique(Game):
     name = NAME
-    title = "Bézigue"
+    title = N_("Bézigue")
     aliases = ("bésigue", "besigue", "bezigue", "bésique", "besique", "bézique")
     pack = DOUBLE_PACK
     goal_option = Option(
@@ -914,6 +1157,17 @@ class Bezique(Game):
     )
     example_moves = ("play QS", "meld QS JD", "exchange", "draw")
     example_options = "target=1000"
+
+    def describe(self, move: str, words: Words = ENGLISH) -> str:
+        return describe(move, words)
+
+    def deal_summary(
+        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
+    ) -> list[str]:
+        return deal_summary(cast(BeziqueView, view), words, names)
+
+    def rules_help(self, words: Words = ENGLISH) -> str:
+        return rules_help(words)
 
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:8], the dealer deck[8:16] (docs/engine.md).

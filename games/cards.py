@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from games.words import ENGLISH, N_, Words
+
 SUITS: Final = ("S", "H", "D", "C", "T")
 """Suits in canonical order: spades, hearts, diamonds, clubs, then tarot trumps."""
 
@@ -29,6 +31,18 @@ _SYMBOL_TO_SUIT: Final = {
     "♣": "C",
     "♧": "C",
     "★": "T",
+    # Suit letters of the other languages, where no language reads them otherwise: French
+    # "P" (pique) and Swedish "R" (ruter). French C, K, T and Swedish K clash and are not read.
+    "P": "S",
+    "R": "D",
+}
+
+_SUIT_WORDS: Final = {
+    "S": N_("spades"),
+    "H": N_("hearts"),
+    "D": N_("diamonds"),
+    "C": N_("clubs"),
+    "T": N_("trumps"),
 }
 
 COLOUR_RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -37,8 +51,9 @@ TRUMP_RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "19", "20", 
 _RANK_ORDER: Final = {rank: i for i, rank in enumerate(COLOUR_RANKS)}
 _TRUMP_ORDER: Final = {rank: i for i, rank in enumerate(TRUMP_RANKS)}
 _SUIT_ORDER: Final = {suit: i for i, suit in enumerate(SUITS)}
-# Lenient spellings of ranks players type: "1" for the ace is not accepted (ambiguous with 10).
-_RANK_ALIASES: Final = {"T": "10", "V": "J", "D": "Q", "R": "K"}
+# Lenient spellings of ranks players type, French (V valet, D dame, R roi) and Swedish (Kn
+# knekt, D dam, E ess) included; "1" for the ace is not accepted (ambiguous with 10).
+_RANK_ALIASES: Final = {"T": "10", "V": "J", "D": "Q", "R": "K", "KN": "J", "E": "A"}
 
 
 @dataclass(frozen=True, order=False, slots=True)
@@ -93,6 +108,30 @@ def parse_card(text: str) -> str:
             "then suit (S, H, D, C, T), like 10H, QS or 21T."
         )
     return rank + suit
+
+
+def card_name(code: str, words: Words = ENGLISH) -> str:
+    """A card as the pictures name it in the reader's language: ``Q♠``, in French ``D♠``
+    (dame), in Swedish ``Kn♥`` for the jack (knekt). The suit is always its symbol."""
+    return rank_letter(code[:-1], words) + SUIT_SYMBOLS[code[-1]]
+
+
+def rank_letter(rank: str, words: Words = ENGLISH) -> str:
+    """A rank as printed in the corner of a card in the reader's language."""
+    if rank == "J":
+        return words.pgettext("card rank", "J")
+    if rank == "Q":
+        return words.pgettext("card rank", "Q")
+    if rank == "K":
+        return words.pgettext("card rank", "K")
+    if rank == "A":
+        return words.pgettext("card rank", "A")
+    return rank
+
+
+def suit_name(suit: str, words: Words = ENGLISH) -> str:
+    """A suit's name in the reader's language ("hearts", "cœur", "hjärter")."""
+    return words.gettext(_SUIT_WORDS[suit])
 
 
 def format_card(code: str, symbols: bool = False) -> str:

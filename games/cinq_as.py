@@ -11,10 +11,10 @@ one dictionary lookup before falling back to the general parser.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import SUIT_NAMES, SUITS, TAROT_SET, sort_cards, sort_key
+from games.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, TAROT_SET, card_name, sort_cards, sort_key
 from games.core import (
     BaseView,
     Game,
@@ -33,6 +33,15 @@ from games.core import (
     read_int,
     stored,
 )
+from games.phrases import (
+    cards_text,
+    deal_line,
+    notation_help,
+    points_text,
+    result_lines,
+    seat_names,
+)
+from games.words import ENGLISH, N_, Words
 
 HAND_SIZE: Final = 8
 NAME: Final = "cinq-as"
@@ -114,6 +123,15 @@ def _read_card_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+class CinqAsRoundView(TypedDict):
+    """The round that ended last: both players' expeditions (public) and what each scored."""
+
+    round: int
+    expeditions: list[dict[str, list[str]]]
+    expedition_scores: list[dict[str, int]]
+    round_scores: list[int]
+
+
 class CinqAsView(BaseView):
     """A seat's view of a Le 5 As match, field by field in docs/views.md."""
 
@@ -129,6 +147,7 @@ class CinqAsView(BaseView):
     hand_sizes: list[int]
     round_scores: list[list[int]]
     last_move: MoveView | None
+    last_round: CinqAsRoundView | None
 
 
 @match_state
@@ -150,6 +169,10 @@ class CinqAsState(MatchState):
     _piles: tuple[tuple[str, ...], ...] = stored(write=lists, read=_read_piles)
     _phase: int = stored(read=read_int)
     _discarded: str | None = stored(read=_read_card_or_none)
+    _previous: tuple[Expeditions, Expeditions] | None = stored(
+        "last_round", write=_stored_expeditions, read=_read_expeditions, optional=True
+    )
+    """Both players' expeditions when the last round ended, for its breakdown."""
 
     # -- the contract ---------------------------------------------------------------------
     def _legal_moves(self) -> list[str]:
@@ -271,6 +294,7 @@ class CinqAsState(MatchState):
             sum(expedition_score(exp) for exp in self._exps[1]),
         )
         self._history = (*self._history, round_scores)
+        self._previous = self._exps
         self._totals = (self._totals[0] + round_scores[0], self._totals[1] + round_scores[1])
         if self._deal_no + 1 >= self._goal:
             a, b = self._totals
@@ -339,8 +363,24 @@ class CinqAsState(MatchState):
             "last_move": (
                 None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
             ),
+            "last_round": self._last_round(),
         }
         return view
+
+    def _last_round(self) -> CinqAsRoundView | None:
+        if self._previous is None:
+            return None
+        return {
+            "round": len(self._history),
+            "expeditions": [
+                {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._previous
+            ],
+            "expedition_scores": [
+                {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
+                for exp in self._previous
+            ],
+            "round_scores": list(self._history[-1]),
+        }
 
     def zones(self) -> dict[str, list[str]]:
         zones = {
@@ -357,6 +397,7 @@ class CinqAsState(MatchState):
 
     # -- stored states --------------------------------------------------------------------
     def _start(self, first: Seat) -> None:
+        self._previous = None
         self._deal(0, first)
 
     def _derive(self) -> None:
@@ -373,10 +414,103 @@ class CinqAsState(MatchState):
             raise ValueError("impossible phase")
 
 
+# -- words: Le 5 As' moves, round breakdown and rules help in players' words ------------------
+def describe(move: str, words: Words = ENGLISH) -> str:
+    """A move in players' words: "3♠ on the expedition", "draw from ♦"."""
+    verb, *rest = move.split()
+    if verb == "play" and rest:
+        return words.gettext("{card} on the expedition").format(card=card_name(rest[0], words))
+    if verb == "discard" and len(rest) == 1:
+        return words.gettext("{card} on the discard pile").format(card=card_name(rest[0], words))
+    if verb == "draw":
+        if not rest:
+            return words.gettext("draw from the stock")
+        return words.gettext("draw from {suit}").format(suit=SUIT_SYMBOLS[rest[0]])
+    return move
+
+
+def deal_summary(
+    view: CinqAsView, words: Words = ENGLISH, names: Sequence[str] | None = None
+) -> list[str]:
+    """The round that ended last, expedition by expedition as cinq-as D5 and D6 score them."""
+    last = view["last_round"]
+    if last is None:
+        return []
+    who = seat_names(view, words, names)
+    lines = []
+    for seat in (0, 1):
+        opened = [suit for suit in SUITS if last["expeditions"][seat][suit]]
+        if not opened:
+            lines.append(words.gettext("{name} opened no expedition.").format(name=who[seat]))
+        for suit in opened:
+            cards = last["expeditions"][seat][suit]
+            bonuses = sum(1 for card in cards if card in BONUS_CARDS)
+            numbers = sum(_VALUE[card] for card in cards)
+            if bonuses:
+                how = words.gettext("({sum} − 20) × {times}").format(
+                    sum=words.number(numbers), times=words.number(1 + bonuses)
+                )
+            else:
+                how = words.gettext("{sum} − 20").format(sum=words.number(numbers))
+            if len(cards) >= 8:
+                how = words.gettext("{score} + 20 for eight cards or more").format(score=how)
+            lines.append(
+                words.gettext("{name}, {suit} expedition ({cards}): {how} = {points}.").format(
+                    name=who[seat],
+                    suit=SUIT_SYMBOLS[suit],
+                    cards=cards_text(cards, words),
+                    how=how,
+                    points=points_text(last["expedition_scores"][seat][suit], words),
+                )
+            )
+    label = words.gettext("Round {n}").format(n=words.number(last["round"]))
+    lines.append(deal_line(label, who, last["round_scores"], words))
+    return lines + result_lines(view["result"], who, words)
+
+
+def rules_help(words: Words = ENGLISH) -> str:
+    """How to play Le 5 As, from docs/rules/cinq-as.md, in plain words."""
+    return "\n\n".join(
+        (
+            words.gettext(
+                "Le 5 As is Lost Cities played with a tarot deck: five suits (spades, hearts, "
+                "diamonds, clubs and the trumps), each with the numbers 2 to 10 and three bonus "
+                "cards (jack, queen and king; in trumps 19, 20 and 21). The four aces and the 1 "
+                "of trumps mark the five discard piles. Each player holds eight cards."
+            ),
+            words.gettext(
+                "On your turn, first lay a card: either on your own expedition of its suit, "
+                "where each number must be higher than the last one there and bonus cards "
+                "only come before any number, or face up on that suit's discard pile. Then "
+                "draw a card: from the stock, or the top card of any discard pile except the "
+                "one you just discarded. The round ends as soon as the stock is empty."
+            ),
+            words.gettext(
+                "Each expedition you open costs 20: it scores the sum of its numbers minus 20, "
+                "multiplied by one more than its bonus cards, and 20 more if it holds eight "
+                "cards or more. An expedition you never open scores nothing. After the last "
+                "round the higher total wins."
+            ),
+            words.gettext(
+                "Moves: `play` and a card puts it on your expedition, like `play 3S`; "
+                "`discard` and a card puts it on the discard pile, like `discard 10H`. Then "
+                "`draw` takes the top card of the stock, and `draw` with a suit letter takes "
+                "the top of that discard pile, like `draw H` (`T` for the trumps)."
+            ),
+            words.gettext(
+                "Options: `rounds` is the number of rounds in the match, 1 to 9 (3 if not "
+                "given). `first_seat` chooses who starts the first round: 0 for the challenger, "
+                "1 for the other player; without it, the lot decides."
+            ),
+            notation_help(CinqAsState.syntax, words),
+        )
+    )
+
+
 class CinqAs(Game):
     name = NAME
-    title = "Le 5 As"
-    aliases = ("cinq as", "5 as", "le 5 as", "five-aces", "five aces", "lost-cities")
+    title = N_("Le 5 As")
+    aliases = ("cinq as", "5 as", "le 5 as", "five-aces", "five aces", "lost-cities", "fem ess")
     pack = TAROT_SET
     goal_option = Option("rounds", 3, minimum=1, maximum=9, help="rounds in the match")
     first_seat_role = "player"
@@ -387,6 +521,17 @@ class CinqAs(Game):
     )
     example_moves = ("play 3S", "discard 10H", "draw", "draw T")
     example_options = "rounds=1"
+
+    def describe(self, move: str, words: Words = ENGLISH) -> str:
+        return describe(move, words)
+
+    def deal_summary(
+        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
+    ) -> list[str]:
+        return deal_summary(cast(CinqAsView, view), words, names)
+
+    def rules_help(self, words: Words = ENGLISH) -> str:
+        return rules_help(words)
 
     def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:
         opponent = range(HAND_SIZE, 2 * HAND_SIZE) if seat == first else range(HAND_SIZE)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
+from typing import Any, ClassVar, Final, Self, TypedDict, TypeVar, cast
 
 from games.cards import SUITS, check_deck, parse_card, sort_cards
+from games.words import ENGLISH, Words
 
 Json = dict[str, Any]
 Seat = int
@@ -131,6 +133,8 @@ def canonical_move(text: str, syntax: Mapping[str, Syntax]) -> str:
     if not words:
         raise IllegalMove("empty move: " + _known_verbs(syntax))
     verb, rest = words[0].lower(), words[1:]
+    if verb not in syntax:
+        verb = _VERB_WORDS.get(_plain(verb), verb)
     kind = syntax.get(verb)
     if kind is None:
         raise IllegalMove(f"unknown move {words[0]!r}: " + _known_verbs(syntax))
@@ -157,6 +161,37 @@ def canonical_move(text: str, syntax: Mapping[str, Syntax]) -> str:
     if kind == "cards+" and not cards:
         raise IllegalMove(f"'{verb}' needs at least one card, like '{verb} QS'")
     return " ".join([verb, *sort_cards(cards)])
+
+
+# The move words of French and Swedish players (docs/notation.md), each read as the English
+# verb it stands for, with or without accents. Only words no language uses for another move
+# are here; a verb a game does not know is refused as usual.
+MOVE_WORDS: Final = {
+    "play": ("jouer", "spela"),
+    "discard": ("écarter", "kasta"),
+    "draw": ("piocher", "dra"),
+    "meld": ("annoncer", "melda"),
+    "exchange": ("échanger", "byta"),
+    "declare": ("déclarer", "visa"),
+    "propose": ("proposer", "föreslå"),
+    "accept": ("accepter", "anta"),
+    "refuse": ("refuser", "vägra"),
+    "king": ("roi", "kung"),
+}
+"""Each English move word's French and Swedish words, as the rules help lists them."""
+_OTHER_SPELLINGS: Final = {"joue": "play", "ecarte": "discard", "pioche": "draw"}
+
+
+def _plain(word: str) -> str:
+    """``word`` without accents, so 'écarter' and 'ecarter', 'föreslå' and 'foresla' agree."""
+    text = unicodedata.normalize("NFKD", word)
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+_VERB_WORDS: Final = {
+    **{_plain(word): verb for verb, spelt in MOVE_WORDS.items() for word in spelt},
+    **_OTHER_SPELLINGS,
+}
 
 
 def _known_verbs(syntax: Mapping[str, Syntax]) -> str:
@@ -266,6 +301,31 @@ class Game(ABC):
     """A few moves as a player types them, the commonest first."""
     example_options: ClassVar[str]
     """Options as a player types them (``name=value``), for examples."""
+
+    # -- the game in players' words (each game's module writes its own) -------------------
+    def title_in(self, words: Words = ENGLISH) -> str:
+        """The game's name as players of ``words``'s language call it (Piquet is Pikett in
+        Swedish); each module marks its title for translation where it writes it."""
+        return words.gettext(self.title)
+
+    def describe(self, move: str, words: Words = ENGLISH) -> str:
+        """``move`` (canonical, or as another seat saw it) in players' words, naming cards as
+        the pictures do: ``play QS`` is "Q♠", a bare ``discard`` is "keep all cards"."""
+        from games.phrases import describe_common
+
+        return describe_common(move, words)
+
+    def deal_summary(
+        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """The breakdown of the deal that ended last, one sentence a line, as the rules score
+        it; [] while no deal has ended. ``names`` are seat 0's and seat 1's (default: "You"
+        and "Your opponent" in a seat's view, the roles in the public view)."""
+        return []
+
+    def rules_help(self, words: Words = ENGLISH) -> str:
+        """How to play, each move word and option explained in plain words."""
+        return self.summary
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -411,6 +471,10 @@ class State(ABC):
         For tests (cards are conserved) and debugging; never shown to a player.
         """
 
+    def matches_stored(self, text: str) -> bool:
+        """Whether ``text``, a state stored earlier, is this state (a replay's check)."""
+        return self.to_json() == text
+
     def canonical(self, move: str) -> str:
         """``move`` in canonical notation (IllegalMove if malformed); legality not checked."""
         return canonical_move(move, self.syntax)
@@ -462,10 +526,18 @@ def _same(value: Any) -> Any:
     return value
 
 
-def stored(key: str | None = None, write: Codec = _same, read: Codec = _same) -> Any:
+def stored(
+    key: str | None = None, write: Codec = _same, read: Codec = _same, optional: bool = False
+) -> Any:
     """A field kept by ``to_json`` under ``key`` (default: its name without the underscore),
-    written to JSON by ``write`` and read back by ``read`` (which raises on a corrupt value)."""
-    return dataclasses.field(metadata={"key": key, "write": write, "read": read})
+    written to JSON by ``write`` and read back by ``read`` (which raises on a corrupt value).
+
+    ``optional``: a field added after matches were stored. None is not written, and a state
+    without the key reads it as None, so states stored before it existed still load and a
+    state that never needs it writes the same text as before."""
+    return dataclasses.field(
+        metadata={"key": key, "write": write, "read": read, "optional": optional}
+    )
 
 
 def derived() -> Any:
@@ -530,6 +602,26 @@ def lists(value: Iterable[Iterable[Any]]) -> list[list[Any]]:
 
 def list_or_none(value: Iterable[Any] | None) -> list[Any] | None:
     return None if value is None else list(value)
+
+
+_ABSENT: Any = object()
+"""What an optional field writes for None: the key is left out of the JSON."""
+
+
+def _write_optional(codec: Codec) -> Codec:
+    return lambda value: _ABSENT if value is None else codec(value)
+
+
+class _ReadOptional:
+    """The reader of an optional field: a missing key or null is None."""
+
+    __slots__ = ("codec",)
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+
+    def __call__(self, value: Any) -> Any:
+        return None if value is None else self.codec(value)
 
 
 _Writer = tuple[str, str, Codec]
@@ -655,16 +747,44 @@ class MatchState(State):
                     derived_names.append(field.name)
                     continue
                 key = keys.get(field.name) or meta["key"] or field.name.lstrip("_")
-                writers.append((field.name, key, meta["write"]))
-                readers.append((field.name, key, meta["read"]))
+                write, read = meta["write"], meta["read"]
+                if meta["optional"]:
+                    write, read = _write_optional(write), _ReadOptional(read)
+                writers.append((field.name, key, write))
+                readers.append((field.name, key, read))
             codecs = _CODECS[cls] = (tuple(writers), tuple(readers), tuple(derived_names))
         return codecs
 
     def to_json(self) -> str:
         data: Json = {"game": self.game.name}
         for name, key, write in self._codecs()[0]:
-            data[key] = write(getattr(self, name))
+            value = write(getattr(self, name))
+            if value is not _ABSENT:
+                data[key] = value
         return dumps(data)
+
+    def matches_stored(self, text: str) -> bool:
+        """Whether ``text``, a state stored earlier, is this state: the same JSON, except that
+        an optional field (see :func:`stored`) the stored text lacks is not compared, since a
+        state stored before the field existed, or loaded from one, does not hold it."""
+        mine = self.to_json()
+        if mine == text:
+            return True
+        try:
+            theirs = json.loads(text)
+        except json.JSONDecodeError:
+            return False
+        if not isinstance(theirs, dict):
+            return False
+        optional = {
+            key for _name, key, read in self._codecs()[1] if isinstance(read, _ReadOptional)
+        }
+        ours = {
+            key: value
+            for key, value in json.loads(mine).items()
+            if key in theirs or key not in optional
+        }
+        return ours == theirs
 
     @classmethod
     def load(cls, data: Json) -> Self:
@@ -673,7 +793,9 @@ class MatchState(State):
         state = object.__new__(cls)
         state._legal = None
         for name, key, read in cls._codecs()[1]:
-            setattr(state, name, read(data[key]))
+            # A missing key is None for an optional field, a KeyError (corrupt row) for others.
+            value = data.get(key) if isinstance(read, _ReadOptional) else data[key]
+            setattr(state, name, read(value))
         state._derive()
         state._check_header()
         state._check()

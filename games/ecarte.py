@@ -12,7 +12,7 @@ move is examined in detail to say why.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, ClassVar, Final, TypedDict, cast
 
@@ -42,6 +42,16 @@ from games.core import (
     read_seat_or_none,
     stored,
 )
+from games.phrases import (
+    cards_text,
+    deal_line,
+    describe_common,
+    notation_help,
+    points_text,
+    result_lines,
+    seat_names,
+)
+from games.words import ENGLISH, N_, Words
 
 NAME: Final = "ecarte"
 PACK: Final = PIQUET_PACK
@@ -638,9 +648,133 @@ class EcarteState(MatchState):
             raise ValueError(f"impossible target {self._goal}")
 
 
+# -- words: Écarté's moves, hand breakdown and rules help in players' words -------------------
+def describe(move: str, words: Words = ENGLISH) -> str:
+    """A move in players' words: "K♥", "propose an exchange", "keep all cards"."""
+    if move == "propose":
+        return words.gettext("propose an exchange")
+    if move == "accept":
+        return words.gettext("accept the proposal")
+    if move == "refuse":
+        return words.gettext("refuse the proposal")
+    if move == "king":
+        return words.gettext("announce the king of trumps")
+    return describe_common(move, words)
+
+
+def deal_summary(
+    view: EcarteView, words: Words = ENGLISH, names: Sequence[str] | None = None
+) -> list[str]:
+    """The hand that ended last, as ecarte D6–D10 score it: tricks, the vole, the contract,
+    the king, the last trick, then the hand's points. A match over shows its last hand."""
+    who = seat_names(view, words, names)
+    if view["phase"] == "over":
+        tricks, committed = view["tricks"], view["committed"]
+        hand_scores, number = view["deal_scores"], view["deal"]
+    elif view["previous_hand"] is not None:
+        previous = view["previous_hand"]
+        tricks, committed = previous["tricks"], previous["committed"]
+        hand_scores, number = previous["points"], view["deal"] - 1
+    else:
+        return []
+    won = [sum(1 for done in tricks if done["winner"] == seat) for seat in (0, 1)]
+    lines = []
+    trick_points = [0, 0]
+    if len(tricks) == TRICKS:
+        scorer, gained = hand_points((won[0], won[1]), committed)
+        trick_points[scorer] = gained
+        for seat in (0, 1):
+            lines.append(
+                words.ngettext(
+                    "{name} took {n} trick.", "{name} took {n} tricks.", won[seat]
+                ).format(name=who[seat], n=words.number(won[seat]))
+            )
+        if won[scorer] == TRICKS:
+            lines.append(
+                words.gettext("{name} took all five tricks: the vole.").format(name=who[scorer])
+            )
+        if committed is not None:
+            if committed == scorer:
+                line = words.gettext("{name} played without exchanging and made the tricks.")
+            else:
+                line = words.gettext(
+                    "{name} played without exchanging and lost the hand: "
+                    "the opponent scores double."
+                )
+            lines.append(line.format(name=who[committed]))
+        lines.append(
+            words.gettext("{name} scores {points} for the tricks.").format(
+                name=who[scorer], points=points_text(gained, words)
+            )
+        )
+    else:
+        lines.append(words.gettext("The match ended before the hand was played out."))
+    for seat in (0, 1):
+        if hand_scores[seat] - trick_points[seat] > 0:
+            lines.append(
+                words.gettext("{name} scores the king of trumps: 1 point.").format(name=who[seat])
+            )
+    if tricks:
+        last = tricks[-1]
+        lines.append(
+            words.gettext("Last trick ({name}): {cards}.").format(
+                cards=cards_text([entry["card"] for entry in last["cards"]], words),
+                name=who[last["winner"]],
+            )
+        )
+    label = words.gettext("Hand {n}").format(n=words.number(number))
+    lines.append(deal_line(label, who, hand_scores, words))
+    return lines + result_lines(view["result"], who, words)
+
+
+def rules_help(words: Words = ENGLISH) -> str:
+    """How to play Écarté, from docs/rules/ecarte.md, in plain words."""
+    return "\n\n".join(
+        (
+            words.gettext(
+                "Écarté is played with 32 cards, from the seven to the ace. The king ranks "
+                "highest, then the queen, the jack, the ace, the ten, the nine, the eight and "
+                "the seven. Each player gets five cards and the next card is turned up: its "
+                "suit is trumps. A king turned up gives the dealer 1 point."
+            ),
+            words.gettext(
+                "The player who does not deal (elder) either plays at once or asks for new "
+                "cards. Asking is called proposing. The dealer may accept: then both discard "
+                "unwanted cards face down and draw as many from the stock, and elder chooses "
+                "again. If the dealer refuses, play begins."
+            ),
+            words.gettext(
+                "Whoever plays without exchanging bears the risk of the hand: elder who plays "
+                "without proposing, or the dealer who refuses the first proposal. They score "
+                "as usual if they take three tricks or more, but if they fail their opponent "
+                "scores 2 points, or 3 if they took no trick at all."
+            ),
+            words.gettext(
+                "Then five tricks are played. The second player must follow suit and beat the "
+                "card led if they can; without that suit they must trump if they can. Three or "
+                "four tricks score 1 point, all five tricks (the vole) score 2. The first to "
+                "reach the target (11 points, or 17) wins, even in the middle of a hand."
+            ),
+            words.gettext(
+                "Moves: `play` and a card plays it, like `play KH`. `propose` asks for new "
+                "cards; the dealer answers `accept` or `refuse`. `discard` and the cards you "
+                "exchange, like `discard 7S 8D`; the dealer may type `discard` alone to keep all "
+                "cards. `king` announces the king of trumps for 1 point, as you come to play "
+                "your first card; it does not use up your turn."
+            ),
+            words.gettext(
+                "Options: `target` is the score that wins the match, 11 or 17 (11 if not "
+                "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
+                "other player; without it, the lot decides."
+            ),
+            notation_help(EcarteState.syntax, words),
+        )
+    )
+
+
 class Ecarte(Game):
     name = NAME
-    title = "Écarté"
+    title = N_("Écarté")
     # No aliases needed: the registry folds case and accents, so 'Écarté' finds 'ecarte'.
     pack = PACK
     goal_option = Option("target", 11, choices=(11, 17), help="points to win the match (ecarte D2)")
@@ -652,6 +786,17 @@ class Ecarte(Game):
     )
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
+
+    def describe(self, move: str, words: Words = ENGLISH) -> str:
+        return describe(move, words)
+
+    def deal_summary(
+        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
+    ) -> list[str]:
+        return deal_summary(cast(EcarteView, view), words, names)
+
+    def rules_help(self, words: Words = ENGLISH) -> str:
+        return rules_help(words)
 
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.

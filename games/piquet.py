@@ -14,12 +14,12 @@ lookup before falling back to the general parser.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
 from operator import add
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS
+from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, card_name
 from games.core import (
     BaseView,
     CardEntry,
@@ -42,6 +42,15 @@ from games.core import (
     read_seat,
     stored,
 )
+from games.phrases import (
+    cards_text,
+    deal_line,
+    describe_common,
+    notation_help,
+    points_text,
+    seat_names,
+)
+from games.words import ENGLISH, N_, Words
 
 NAME: Final = "piquet"
 HAND_SIZE: Final = 12
@@ -383,6 +392,30 @@ def _read_declarations(value: Any) -> tuple[Declaration, ...]:
     return cast(tuple[Declaration, ...], read_rows(value, read_seat, str, str, read_int))
 
 
+Previous = tuple[Seat, tuple[Declaration, ...], tuple[int, int], tuple[int, int], LastTrick]
+"""The deal that ended last, for its breakdown: (dealer, declarations and bonuses, the deal's
+scores, tricks won, the last trick)."""
+
+
+def _stored_previous(previous: Previous) -> list[Any]:
+    dealer, decls, scores, tricks, last = previous
+    return [dealer, lists(decls), list(scores), list(tricks), _stored_last_trick(last)]
+
+
+def _read_previous(value: Any) -> Previous:
+    dealer, decls, scores, tricks, last = value
+    trick = _read_last_trick(last)
+    if trick is None:
+        raise ValueError("a finished deal has a last trick")
+    return (
+        read_seat(dealer),
+        _read_declarations(decls),
+        read_scores(scores),
+        read_scores(tricks),
+        trick,
+    )
+
+
 class DeclarationView(TypedDict):
     """A declaration or bonus scored this deal (piquet X4, X5, X7)."""
 
@@ -390,6 +423,17 @@ class DeclarationView(TypedDict):
     kind: str
     text: str
     points: int
+
+
+class PiquetDealView(TypedDict):
+    """The deal that ended last, all of it public once played: what its breakdown needs."""
+
+    deal: int
+    dealer: Seat
+    declarations: list[DeclarationView]
+    deal_scores: list[int]
+    tricks_won: list[int]
+    last_trick: TrickView
 
 
 class PiquetView(BaseView):
@@ -412,6 +456,7 @@ class PiquetView(BaseView):
     deal_history: list[list[int]]
     hand_sizes: list[int]
     last_move: MoveView | None
+    last_deal: PiquetDealView | None
 
 
 @match_state
@@ -437,6 +482,8 @@ class PiquetState(MatchState):
     _bonus: bool = stored(read=bool)
     """Repique or pique was scored this deal: a player never scores both (piquet D10)."""
     _decls: tuple[Declaration, ...] = stored("declarations", write=lists, read=_read_declarations)
+    _previous: Previous | None = stored(write=_stored_previous, read=_read_previous, optional=True)
+    """The deal that ended last (None before the first ends), shown until the next ends."""
 
     # -- the contract ---------------------------------------------------------------------
     @property
@@ -619,6 +666,8 @@ class PiquetState(MatchState):
                 self._decls = (*self._decls, (seat, "cards", "the cards", THE_CARDS))
                 self._add(seat, THE_CARDS)
         self._history = (*self._history, self._deal_scores)
+        assert self._last_trick is not None
+        self._previous = (self._dealer, self._decls, self._deal_scores, tricks, self._last_trick)
         if self._deal_no + 1 < self._goal:
             self._start_deal(self._deal_no + 1, 1 - self._dealer)
             return
@@ -724,8 +773,31 @@ class PiquetState(MatchState):
                 if last is None
                 else {"seat": last[0], "move": last[1] if seat == last[0] else last[-1]}
             ),
+            "last_deal": self._last_deal(),
         }
         return view
+
+    def _last_deal(self) -> PiquetDealView | None:
+        if self._previous is None:
+            return None
+        dealer, decls, scores, tricks, last = self._previous
+        return {
+            "deal": len(self._history),
+            "dealer": dealer,
+            "declarations": [
+                {"seat": who, "kind": kind, "text": text, "points": points}
+                for who, kind, text, points in decls
+            ],
+            "deal_scores": list(scores),
+            "tricks_won": list(tricks),
+            "last_trick": {
+                "cards": [
+                    {"seat": last[0], "card": _CODES[last[1]]},
+                    {"seat": 1 - last[0], "card": _CODES[last[2]]},
+                ],
+                "winner": last[3],
+            },
+        }
 
     def zones(self) -> dict[str, list[str]]:
         trick = [_CODES[self._lead]] if self._lead >= 0 else []
@@ -742,6 +814,7 @@ class PiquetState(MatchState):
 
     # -- stored states --------------------------------------------------------------------
     def _start(self, first: Seat) -> None:
+        self._previous = None
         self._start_deal(0, first)  # piquet D1
 
     def _check(self) -> None:
@@ -760,10 +833,199 @@ class PiquetState(MatchState):
             raise ValueError("the played cards do not fit the tricks won")
 
 
+# -- words: Piquet's moves, deal breakdown and rules help in players' words -------------------
+_RANK_CODES: Final = dict(zip(_RANK_NAMES, ("7", "8", "9", "10", "J", "Q", "K", "A"), strict=True))
+_SUIT_CODES: Final = {name: suit for suit, name in SUIT_NAMES.items()}
+_SETS: Final = {
+    ("quatorze", "tens"): N_("quatorze of tens"),
+    ("quatorze", "jacks"): N_("quatorze of jacks"),
+    ("quatorze", "queens"): N_("quatorze of queens"),
+    ("quatorze", "kings"): N_("quatorze of kings"),
+    ("quatorze", "aces"): N_("quatorze of aces"),
+    ("trio", "tens"): N_("trio of tens"),
+    ("trio", "jacks"): N_("trio of jacks"),
+    ("trio", "queens"): N_("trio of queens"),
+    ("trio", "kings"): N_("trio of kings"),
+    ("trio", "aces"): N_("trio of aces"),
+}
+_SEQUENCES: Final = {
+    "tierce": N_("tierce to {card}"),
+    "quart": N_("quart to {card}"),
+    "quint": N_("quint to {card}"),
+    "sixième": N_("sixième to {card}"),
+    "septième": N_("septième to {card}"),
+    "huitième": N_("huitième to {card}"),
+}
+_BONUSES: Final = {
+    "full hand": N_("full hand"),
+    "repique": N_("repique"),
+    "pique": N_("pique"),
+    "capot": N_("capot"),
+    "cards": N_("the cards"),
+}
+_IN_PLAY: Final = ("pique", "cards", "capot")
+"""Kinds scored with or after the play, told after the play's points (not declarations)."""
+
+
+def declaration_text(kind: str, text: str, words: Words = ENGLISH) -> str:
+    """A declaration or bonus as said at the table, in the reader's language: the engine
+    keeps its English words (stored with the match), read back here piece by piece."""
+    if kind == "point":
+        length, pips = text.removeprefix("point of ").split(", ")
+        count = _COUNT_VALUES.get(length, 0)
+        return words.ngettext(
+            "point of {n} card ({pips})", "point of {n} cards ({pips})", count
+        ).format(n=words.number(count), pips=words.number(int(pips)))
+    if kind == "sequence":
+        name, rest = text.split(" to the ", 1)
+        rank, suit = rest.split(" in ", 1)
+        card = card_name(_RANK_CODES[rank] + _SUIT_CODES[suit], words)
+        return words.gettext(_SEQUENCES[name]).format(card=card)
+    if kind == "set":
+        which, ranks = text.split(" of ", 1)
+        return words.gettext(_SETS[which, ranks])
+    return words.gettext(_BONUSES.get(kind, text))
+
+
+_COUNT_VALUES: Final = {name: count for count, name in _COUNT_NAMES.items()}
+
+
+def describe(move: str, words: Words = ENGLISH) -> str:
+    """A move in players' words: "A♥", "discard 7♠ 8♦", "keep all cards"."""
+    return describe_common(move, words)
+
+
+def deal_summary(
+    view: PiquetView, words: Words = ENGLISH, names: Sequence[str] | None = None
+) -> list[str]:
+    """The deal that ended last, as piquet D5–D10 score it: the declarations, the play
+    (pique with it), the last trick, the cards or capot; after the last deal, the
+    settlement and the rubicon (piquet D2)."""
+    deal = view["last_deal"]
+    if deal is None:
+        return []
+    who = seat_names(view, words, names)
+    decls = deal["declarations"]
+    lines = []
+
+    def said(entry: DeclarationView) -> str:
+        return words.gettext("{name}: {what}, {points}.").format(
+            name=who[entry["seat"]],
+            what=declaration_text(entry["kind"], entry["text"], words),
+            points=points_text(entry["points"], words),
+        )
+
+    lines += [said(entry) for entry in decls if entry["kind"] not in _IN_PLAY]
+    last = deal["last_trick"]
+    for seat in (0, 1):
+        declared = sum(entry["points"] for entry in decls if entry["seat"] == seat)
+        played = deal["deal_scores"][seat] - declared - (last["winner"] == seat)
+        if played:
+            lines.append(
+                words.gettext("{name}: {points} in play.").format(
+                    name=who[seat], points=points_text(played, words)
+                )
+            )
+    lines += [said(entry) for entry in decls if entry["kind"] == "pique"]
+    lines.append(
+        words.gettext("{name}: the last trick, 1 point ({cards}).").format(
+            name=who[last["winner"]],
+            cards=cards_text([entry["card"] for entry in last["cards"]], words),
+        )
+    )
+    lines.append(
+        words.gettext("Tricks: {first} {first_count}, {second} {second_count}.").format(
+            first=who[0],
+            first_count=words.number(deal["tricks_won"][0]),
+            second=who[1],
+            second_count=words.number(deal["tricks_won"][1]),
+        )
+    )
+    lines += [said(entry) for entry in decls if entry["kind"] in ("cards", "capot")]
+    label = words.gettext("Deal {n}").format(n=words.number(deal["deal"]))
+    lines.append(deal_line(label, who, deal["deal_scores"], words))
+    result = view["result"]
+    if result is not None:
+        lines += settlement_lines(result["scores"], who, words)
+    return lines
+
+
+def settlement_lines(scores: Sequence[int], who: Sequence[str], words: Words) -> list[str]:
+    """The end of the partie as piquet D2 settles it: the winner, the game score, the rubicon."""
+    a, b = scores[0], scores[1]
+    if a == b:
+        return [words.gettext("The partie is drawn, {score} all.").format(score=words.number(a))]
+    winner = 0 if a > b else 1
+    high, low = max(a, b), min(a, b)
+    if low >= 100:
+        how = words.gettext("{winner} scores 100 + {high} − {low} = {total}.")
+    else:
+        how = words.gettext(
+            "{loser} stayed under 100, the rubicon: {winner} scores 100 + {high} + {low} = {total}."
+        )
+    return [
+        words.gettext("{winner} wins the partie {high} – {low}.").format(
+            winner=who[winner], high=words.number(high), low=words.number(low)
+        ),
+        how.format(
+            winner=who[winner],
+            loser=who[1 - winner],
+            high=words.number(high),
+            low=words.number(low),
+            total=words.number(settlement(a, b)),
+        ),
+    ]
+
+
+def rules_help(words: Words = ENGLISH) -> str:
+    """How to play Piquet, from docs/rules/piquet.md, in plain words."""
+    return "\n\n".join(
+        (
+            words.gettext(
+                "Piquet is played with 32 cards, from the seven to the ace, without trumps. "
+                "A partie is six deals, and the deal alternates. The player who does not deal "
+                "is elder, the dealer is younger. Each gets twelve cards; the eight left over "
+                "make two talons, five cards for elder and three for younger."
+            ),
+            words.gettext(
+                "First the exchange: elder discards up to five cards and takes as many from "
+                "the top of their talon, then younger up to three from theirs. Then the "
+                "declarations, which Tapis counts for you: the point (the longest suit, 1 "
+                "point a card), sequences (three or more cards in a row in one suit) and "
+                "sets of tens or better (a trio scores 3, a quatorze 14). In each class only "
+                "the better holding scores. A player who reaches 30 from declarations "
+                "before the other scores anything adds the repique, 60."
+            ),
+            words.gettext(
+                "Then twelve tricks, without trumps: follow suit if you can. Leading a ten or "
+                "better scores 1, and so does winning a trick second with a ten or better; "
+                "the last trick scores 1 more. Reaching 30 in declarations and play before "
+                "the other scores anything adds the pique, 30. Seven tricks or more win the "
+                "cards, 10; all twelve win the capot, 40."
+            ),
+            words.gettext(
+                "After the last deal the higher total wins. If the loser reached 100, the "
+                "winner scores 100 and the difference; if not, the loser is rubiconed and the "
+                "winner scores 100 and both totals."
+            ),
+            words.gettext(
+                "Moves: `discard` and the cards you give up, like `discard 7S 8D 9C`; "
+                "`discard` alone keeps all your cards. Then `play` and a card, like `play AH`."
+            ),
+            words.gettext(
+                "Options: `deals` is the number of deals in the partie, 1 to 12 (6 if not "
+                "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
+                "other player; without it, the lot decides."
+            ),
+            notation_help(PiquetState.syntax, words),
+        )
+    )
+
+
 class Piquet(Game):
     name = NAME
-    title = "Piquet"
-    aliases = ("rubicon piquet", "piquet au cent")
+    title = N_("Piquet")
+    aliases = ("rubicon piquet", "piquet au cent", "pikett")
     pack = _CODES
     goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie (piquet D1)")
     first_seat_role = "dealer"
@@ -775,6 +1037,17 @@ class Piquet(Game):
     example_moves = ("discard 7S 8D 9C", "play AH")
     example_options = "deals=2"
     public_facts = ("declarations",)
+
+    def describe(self, move: str, words: Words = ENGLISH) -> str:
+        return describe(move, words)
+
+    def deal_summary(
+        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
+    ) -> list[str]:
+        return deal_summary(cast(PiquetView, view), words, names)
+
+    def rules_help(self, words: Words = ENGLISH) -> str:
+        return rules_help(words)
 
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         elder_cards = range(HAND_SIZE)

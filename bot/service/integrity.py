@@ -155,7 +155,7 @@ class Integrity:
                 return f"ply {expected} ({move['move']!r}) is refused on replay: {error}"
         if len(moves) != stored["version"]:
             return f"version {stored['version']} but {len(moves)} moves in the log"
-        if state.to_json() != stored["state"]:
+        if not state.matches_stored(stored["state"]):
             return "the stored state differs from the replayed one"
         return None
 

@@ -57,7 +57,10 @@ def test_stored_states_load_to_the_same_views_moves_and_text(name: str) -> None:
         assert state.to_json() == record["state"]
         assert state.legal_moves() == record["legal_moves"]
         views = json.loads(json.dumps([state.view(0), state.view(1), state.view(None)]))
-        assert views == record["views"]
+        # Views may grow: a key added since the record was written is not compared, but
+        # every key the record has must read the same.
+        for view, kept in zip(views, record["views"], strict=True):
+            assert {key: view.get(key) for key in kept} == kept
 
 
 if __name__ == "__main__":

@@ -1,0 +1,38 @@
+"""A small style checker for what players read: the house rules of every message and picture.
+
+``problems(text)`` lists what is wrong with one player-facing string: a rule decision id
+("(ecarte D8)"), a raw move code ("play QS", "draw D", a bare "discard"), a hyphen-minus
+before a digit where a minus sign (U+2212) belongs, "1 cards"-style plurals. Tests run it
+over every string a whole match produces, in each language.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DECISION = re.compile(r"\b(?:bezique|ecarte|piquet|cinq-as)\s+[DX]\d+\b")
+_RAW_MOVE = re.compile(
+    r"\b(?:play|discard|meld|draw)\s+(?:10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]\b|\bdraw [SHDCT]\b"
+)
+_BARE_DISCARD = re.compile(r"^\s*discard\s*$")
+_CODE = re.compile(r"(?<![\w`])(?:10|[2-9]|[JQKA])[SHDC](?![\w`])")
+_HYPHEN_MINUS = re.compile(r"(?:^|[\s(=:,])-\d")
+_SINGULAR_PLURAL = re.compile(
+    r"(?<![\d.,])1\s+(?:cards|points|tricks|brisques|cartes|levées|brisker|wins|victoires)\b"
+)
+
+
+def problems(text: str) -> list[str]:
+    """What is wrong with ``text``, one line each (empty: nothing)."""
+    found = []
+    if _DECISION.search(text):
+        found.append(f"a rule decision id: {text!r}")
+    if _RAW_MOVE.search(text) or _BARE_DISCARD.search(text):
+        found.append(f"a raw move code: {text!r}")
+    if _CODE.search(text):
+        found.append(f"a raw card code: {text!r}")
+    if _HYPHEN_MINUS.search(text):
+        found.append(f"a hyphen-minus before a digit: {text!r}")
+    if _SINGULAR_PLURAL.search(text):
+        found.append(f"a plural after 1: {text!r}")
+    return found
