@@ -177,7 +177,7 @@ class Actions:
         else:
             w = words_of(interaction)
             await interaction.followup.send(
-                w.gettext("You played {move} in match #{id}.").format(
+                w.gettext("Your move in match #{id}: {move}.").format(
                     move=wording.move_text(info.game, move, w), id=info.id
                 ),
                 ephemeral=True,

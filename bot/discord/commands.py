@@ -327,8 +327,11 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     @app_commands.describe(game=N_("Which game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        text = rules_text(game, words_of(interaction))
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        # Longer than one message allows: sent in parts, each whole paragraphs.
+        parts = message_parts(rules_text(game, words_of(interaction)))
+        await interaction.response.send_message(parts[0], ephemeral=True)
+        for part in parts[1:]:
+            await interaction.followup.send(part, ephemeral=True)
 
     @app_commands.command(description=N_("The best players of a game, here or everywhere"))
     @app_commands.describe(game=N_("Which game"), scope=N_("This server only, or every server"))
@@ -445,6 +448,20 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     @app_commands.guild_only()
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         await switch_language(self.bot, interaction, language)
+
+
+def message_parts(text: str, limit: int = 2000) -> list[str]:
+    """``text`` in parts Discord accepts (``limit`` characters), cut between paragraphs."""
+    parts: list[str] = []
+    for paragraph in text.split("\n\n"):
+        while len(paragraph) > limit:  # one paragraph longer than a message: cut it
+            parts.append(paragraph[:limit])
+            paragraph = paragraph[limit:]
+        if parts and len(parts[-1]) + 2 + len(paragraph) <= limit:
+            parts[-1] += "\n\n" + paragraph
+        else:
+            parts.append(paragraph)
+    return parts or [""]
 
 
 def _titles(w: Words) -> str:

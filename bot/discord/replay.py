@@ -116,7 +116,7 @@ async def _page(
     scores = states[ply].scores
     last = w.number(len(lines) - 1)
     if line.move:
-        said = w.gettext("Move {ply} of {last}: {name} played {move}.").format(
+        said = w.gettext("Move {ply} of {last}, {name}: {move}.").format(
             ply=w.number(ply),
             last=last,
             name=match.names[line.seat or 0],

@@ -552,7 +552,7 @@ def _move_words(done: Changed[list[ratings.Change]], public: str) -> list[Delive
     row = done.after
     if row.status == "finished":
         return wording.ending(row, done.people, done.also or [], done.now, public)
-    return wording.progress(row, done.people, done.now, public)
+    return wording.progress(row, done.people, done.now, public, done.before)
 
 
 def _moved(

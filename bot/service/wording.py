@@ -32,9 +32,12 @@ from bot.service.values import (
 )
 from games.cards import SUIT_SYMBOLS
 from games.core import move_cards
-from games.words import N_, Words
+from games.words import ENGLISH, N_, Words
 
 MAX_LISTED_MOVES = 12
+_DECISION = re.compile(
+    r"\s*\((?:[a-z-]+ )?[DX]\d+\)|\s*\b(?:bezique|ecarte|piquet|cinq-as) [DX]\d+\b"
+)
 _CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
 
 
@@ -49,13 +52,13 @@ def words_for(people: People, user_id: int | None, public: str) -> Words:
 
 
 @functools.cache
-def _title(name: str) -> str:
-    return games.get(name).title
+def _rules(name: str) -> games.Game:
+    return games.get(name)
 
 
 def game_title(name: str, w: Words) -> str:
-    """A game's name as the reader's language writes it (the games' own names today)."""
-    return _title(name)
+    """A game's name as the reader's language writes it (Piquet is Pikett in Swedish)."""
+    return _rules(name).title_in(w)
 
 
 def pretty(text: str) -> str:
@@ -64,14 +67,16 @@ def pretty(text: str) -> str:
 
 
 def move_text(game: str, move: str, w: Words) -> str:
-    """A move in players' words: its cards drawn with their suits' symbols, and a card
-    played named alone ('Q♠', not 'play QS')."""
-    return pretty(move.removeprefix("play "))
+    """A move in players' words, as its game names it: 'Q♠', 'draw from ♦', 'keep all
+    cards' (the cards drawn with their suits' symbols when no game is named)."""
+    if not game:
+        return pretty(move.removeprefix("play "))
+    return _rules(game).describe(move, w)
 
 
-def deal_summary(game: str, view: Json, w: Words) -> list[str]:
-    """The breakdown of the deal that just ended, line by line ([] when none just ended)."""
-    return []
+def deal_summary(game: str, view: Json, w: Words, names: Sequence[str] | None = None) -> list[str]:
+    """The breakdown of the deal that ended last, as its game scores it ([] before any)."""
+    return _rules(game).deal_summary(view, w, names)
 
 
 # -- pieces of sentences ----------------------------------------------------------------------
@@ -136,7 +141,8 @@ class EngineReason:
     reason: str
 
     def say(self, w: Words) -> str:
-        reason = self.reason.strip().rstrip(".")
+        # The rule decisions an engine cites are for the rule texts, not for players.
+        reason = _DECISION.sub("", self.reason).strip().rstrip(".")
         translated = w.gettext(reason)
         if w.lang != i18n.DEFAULT_LANG and translated == reason:
             return w.gettext("That move is not open to you now.")
@@ -284,25 +290,30 @@ def board(
     public: str,
     names: tuple[str, str] | None = None,
     said: Clocks | None = None,
+    *,
+    ended: bool = False,
+    view: Json | None = None,
 ) -> Delivery:
-    """The public table: only ``view(None)``, and text made only from it.
+    """The public table: only ``view(None)``, and text made only from it; when the change
+    ``ended`` a deal, that deal's breakdown as its game scores it.
 
     It pings the player to move only when the turn has just passed to them: a player who
     moves twice running (Le 5 As: lay, then draw) is not called back to the table."""
     assert row.state is not None
     w = i18n.words(public)
     state = row.state
-    view = game_view(state, None)
+    view = view if view is not None else game_view(state, None)
     names = names or seat_names(row, people)
     lines = [f"**{title(row, w)}**"]
     last = last_move(view)
     if last is not None:
         lines.append(
-            w.gettext("{name} played {move}.").format(
+            w.gettext("{name}: {move}.").format(
                 name=names[last[0]], move=move_text(row.game, last[1], w)
             )
         )
-    lines += deal_summary(row.game, view, w)
+    summary = deal_summary(row.game, view, w, names) if ended else []
+    lines += summary
     scores = view.get("scores") or [0, 0]
     lines.append(
         w.gettext("Score: {first} {score} {second}.").format(
@@ -318,7 +329,7 @@ def board(
                 name=names[state.to_move], clock=_clock(row, now, w, said)
             )
         )
-    elif row.result is not None:
+    elif row.result is not None and not summary:  # the last deal's breakdown tells the end
         lines.append(result_text(row, names, w))
     text = "\n".join(lines)
     return delivery("board", row, people, None, text, w, view=view, mention=mention, names=names)
@@ -331,8 +342,11 @@ def hand(
     now: float,
     names: tuple[str, str] | None = None,
     said: Clocks | None = None,
+    *,
+    ended: bool = False,
 ) -> Delivery:
-    """One player's hand: ``view(seat)``, and text made only from it."""
+    """One player's hand: ``view(seat)``, and text made only from it (with the breakdown of
+    the deal the change ``ended``, if it ended one)."""
     assert row.seat_ids is not None and row.state is not None
     to = row.seat_ids[seat]
     w = words_for(people, to, i18n.DEFAULT_LANG)
@@ -347,11 +361,12 @@ def hand(
     if last is not None:
         move = move_text(row.game, last[1], w)
         lines.append(
-            w.gettext("You played {move}.").format(move=move)
+            w.gettext("You: {move}.").format(move=move)
             if last[0] == seat
-            else w.gettext("{name} played {move}.").format(name=opponent, move=move)
+            else w.gettext("{name}: {move}.").format(name=opponent, move=move)
         )
-    lines += deal_summary(row.game, view, w)
+    if ended:
+        lines += deal_summary(row.game, view, w)
     if row.status != "active" or state.to_move is None:
         lines.append(status_reason(row).say(w))
     elif state.to_move == seat:
@@ -365,13 +380,30 @@ def hand(
     return delivery("hand", row, people, to, text, w, view=view, names=names)
 
 
-def progress(row: MatchRow, people: People, now: float, public: str) -> list[Delivery]:
-    """After a change in play: the board, then each player's hand."""
+def deal_ended(before: MatchRow | None, row: MatchRow, view: Json) -> bool:
+    """Whether the change from ``before`` to ``row`` (whose public view is ``view``) ended a
+    deal: its game's breakdown of the last deal is new. The breakdown stays in the views
+    until the next deal ends, so it is told once, when it appears."""
+    if before is None or before.state is None:
+        return False
+    now_said = deal_summary(row.game, view, ENGLISH)
+    if not now_said:
+        return False
+    return now_said != deal_summary(before.game, game_view(before.state, None), ENGLISH)
+
+
+def progress(
+    row: MatchRow, people: People, now: float, public: str, before: MatchRow | None = None
+) -> list[Delivery]:
+    """After a change in play (from ``before``): the board, then each player's hand."""
+    assert row.state is not None
     names, said = seat_names(row, people), Clocks()
+    view = game_view(row.state, None)
+    ended = deal_ended(before, row, view)
     return [
-        board(row, people, now, public, names, said),
-        hand(row, people, 0, now, names, said),
-        hand(row, people, 1, now, names, said),
+        board(row, people, now, public, names, said, ended=ended, view=view),
+        hand(row, people, 0, now, names, said, ended=ended),
+        hand(row, people, 1, now, names, said, ended=ended),
     ]
 
 
@@ -409,7 +441,8 @@ def ending(
         text += " " + moved
     return [
         delivery("notice", row, people, None, text, w, names=names),
-        board(row, people, now, public, names),
+        # The last deal's breakdown, when play (not a resignation or the clock) ended it.
+        board(row, people, now, public, names, ended=(row.result or {}).get("how") == "play"),
     ]
 
 
@@ -560,28 +593,6 @@ def reminder(row: MatchRow, people: People, seat: int, now: float) -> list[Deliv
 
 
 def rules_text(game: str, w: Words) -> str:
-    """``/tapis rules``: what the game says of itself (its summary, move words, example
-    moves and options), generic so that a new game documents itself."""
-    rules = games.get(game)
-    state = rules.new_match(seed=0)
-    moves = ", ".join(f"`{verb}`" for verb in sorted(state.syntax))
-    examples = ", ".join(f"`{move}`" for move in rules.example_moves)
-    options = "; ".join(
-        w.gettext("`{name}` (default {default})").format(
-            name=o.name,
-            default=w.number(o.default) if o.default is not None else w.gettext("drawn by lot"),
-        )
-        + (f": {o.help}" if o.help else "")
-        for o in rules.options
-    )
-    return "\n\n".join(
-        [
-            f"**{game_title(game, w)}**: {rules.summary}",
-            w.gettext(
-                "Moves: {moves}, e.g. {examples}. Cards are written rank then suit: QS, 10H, 21T."
-            ).format(moves=moves, examples=examples),
-            w.gettext("Options: {options}, e.g. `{example}`.").format(
-                options=options, example=rules.example_options
-            ),
-        ]
-    )
+    """``/tapis rules``: how to play, each move word and option in plain words, as the game
+    itself explains them in the reader's language."""
+    return f"**{game_title(game, w)}**\n\n{_rules(game).rules_help(w)}"

@@ -17,7 +17,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.ratings import GLOBAL_SCOPE
+from bot.ratings import GLOBAL_SCOPE, displayed
 from bot.storage import Database
 
 PAGE_SIZE: Final = 50
@@ -153,7 +153,7 @@ async def leaderboard(db: Database, board: Board, page: int) -> Page | None:
             rank=first + index,
             user_id=row["user_id"],
             name=row["name"],
-            rating=row["rating"],
+            rating=displayed(row["rating"]),
             games=row["games"],
             wins=row["wins"],
             losses=row["losses"],
@@ -183,8 +183,8 @@ async def records(db: Database, user_id: int) -> list[GameRecord]:
         (user_id, GLOBAL_SCOPE),
     )
     return [
-        GameRecord(r["game"], r["rating"], r["games"], r["wins"], r["losses"], r["draws"],
-                   r["streak"])
+        GameRecord(r["game"], displayed(r["rating"]), r["games"], r["wins"], r["losses"],
+                   r["draws"], r["streak"])
         for r in rows
     ]  # fmt: skip
 
@@ -197,7 +197,7 @@ async def history(db: Database, user_id: int, game: str, limit: int = 500) -> li
         " AND scope = ? ORDER BY games DESC LIMIT ?",
         (user_id, game, GLOBAL_SCOPE, limit),
     )
-    return [Point(r["games"], r["rating"], r["at"]) for r in reversed(rows)]
+    return [Point(r["games"], displayed(r["rating"]), r["at"]) for r in reversed(rows)]
 
 
 _FINISHED = (

@@ -33,7 +33,7 @@ _HYPHEN_MINUS = re.compile(r"(?:^|[\s(–:])-\d")
 _ONE_PLURAL = re.compile(
     r"(?<![\d.,])\b1 (?:cards|wins|losses|draws|moves|days|hours|minutes|points|tricks|matches"
     r"|cartes|victoires|défaites|coups|jours|heures|minutes|parties|levées"
-    r"|dagar|timmar|minuter|vinster|förluster|partier|poäng)\b"
+    r"|dagar|timmar|minuter|vinster|förluster|partier)\b"
 )
 # Words that only English uses: one of them in a French or Swedish message means a sentence
 # was left untranslated. (Move words such as "discard" are notation, the same everywhere.)

@@ -106,7 +106,7 @@ class Table:
             lambda s: s.token == handle.token and s.kind in ("followup", "edit"),
             since=handle.since,
         )
-        assert done.kind == "edit" or done.content.startswith("You played"), done.content
+        assert done.kind == "edit" or done.content.startswith("Your move in"), done.content
         after = await self.bot.service.get(self.match_id)
         assert after.version == info.version + 1, (move, done.content)
         self.moves += 1

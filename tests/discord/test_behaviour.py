@@ -53,7 +53,7 @@ async def test_match_option_autocomplete_lists_the_invokers_matches(
     legal = await bot.service.legal_moves(second.match_id, mover.id)
     handle = await fake.slash(mover, "play", move=legal[0], match=second.match_id)
     done = await handle.finished()
-    assert done.content.startswith("You played") and done.ephemeral
+    assert done.content.startswith("Your move in") and done.ephemeral
     assert (await bot.service.get(second.match_id)).version == info.version + 1
 
 
@@ -130,7 +130,7 @@ async def test_closed_dms_fall_back_to_private_replies(
             handle = await fake.slash(bob, "play", table.thread_id, move=rng.choice(legal))
             await fake.wait_for(
                 lambda s, token=handle.token: (
-                    s.token == token and s.content.startswith("You played")
+                    s.token == token and s.content.startswith("Your move in")
                 ),
                 since=handle.since,
             )
@@ -299,7 +299,7 @@ async def test_where_threads_are_not_allowed_the_match_lives_in_the_channel(
     mover = alice if info.to_move == alice.id else bob
     legal = await bot.service.legal_moves(match_id, mover.id)
     done = await (await fake.slash(mover, "play", move=legal[0])).finished()
-    assert done.content.startswith("You played")
+    assert done.content.startswith("Your move in")
 
 
 async def test_four_colour_hands_on_request(
