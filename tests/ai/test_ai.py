@@ -18,7 +18,7 @@ from tests.conformance import _visible, all_games, swapped_decks
 
 # A view's keys that describe how the position was reached rather than the position itself;
 # a determinization starts from the position, so these may differ.
-HISTORY_KEYS = {"last_move", "previous_hand"}
+HISTORY_KEYS = {"last_move", "previous_hand", "last_deal", "last_round"}
 SMALL = 24  # playouts: enough to exercise the search, cheap enough for the suite
 
 

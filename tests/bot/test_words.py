@@ -20,6 +20,7 @@ from bot.discord.commands import _label, help_text, record
 from bot.service import MatchService, PlayerRef, ServiceError, wording
 from bot.service import life as life_module
 from bot.service.values import MatchRow, People, PlayerProfile
+from tests import style
 from tests.bot.conftest import CHANNEL, GUILD, FakeClock
 
 LANGS = i18n.LANGS
@@ -81,7 +82,11 @@ def people_in(row: MatchRow, people: People, lang: str) -> dict[int, PlayerProfi
 
 
 def check(texts: list[str], lang: str, *, notation: bool = False) -> None:
+    """Every text passes this checker, and the house one of the games' words (raw move codes
+    such as ``draw D``, a bare ``discard``) unless it teaches the notation."""
     problems = [line for text in texts for line in style_problems(text, lang, notation=notation)]
+    if not notation:
+        problems += [line for text in texts for line in style.problems(text)]
     assert problems == []
 
 
