@@ -1,7 +1,7 @@
 """`python -m bot`: the entry point of Tapis.
 
     python -m bot                 the Discord bot if DISCORD_TOKEN is set, else the sandbox
-    python -m bot sandbox         the local sandbox, even with a token (--level easy|normal|strong)
+    python -m bot sandbox         the local sandbox, even with a token (--level, --lang fr|sv|en)
     python -m bot backup PATH     a consistent copy of the database at PATH
     python -m bot verify          replay every match's log; set aside the ones that differ
     python -m bot verify FILE     replay a match file (docs/notation.md); the first illegal move
@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 import ai
-from bot import config, health, logs, sql
+from bot import config, health, i18n, logs, sql
 from bot.sql import redact
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
@@ -218,6 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument(
         "--level", default="normal", choices=ai.LEVELS, help="the computer's (default: normal)"
     )
+    play.add_argument(
+        "--lang",
+        choices=i18n.LANGS,
+        default=None,
+        help="the sandbox's language (default: the terminal's locale, LANG or LC_ALL)",
+    )
     copy = commands.add_parser("backup", help="a consistent copy of the database")
     copy.add_argument("path", type=Path)
     check = commands.add_parser(
@@ -263,7 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.sandbox import run_sandbox
 
         level = getattr(args, "level", "normal")
-        return asyncio.run(run_sandbox(db, durable=durable, folder=SANDBOX_FOLDER, level=level))
+        lang = getattr(args, "lang", None)
+        return asyncio.run(
+            run_sandbox(db, durable=durable, folder=SANDBOX_FOLDER, level=level, lang=lang)
+        )
     except KeyboardInterrupt:
         print("\nGoodbye. Your unfinished matches are kept for next time.")
         return 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
+from games.words import ENGLISH, Words
+
 DAY: Final = 86_400.0
 MAX_DAYS_PER_MOVE: Final = 30
 REMINDER_BEFORE: Final = 12 * 3600.0  # or half the time, whichever is less
@@ -45,19 +47,19 @@ def to_datetime(timestamp: float | None) -> datetime | None:
     return None if timestamp is None else datetime.fromtimestamp(timestamp, UTC)
 
 
-def describe_left(seconds: float) -> str:
+def describe_left(seconds: float, words: Words = ENGLISH) -> str:
     """'2 days 3 hours', '5 hours', '40 minutes' — time left, in words."""
     seconds = max(0.0, seconds)
     left = timedelta(seconds=round(seconds))
     days, hours, minutes = left.days, left.seconds // 3600, left.seconds % 3600 // 60
     parts: list[str] = []
     if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
+        parts.append(words.ngettext("{n} day", "{n} days", days).format(n=words.number(days)))
     if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+        parts.append(words.ngettext("{n} hour", "{n} hours", hours).format(n=hours))
     if not days and minutes:
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
-    return " ".join(parts) or "less than a minute"
+        parts.append(words.ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes))
+    return " ".join(parts) or words.gettext("less than a minute")
 
 
 def format_deadline(timestamp: float) -> str:

@@ -279,6 +279,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX season_board ON season_scores (guild_id, season, game, points DESC);
     """,
+    # 7: the language a server's public posts speak: the one chosen with /tapis language
+    # (NULL: none chosen) and the Discord locale last seen there (NULL: not seen yet).
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    ALTER TABLE guild_settings ADD COLUMN locale TEXT;
+    """,
 )
 
 

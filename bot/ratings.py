@@ -32,6 +32,20 @@ class Skill:
         return round(self.mu - 3 * self.sigma, 2)
 
 
+DISPLAY_START: Final = 1500
+DISPLAY_SCALE: Final = 20
+
+
+def displayed(ordinal: float) -> int:
+    """The rating players read, from the model's ordinal (mu - 3 sigma, 0 for a newcomer).
+
+    The ordinal starts at 0 and dips below it after a first loss, which reads as a penalty
+    nobody earned; scaled and offset it starts at a familiar 1,500 and moves by tens. It is
+    a whole number everywhere it is shown, and never below 0.
+    """
+    return max(0, round(DISPLAY_START + DISPLAY_SCALE * ordinal))
+
+
 @dataclass(frozen=True)
 class Change:
     """Both players' skills in one scope, before and after a match."""

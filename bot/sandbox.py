@@ -12,32 +12,96 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import logging
+import os
+import re
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import ai
 import games
+from bot import i18n
 from bot.computer import DEFAULT_LEVEL, Computer, check_level, computer_player, level_of
-from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
+from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
+from bot.service.wording import pretty, rules_text
+from games.cards import SUIT_SYMBOLS
+from games.core import move_cards
+from games.words import ENGLISH, N_, Words
+
+log = logging.getLogger(__name__)
+SORRY = N_("Something went wrong on my side; nothing more was changed. Please try again.")
+QUIT = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?", "aide", "hjälp")
+RULES_WORDS = ("rules", "règles", "regles", "regler")
 
 # Discord ids are 17+ digits long, so this can never be a real user (nor can the computer's).
 HUMAN_ID = 1
 MAX_NUMBERED = 40
-_BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result")
+_BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result", "last_move")
+_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player")
+_CODE = re.compile(r"(10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]")
 
 ReadLine = Callable[[str], Awaitable[str | None]]
 Write = Callable[[str], None]
 
-HELP = """\
-Commands:
+HELP = N_(
+    """Commands (at any prompt):
   <a move>      the same notation as on Discord, e.g.  play QS   discard 7S 9H   draw
   <number>      the move with that number in the list of your moves
   moves         list the moves open to you now
   hand          show your hand again          table   show the table again
+  rules         the rules of this game, in short, and how to write its moves
   resign        give up this match            quit    leave (the match is kept: resume it later)
   colours       switch the four-colour deck on or off (in the pictures)
   help          this text"""
+)
+
+# What the public facts of the games' views are called, for the text view. A fact not
+# listed here is shown under its own name.
+VIEW_LABELS = {
+    "brisques": N_("brisques"),
+    "committed": N_("committed"),
+    "deal": N_("deal"),
+    "deal_history": N_("earlier deals"),
+    "deal_scores": N_("this deal's points"),
+    "dealer": N_("dealer"),
+    "deals": N_("deals"),
+    "declarations": N_("declarations"),
+    "discarded": N_("your discards"),
+    "discards": N_("discard piles"),
+    "elder": N_("elder hand"),
+    "exchanged": N_("cards exchanged"),
+    "exchanges": N_("exchanges"),
+    "expedition_scores": N_("expedition scores"),
+    "expeditions": N_("expeditions"),
+    "first_player": N_("first to play"),
+    "hand_scores": N_("earlier hands"),
+    "hand_sizes": N_("cards in hand"),
+    "just_discarded": N_("just discarded"),
+    "king": N_("king"),
+    "last_trick": N_("last trick"),
+    "melds": N_("melds"),
+    "previous_hand": N_("previous hand"),
+    "proposals": N_("proposals"),
+    "round": N_("round"),
+    "round_scores": N_("earlier rounds"),
+    "rounds": N_("rounds"),
+    "stage": N_("stage"),
+    "stock": N_("cards in the stock"),
+    "table": N_("laid out"),
+    "talon_seen": N_("talon cards seen"),
+    "talons": N_("talon cards left"),
+    "target": N_("target"),
+    "trick": N_("trick on the table"),
+    "tricks": N_("tricks"),
+    "tricks_won": N_("tricks won"),
+    "trump": N_("trumps"),
+    "turn_up": N_("turn-up card"),
+}
+# Facts the engines keep for their own bookkeeping: no player needs them read out.
+_HIDDEN_KEYS = ("phase",)
 
 
 async def read_stdin(prompt: str) -> str | None:
@@ -75,31 +139,89 @@ def _pictures() -> tuple[Callable[..., bytes], Callable[..., bytes]] | None:
     return (hand, table) if callable(hand) and callable(table) else None
 
 
-def describe(view: dict[str, Any]) -> str:
-    """A view as text, for any game: the hand, the scores, then every other public fact."""
-    lines = []
-    if view.get("seat") is not None:
-        lines.append("Your hand: " + (" ".join(view.get("hand") or []) or "(empty)"))
-    scores = view.get("scores") or [0, 0]
-    lines.append(f"Scores: {scores[0]} – {scores[1]}")
-    for key, value in view.items():
-        if key in _BASE_KEYS or value is None:
-            continue
-        lines.append(f"  {key.replace('_', ' ')}: {_compact(value)}")
-    return "\n".join(lines)
+def environment_lang() -> str:
+    """The language of the terminal's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value and value not in ("C", "POSIX"):
+            return i18n.lang_of(value.split(".", 1)[0])
+    return i18n.DEFAULT_LANG
 
 
-def _compact(value: Any) -> str:
-    """Nested view data on one line: lists of cards spaced, mappings as key=value."""
-    if isinstance(value, dict):
-        return "  ".join(f"{key}={_compact(item)}" for key, item in value.items())
-    if isinstance(value, list):
-        if not value:
-            return "-"
-        if all(isinstance(item, str | int | float) for item in value):
-            return " ".join(str(item) for item in value)
-        return " | ".join(_compact(item) for item in value)
-    return "-" if value is None else str(value)
+class Describer:
+    """A view as text for a player: their hand, the scores, then every other public fact,
+    people named (you, the computer) instead of seats, cards with their suits' symbols."""
+
+    def __init__(self, w: Words, names: tuple[str, str], seat: int | None) -> None:
+        self.w = w
+        self.seat = seat
+        you = w.gettext("you")
+        self.names = tuple(you if s == seat else names[s] for s in (0, 1))
+
+    def __call__(self, view: dict[str, Any]) -> str:
+        w = self.w
+        lines = []
+        if view.get("seat") is not None:
+            hand = " ".join(pretty(card) for card in view.get("hand") or [])
+            lines.append(w.gettext("Your hand: {cards}").format(cards=hand or w.gettext("none")))
+        scores = view.get("scores") or [0, 0]
+        lines.append(
+            w.gettext("Score: {first} {score} {second}.").format(
+                first=self.names[0],
+                score=wording.score(scores[0], scores[1], w),
+                second=self.names[1],
+            )
+        )
+        for key, value in view.items():
+            if key in _BASE_KEYS or key in _HIDDEN_KEYS or value is None:
+                continue
+            label = VIEW_LABELS.get(key)
+            name = w.gettext(label) if label else key.replace("_", " ")
+            lines.append(f"  {name}: {self.value(key, value)}")
+        return "\n".join(lines)
+
+    def value(self, key: str, value: Any) -> str:
+        """One fact on one line: seats as names, cards as cards, pairs as 'you 3, Computer 1'."""
+        if isinstance(value, bool):
+            return self.w.gettext("yes") if value else self.w.gettext("no")
+        if key in _SEAT_KEYS and isinstance(value, int):
+            return str(self.names[value]) if value in (0, 1) else str(value)
+        if isinstance(value, int | float):
+            return self.w.number(value)
+        if isinstance(value, str):
+            if value in SUIT_SYMBOLS:
+                return SUIT_SYMBOLS[value]
+            return pretty(value) if _CODE.fullmatch(value) else value
+        if isinstance(value, dict):
+            if "seat" in value and ("card" in value or "text" in value):
+                who = self.value("seat", value["seat"])
+                rest = [self.value(k, v) for k, v in value.items() if k in ("card", "text")]
+                return f"{who}: {' '.join(rest)}"
+            parts = []
+            for k, v in value.items():
+                if k == "winner":
+                    parts.append(self.w.gettext("won by {name}").format(name=self.value(k, v)))
+                else:
+                    shown = self.value(k, v)
+                    parts.append(shown if k == "cards" else f"{pretty(k)} {shown}")
+            return ", ".join(parts) or "–"
+        if isinstance(value, list):
+            if not value:
+                return "–"
+            if len(value) == 2 and not all(isinstance(v, str) for v in value):
+                return ", ".join(f"{self.names[s]} {self.value(key, value[s])}" for s in (0, 1))
+            return (" " if all(isinstance(v, str) for v in value) else " | ").join(
+                self.value(key, v) for v in value
+            )
+        return str(value)
+
+
+def describe(
+    view: dict[str, Any], w: Words = ENGLISH, names: tuple[str, str] = ("Computer", "Computer")
+) -> str:
+    """A view as text, for any game (see :class:`Describer`)."""
+    seat = view.get("seat")
+    return Describer(w, names, seat if seat in (0, 1) else None)(view)
 
 
 class Sandbox:
@@ -115,6 +237,7 @@ class Sandbox:
         level: str = DEFAULT_LEVEL,
         computer: Computer | None = None,
         human_name: str | None = None,
+        lang: str | None = None,
     ) -> None:
         self.service = service
         self.folder = folder
@@ -122,9 +245,15 @@ class Sandbox:
         self.write = write
         self.level = check_level(level)
         self.computer = computer or Computer(service, processes=0)
-        self.human = PlayerRef(HUMAN_ID, human_name or _user_name())
+        self.lang = lang if lang in i18n.LANGS else environment_lang()
+        self.w = i18n.words(self.lang)
+        # The player's language is remembered like a Discord member's, so that their hand
+        # speaks it; the sandbox's public posts (made outside any server) speak it too.
+        self.human = PlayerRef(HUMAN_ID, human_name or _user_name(), self.lang)
+        service.languages.outside = self.lang
         self.pictures = _pictures()
         self.four_colour = False
+        self.game: str | None = None
 
     async def run(self) -> int:
         self.write(self._intro())
@@ -133,55 +262,90 @@ class Sandbox:
         while True:
             match = await self._choose()
             if match is None:
-                self.write("Goodbye. Your unfinished matches are kept for next time.")
+                self.write(
+                    self.w.gettext("Goodbye. Your unfinished matches are kept for next time.")
+                )
                 return 0
             if not await self._play(match):
-                self.write("Goodbye. This match is kept: choose it again next time to go on.")
+                self.write(
+                    self.w.gettext(
+                        "Goodbye. This match is kept: choose it again next time to go on."
+                    )
+                )
                 return 0
 
     def _intro(self) -> str:
+        w = self.w
         pictures = (
-            f"Pictures of your hand and of the table are written to {self.folder}/ "
-            "(hand.png, table.png in each match's folder) after every move."
+            w.gettext(
+                "Pictures of your hand and of the table are written to {folder}/ (hand.png and "
+                "table.png in each match's folder) after every move."
+            ).format(folder=self.folder)
             if self.pictures
-            else "Pictures are not available in this version: hands and tables are shown as text."
+            else w.gettext(
+                "Pictures are not available in this version: hands and tables are shown as text."
+            )
         )
-        return (
-            "Tapis — the local sandbox (no Discord needed).\n"
-            f"You play against the computer, at level {self.level} unless you add level=easy,\n"
-            "level=normal or level=strong after the game's name. Moves are typed exactly as on\n"
-            "Discord. Matches are stored in the database like any other, so you can stop and\n"
-            f"resume.\n{pictures}\n"
-            "Type 'help' during a match for the commands."
+        return "\n".join(
+            [
+                w.gettext("Tapis: the local sandbox (no Discord needed)."),
+                w.gettext(
+                    "You play against the computer, at level {level} unless you add level=easy, "
+                    "level=normal or level=strong after the game's name. Moves are typed exactly "
+                    "as on Discord. Matches are stored in the database like any other, so you "
+                    "can stop and resume."
+                ).format(level=self.level),
+                pictures,
+                w.gettext(
+                    "Type “help” at any prompt for the commands, and “rules” for a game's rules."
+                ),
+            ]
         )
 
     # -- choosing a match -----------------------------------------------------------------
     async def _choose(self) -> MatchInfo | None:
+        w = self.w
         names = games.names()
         unfinished = [
             info
             for info in await self.service.matches_of(self.human.user_id)
             if info.status == "active"
         ]
-        lines = ["", "Games:"]
-        lines += [f"  {i}. {games.get(name).title} ({name})" for i, name in enumerate(names, 1)]
-        sample = games.example()
-        lines.append("Type a game's number or name (options as name=value, e.g.")
+        lines = ["", w.gettext("Games:")]
+        lines += [
+            f"  {i}. {wording.game_title(name, w)} ({name})" for i, name in enumerate(names, 1)
+        ]
         if unfinished:
-            lines.insert(-1, "Unfinished matches: " + ", ".join(f"#{m.id}" for m in unfinished))
-            lines.append(f"'{sample.name} {sample.example_options}'), '#id' to resume a match,")
-            lines.append("or 'quit'.")
-        else:
-            lines.append(f"'{sample.name} {sample.example_options}'), or 'quit'.")
+            lines.append(
+                w.gettext("Unfinished matches: {ids}.").format(
+                    ids=", ".join(f"#{m.id}" for m in unfinished)
+                )
+            )
+        sample = games.example()
+        example = f"{sample.name} {sample.example_options}"
+        lines.append(
+            w.gettext(
+                "Type a game's number or name (options as name=value, e.g. “{example}”), “#id” "
+                "to resume a match, or “quit”."
+            ).format(example=example)
+            if unfinished
+            else w.gettext(
+                "Type a game's number or name (options as name=value, e.g. “{example}”), or “quit”."
+            ).format(example=example)
+        )
         self.write("\n".join(lines))
         while True:
             answer = await self.read_line("game> ")
-            if answer is None or answer.strip().lower() in ("quit", "exit", "q"):
+            if answer is None or answer.strip().lower() in QUIT:
                 return None
             try:
                 match = await self._start(answer.strip(), names, unfinished)
-            except (ServiceError, ValueError) as error:
-                self.write(f"Sorry: {error}")
+            except ServiceError as error:
+                self.write(error.say(w))
+                continue
+            except Exception:
+                log.exception("the sandbox could not start %r", answer)
+                self.write(w.gettext(SORRY))
                 continue
             if match is not None:
                 return match
@@ -189,29 +353,53 @@ class Sandbox:
     async def _start(
         self, answer: str, names: list[str], unfinished: list[MatchInfo]
     ) -> MatchInfo | None:
+        w = self.w
         if not answer:
             return None
+        lowered = answer.lower()
+        if lowered in HELP_WORDS:
+            self.write(w.gettext(HELP))
+            return None
+        if lowered.split()[0] in RULES_WORDS:
+            self._rules(answer.split()[1:])
+            return None
         if answer.startswith("#"):
-            wanted = int(answer[1:])
+            wanted = answer[1:].strip()
             for info in unfinished:
-                if info.id == wanted:
-                    self.write(f"Resuming match #{wanted}.")
+                if wanted.isdigit() and info.id == int(wanted):
+                    self.write(w.gettext("Resuming match #{id}.").format(id=info.id))
                     await self._show_all(info)
                     return info
-            raise ValueError(f"#{wanted} is not one of your unfinished matches")
+            raise ServiceError(
+                N_("“{answer}” is not one of your unfinished matches. They are listed above."),
+                answer=answer,
+            )
         words = answer.split()
         if words[0].isdigit() and not 1 <= int(words[0]) <= len(names):
-            raise ValueError(f"choose a number from 1 to {len(names)}")
+            raise ServiceError(
+                N_("There is no game {number}. Choose a number from 1 to {count}."),
+                number=words[0],
+                count=len(names),
+            )
         game = names[int(words[0]) - 1] if words[0].isdigit() else words[0]
         options = {}
         level = self.level
         for word in words[1:]:
             key, _, value = word.partition("=")
             if key.lower() == "level":
-                level = check_level(value)
+                if value not in ai.LEVELS:
+                    raise ServiceError(
+                        N_("There is no level “{level}”. The levels are {levels}."),
+                        level=value,
+                        levels=", ".join(ai.LEVELS),
+                    )
+                level = value
                 continue
             if not value.lstrip("-").isdigit():
-                raise ValueError(f"write options as name=number, like rounds=1, not {word!r}")
+                raise ServiceError(
+                    N_("“{word}” is not an option. Write options as name=number, like rounds=1."),
+                    word=word,
+                )
             options[key] = int(value)
         computer = computer_player(level)
         info, notices = await self.service.challenge(
@@ -221,20 +409,44 @@ class Sandbox:
         await self._deliver(notices + deliveries)
         return info
 
+    def _rules(self, asked: list[str]) -> None:
+        """The rules of the game asked for, else of the game being played."""
+        w = self.w
+        name = asked[0] if asked else self.game
+        if name is None:
+            self.write(w.gettext("Which game? Type “rules” and its name, e.g. “rules piquet”."))
+            return
+        try:
+            game = games.get(name).name
+        except KeyError:
+            self.write(
+                w.gettext("There is no game called “{game}”. The games are {names}.").format(
+                    game=name, names=", ".join(games.names())
+                )
+            )
+            return
+        self.write(rules_text(game, w).replace("**", ""))
+
     # -- playing --------------------------------------------------------------------------
     async def _play(self, info: MatchInfo) -> bool:
         """Play ``info`` out; False if the player quit in the middle."""
+        self.game = info.game
+        prompt = self.w.gettext("#{id} your move> ").format(id=info.id)
         while info.status == "active":
             if level_of(info.to_move) is not None:
                 info = await self._computer_moves(info)
                 continue
-            answer = await self.read_line(f"#{info.id} your move> ")
+            answer = await self.read_line(prompt)
             if answer is None:
                 return False
             command = answer.strip()
-            if command.lower() in ("quit", "exit", "q"):
+            if command.lower() in QUIT:
                 return False
-            info = await self._command(info, command)
+            try:
+                info = await self._command(info, command)
+            except Exception:
+                log.exception("the sandbox could not do %r", command)
+                self.write(self.w.gettext(SORRY))
         return True
 
     async def _computer_moves(self, info: MatchInfo) -> MatchInfo:
@@ -243,24 +455,31 @@ class Sandbox:
         return info
 
     async def _command(self, info: MatchInfo, command: str) -> MatchInfo:
+        w = self.w
         lowered = command.lower()
         if not command:
             return info
-        if lowered in ("help", "?"):
-            self.write(HELP)
+        if lowered in HELP_WORDS:
+            self.write(w.gettext(HELP))
+        elif lowered.split()[0] in RULES_WORDS:
+            self._rules(command.split()[1:])
         elif lowered in ("colours", "colors"):
             self.four_colour = not self.four_colour
             await self.service.set_preferences(self.human.user_id, four_colour=self.four_colour)
-            self.write(f"Four-colour deck {'on' if self.four_colour else 'off'}.")
+            self.write(
+                w.gettext("Four-colour deck on.")
+                if self.four_colour
+                else w.gettext("Four-colour deck off.")
+            )
         elif lowered == "moves":
-            self._list_moves(await self.service.legal_moves(info.id, self.human.user_id))
+            self._list_moves(info.game, await self.service.legal_moves(info.id, self.human.user_id))
         elif lowered == "hand":
             delivery = await self.service.hand_delivery(info.id, self.human.user_id)
             await self._deliver([delivery], full=True)
         elif lowered in ("table", "board"):
             board = await self.service.board_delivery(info.id)
             await self._deliver([board])
-            self.write(describe(board.view or {}))
+            self.write(describe(board.view or {}, w, self._names(board)))
         else:
             try:
                 if lowered == "resign":
@@ -269,7 +488,7 @@ class Sandbox:
                     move = await self._numbered(info, command)
                     info, deliveries = await self.service.move(info.id, self.human.user_id, move)
             except ServiceError as error:
-                self.write(f"Not accepted: {error}")
+                self.write(w.gettext("Not accepted: {why}").format(why=error.say(w)))
                 await self._deliver(error.deliveries)  # too late: the loss on time is told
                 return info
             await self._deliver(deliveries)
@@ -280,20 +499,44 @@ class Sandbox:
             return command
         legal = await self.service.legal_moves(info.id, self.human.user_id)
         number = int(command)
-        if not 1 <= number <= len(legal):
-            return command  # the service explains what is accepted
-        return legal[number - 1]
+        listed = len(legal)
+        if not 1 <= number <= listed:
+            raise ServiceError(
+                N_(
+                    "There is no move {number}: your moves are numbered from 1 to {count}. "
+                    "Type “moves” to see them."
+                ),
+                number=command,
+                count=listed,
+            )
+        return _numbered_moves(legal)[number - 1]
 
-    def _list_moves(self, legal: list[str]) -> None:
+    def _list_moves(self, game: str, legal: list[str]) -> None:
+        """The moves open, numbered; sets of cards (discards of any few of twelve) are said
+        as what to type, never listed by the thousand."""
+        w = self.w
         if not legal:
-            self.write("No move is open to you now.")
+            self.write(w.gettext("No move is open to you now."))
             return
-        shown = [f"{i}. {move}" for i, move in enumerate(legal[:MAX_NUMBERED], 1)]
-        more = len(legal) - MAX_NUMBERED
-        tail = f"\n  … and {more} more: type them out." if more > 0 else ""
-        self.write("Your moves:  " + "   ".join(shown) + tail)
+        numbered = _listed_moves(legal)
+        shown = [
+            f"{i}. {wording.move_text(game, move, w)}"
+            for i, move in enumerate(numbered[:MAX_NUMBERED], 1)
+        ]
+        lines = [w.gettext("Your moves:") + "  " + "   ".join(shown)] if shown else []
+        more = len(numbered) - MAX_NUMBERED
+        if more > 0:
+            lines.append(
+                w.ngettext(
+                    "… and {n} more: type it out.", "… and {n} more: type them out.", more
+                ).format(n=w.number(more))
+            )
+        if len(numbered) < len(legal):
+            lines.append(wording.listing(game, [m for m in legal if m not in numbered], w))
+        self.write("\n".join(lines))
 
     async def _show_all(self, info: MatchInfo) -> None:
+        self.game = info.game
         await self._deliver(
             [
                 await self.service.board_delivery(info.id),
@@ -301,6 +544,9 @@ class Sandbox:
             ],
             full=True,
         )
+
+    def _names(self, delivery: Delivery) -> tuple[str, str]:
+        return delivery.names or (self.w.gettext("you"), computer_player(self.level).name)
 
     # -- showing deliveries ---------------------------------------------------------------
     async def _deliver(self, deliveries: list[Delivery], *, full: bool = False) -> None:
@@ -311,17 +557,19 @@ class Sandbox:
         for delivery in deliveries:
             if delivery.to not in (None, self.human.user_id):
                 continue  # the computer's hand stays hidden, as on Discord
+            text = delivery.text.replace("**", "")
             if delivery.kind in ("notice", "dm"):
-                self.write(f"» {delivery.text}")
+                self.write(f"» {text}")
             elif delivery.kind == "board" and delivery.view is not None:
-                self.write(f"== {delivery.text}")
+                self.write(f"== {text}")
                 await self._picture(delivery, "table.png")
             elif delivery.kind == "hand" and delivery.view is not None:
                 await self._picture(delivery, "hand.png")
                 legal = delivery.view.get("legal_moves") or []
                 if legal or full:
-                    self.write(f"\n-- {delivery.text}\n{describe(delivery.view)}")
-                    self._list_moves(legal)
+                    view = describe(delivery.view, self.w, self._names(delivery))
+                    self.write(f"\n-- {text}\n{view}")
+                    self._list_moves(delivery.game, legal)
         # Shown here is sent: the outbox must not keep them for a Discord start-up to send.
         await self.service.delivered(deliveries)
 
@@ -332,13 +580,26 @@ class Sandbox:
         if name == "hand.png":
             data = await asyncio.to_thread(hand_png, delivery.view, four_colour=self.four_colour)
         else:
-            names = delivery.names or ("seat 0", "seat 1")
             data = await asyncio.to_thread(
-                table_png, delivery.view, names, four_colour=self.four_colour
+                table_png, delivery.view, self._names(delivery), four_colour=self.four_colour
             )
         path = self.folder / f"match-{delivery.match_id}" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+
+
+def _numbered_moves(legal: list[str]) -> list[str]:
+    """The moves in the order they are numbered: first those listed one by one, then those
+    of a verb whose moves are sets of cards (said as what to type, not listed)."""
+    sets = {m.split()[0] for m in legal if len(move_cards(m)) > 1}
+    return [m for m in legal if m.split()[0] not in sets] + [
+        m for m in legal if m.split()[0] in sets
+    ]
+
+
+def _listed_moves(legal: list[str]) -> list[str]:
+    sets = {m.split()[0] for m in legal if len(move_cards(m)) > 1}
+    return [m for m in legal if m.split()[0] not in sets]
 
 
 def _user_name() -> str:
@@ -349,13 +610,19 @@ def _user_name() -> str:
 
 
 async def run_sandbox(
-    db_path: Path | str, *, durable: bool, folder: Path, level: str = DEFAULT_LEVEL
+    db_path: Path | str,
+    *,
+    durable: bool,
+    folder: Path,
+    level: str = DEFAULT_LEVEL,
+    lang: str | None = None,
 ) -> int:
     service = await MatchService.open(db_path, durable=durable)
     computer = Computer(service, processes=1)
     try:
-        print(f"Database: {service.database.describe}")
-        return await Sandbox(service, folder=folder, level=level, computer=computer).run()
+        box = Sandbox(service, folder=folder, level=level, computer=computer, lang=lang)
+        print(box.w.gettext("Database: {path}").format(path=service.database.describe))
+        return await box.run()
     finally:
         await computer.close()
         await service.close()

@@ -17,22 +17,28 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
-import games
-from bot import logs
+from bot import i18n, logs
 from bot.computer import computer_player, is_computer
 from bot.discord.components import challenge_buttons, move_buttons, resign_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
-from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
+from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
+from bot.service.values import Phrase, Sayable
+from games.words import N_, Words
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
 
 log = logging.getLogger(__name__)
-SORRY = "Something went wrong on my side; nothing more was changed. Please try again."
+SORRY = N_("Something went wrong on my side; nothing more was changed. Please try again.")
 RESIGN_WINDOW = 15 * 60
 """Seconds a resignation question may be answered: a Confirm found hours later in an old
 reply must not end a match the player has since gone on with."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
+
+
+def words_of(interaction: discord.Interaction) -> Words:
+    """The language of a reply to ``interaction``: its member's Discord client's."""
+    return i18n.words(i18n.lang_of(interaction.locale))
 
 
 def player_ref(user: discord.abc.User, interaction: discord.Interaction | None = None) -> PlayerRef:
@@ -55,9 +61,9 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> 
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
-async def tell(interaction: discord.Interaction, text: str) -> None:
-    """A private answer to the invoker, whatever was answered before."""
-    text = text[:1].upper() + text[1:]  # the service's sentences may start in lower case
+async def tell(interaction: discord.Interaction, said: str | Sayable) -> None:
+    """A private answer to the invoker, whatever was answered before, in their language."""
+    text = said if isinstance(said, str) else said.say(words_of(interaction))
     if interaction.response.is_done():
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
     else:
@@ -84,11 +90,14 @@ def polite(flow: Flow) -> Flow:
             logs.set_match(given)
         started = time.perf_counter()
         try:
+            # What Discord says the server speaks, for the posts made there with nobody at
+            # hand (stored only when it changed).
+            await self.service.languages.seen(interaction.guild_id, interaction.guild_locale)
             await flow(self, interaction, *args, **kw)
         except Exception:
             log.exception("%s failed for %s", flow.__name__, interaction.user.id)
             with contextlib.suppress(discord.HTTPException):
-                await tell(interaction, SORRY)
+                await tell(interaction, Phrase(SORRY))
             return
         # One line per action (never its move or cards: a log is no place for a hand).
         took = round((time.perf_counter() - started) * 1000)
@@ -130,11 +139,13 @@ class Actions:
             return int(my_turn[0].id)
         if not playing:
             raise ServiceError(
-                "You have no match in progress. Start one with `/challenge`, or accept one."
+                N_("You have no match in progress. Start one with `/challenge`, or accept one.")
             )
         raise ServiceError(
-            "You are playing several matches: use this command in the match's thread, or "
-            "choose one in the `match` option (it lists them)."
+            N_(
+                "You are playing several matches. Use this command in the match's thread, or "
+                "choose one in the `match` option (it lists them)."
+            )
         )
 
     # -- moves -------------------------------------------------------------------------------
@@ -155,13 +166,16 @@ class Actions:
                 match_id, interaction.user.id, move, expected_version=expected_version
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             # A refusal may still have changed something to tell (too late: lost on time).
             await self.bot.courier.send(error.deliveries, interaction)
             return
         # The confirmation goes with the mover's new hand, in one answer Discord does not
         # count toward the bot's rate limits.
-        confirmation = f"Played `{move}` in match #{info.id}."
+        w = words_of(interaction)
+        confirmation = w.gettext("Your move in match #{id}: {move}.").format(
+            move=wording.move_text(info.game, move, w), id=info.id
+        )
         told = await self.bot.courier.send(deliveries, interaction, reply=confirmation)
         if interaction.type == discord.InteractionType.component:
             # The hand these buttons belong to is now history: a fresh one was just sent.
@@ -178,22 +192,35 @@ class Actions:
             match_id = await self.resolve(interaction, match_id)
             info = await self.service.get(match_id)
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
+        w = words_of(interaction)
         seat = info.seat_of(interaction.user.id)
         if seat is None or info.seats is None:
-            await tell(interaction, f"You do not play in match #{match_id}.")
+            await tell(interaction, Phrase(N_("You do not play in match #{id}."), {"id": match_id}))
             return
         if info.status != "active":
-            await tell(interaction, f"Match #{match_id} is not in progress: nothing to resign.")
+            await tell(
+                interaction,
+                Phrase(N_("Match #{id} is not in progress, so there is nothing to resign."),
+                       {"id": match_id}),
+            )  # fmt: skip
             return
-        title = games.get(info.game).title
-        against = info.seats[1 - seat].name
+        minutes = RESIGN_WINDOW // 60
         await interaction.followup.send(
-            f"Resign {title} match #{match_id} against {against}? The match ends at once and "
-            f"counts as a loss for you. (This question stands for "
-            f"{RESIGN_WINDOW // 60} minutes.)",
-            view=resign_buttons(match_id, interaction.user.id, int(time.time())),
+            w.ngettext(
+                "Resign {game} #{id} against {name}? The match ends at once and counts as a "
+                "loss for you. This question stands for {n} minute.",
+                "Resign {game} #{id} against {name}? The match ends at once and counts as a "
+                "loss for you. This question stands for {n} minutes.",
+                minutes,
+            ).format(
+                game=wording.game_title(info.game, w),
+                id=match_id,
+                name=info.seats[1 - seat].name,
+                n=w.number(minutes),
+            ),
+            view=resign_buttons(match_id, interaction.user.id, int(time.time()), w),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -209,27 +236,35 @@ class Actions:
     ) -> None:
         """The answer to :meth:`resign`'s question; the question's buttons go away with it."""
         await defer(interaction)
+        w = words_of(interaction)
         if interaction.user.id != user_id:
-            await tell(interaction, "Only the player who asked to resign can answer this.")
+            await tell(
+                interaction,
+                Phrase(N_("Only the player who asked to resign can answer this. Leave it.")),
+            )
             return
         if not confirm:
-            await _replace(interaction, f"You did not resign: match #{match_id} goes on.")
+            await _replace(
+                interaction,
+                w.gettext("You did not resign: match #{id} goes on.").format(id=match_id),
+            )
             return
         if time.time() - asked > RESIGN_WINDOW:
             await _replace(
                 interaction,
-                "This question has expired and nothing was changed: use `/resign` again if you "
-                "still want to resign.",
+                w.gettext(
+                    "This question has expired and nothing was changed. Use `/resign` again if "
+                    "you still want to resign."
+                ),
             )
             return
         try:
             info, deliveries = await self.service.resign(match_id, user_id)
         except ServiceError as error:
-            text = str(error)
-            await _replace(interaction, text[:1].upper() + text[1:])
+            await _replace(interaction, error.say(w))
             return
         await self.bot.courier.send(deliveries, interaction)
-        await _replace(interaction, f"You resigned match #{info.id}.")
+        await _replace(interaction, w.gettext("You resigned match #{id}.").format(id=info.id))
 
     # -- challenges --------------------------------------------------------------------------
 
@@ -256,12 +291,20 @@ class Actions:
         if level is not None:
             await tell(
                 interaction,
-                f"A level is for playing the computer: challenge {me.mention if me else 'me'} "
-                "to play at that level, or leave the level out.",
+                Phrase(
+                    N_(
+                        "A level is for playing the computer. Challenge {me} to play at that "
+                        "level, or leave the level out."
+                    ),
+                    {"me": me.mention if me else "Tapis"},
+                ),
             )
             return
         if opponent is not None and opponent.bot:
-            await tell(interaction, "Bots cannot play: challenge a person, or leave it open.")
+            await tell(
+                interaction,
+                Phrase(N_("Bots cannot play. Challenge a person, or leave the challenge open.")),
+            )
             return
         # From inside a thread (another match's, say) the challenge goes to the channel the
         # thread belongs to, so that the new match gets a thread of its own.
@@ -281,11 +324,14 @@ class Actions:
                 duplicate=duplicate,
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         where = await self._announce(interaction, home, info, deliveries)
         await interaction.followup.send(
-            f"Challenge #{info.id} posted in <#{where}>.", ephemeral=True
+            words_of(interaction)
+            .gettext("Challenge #{id} posted in {where}.")
+            .format(id=info.id, where=f"<#{where}>"),
+            ephemeral=True,
         )
 
     async def _against_computer(
@@ -315,16 +361,17 @@ class Actions:
                 rated=False,
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
-        title = games.get(info.game).title
-        text = (
-            f"{interaction.user.display_name} plays {title} against {computer.name} "
-            f"(match #{info.id}, not rated)."
+        public = self.public_words(info)
+        text = public.gettext("{name} plays {game} against {computer} (match #{id}, not rated).")
+        text = text.format(
+            name=safe_name(interaction.user.display_name),
+            game=wording.game_title(info.game, public),
+            computer=computer.name,
+            id=info.id,
         )
-        await self._play_computer(
-            interaction, home, info, computer, text, f"Match #{info.id} against {computer.name}"
-        )
+        await self._play_computer(interaction, home, info, computer, text)
 
     async def _play_computer(
         self,
@@ -333,7 +380,6 @@ class Actions:
         info: MatchInfo,
         computer: PlayerRef,
         text: str,
-        what: str,
     ) -> None:
         """Post a match against the computer and start it at once: the computer never keeps
         anyone waiting, so there is no Accept button to press."""
@@ -341,11 +387,19 @@ class Actions:
         try:
             _, deliveries = await self.service.accept(info.id, computer)
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
-        said = f"{what} started in <#{where}>."
+        said = (
+            words_of(interaction)
+            .gettext("Match #{id} against {computer} started in {where}.")
+            .format(id=info.id, computer=computer.name, where=f"<#{where}>")
+        )
         if not await self.bot.courier.send(deliveries, interaction, reply=said):
             await interaction.followup.send(said, ephemeral=True)
+
+    def public_words(self, info: MatchInfo) -> Words:
+        """The language of ``info``'s public posts: its server's."""
+        return i18n.words(self.service.languages.of(info.guild_id))
 
     async def _announce(
         self,
@@ -356,7 +410,7 @@ class Actions:
     ) -> int:
         """Post a new challenge (its first notice, with Accept/Decline) and send the rest."""
         announce = next((d for d in deliveries if d.kind == "notice"), None)
-        text = announce.text if announce else f"New {games.get(info.game).title} challenge."
+        text = announce.text if announce else wording.game_title(info.game, i18n.words("en"))
         mention = announce.mention if announce is not None else None
         if mention is not None:
             text = f"<@{mention}> {text}"  # the challenged member is notified
@@ -375,28 +429,42 @@ class Actions:
                 match_id, player_ref(interaction.user, interaction)
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         if info.status != "challenge":
-            await self._answered(interaction, info, deliveries, "accepted")
+            # They asked first: this accepts theirs. The pressed button belongs to the result,
+            # not to the challenge's post.
+            await self._answered(interaction, info, deliveries, accepted=True, on_post=False)
             return
         channel = await self._channel(info.channel_id)
         if channel is None:
-            await tell(interaction, "I can no longer post in that match's channel.")
+            await tell(
+                interaction,
+                Phrase(
+                    N_(
+                        "I can no longer post in that match's channel. Start a new match with "
+                        "`/challenge` where I may post."
+                    )
+                ),
+            )
             return
         computer = info.opponent
         if computer is not None and is_computer(computer.user_id):
             # The computer never keeps anyone waiting: it takes the rematch at once.
-            text = (
-                f"{interaction.user.display_name} plays {computer.name} again "
-                f"(match #{info.id}, not rated)."
+            public = self.public_words(info)
+            text = public.gettext("{name} plays {computer} again (match #{id}, not rated).")
+            text = text.format(
+                name=safe_name(interaction.user.display_name), computer=computer.name, id=info.id
             )
-            await self._play_computer(
-                interaction, channel, info, computer, text, f"Rematch #{info.id}"
-            )
+            await self._play_computer(interaction, channel, info, computer, text)
             return
         where = await self._announce(interaction, channel, info, deliveries)
-        await interaction.followup.send(f"Rematch #{info.id} asked in <#{where}>.", ephemeral=True)
+        await interaction.followup.send(
+            words_of(interaction)
+            .gettext("Rematch #{id} asked in {where}.")
+            .format(id=info.id, where=f"<#{where}>"),
+            ephemeral=True,
+        )
 
     async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
         if channel_id is None:
@@ -423,16 +491,15 @@ class Actions:
         Where threads cannot be made (no permission, already in a thread) the match lives in
         the channel itself.
         """
+        public = self.public_words(info)
         message = await channel.send(
             text[:2000],
-            view=challenge_buttons(info.id) if buttons else discord.utils.MISSING,
+            view=challenge_buttons(info.id, public) if buttons else discord.utils.MISSING,
             allowed_mentions=pings(mention),
         )
         if not isinstance(channel, discord.TextChannel):
             return message.channel.id
-        title = games.get(info.game).title
-        against = plain_name(info.opponent.name) if info.opponent else "anyone"
-        name = f"{title} · {plain_name(info.challenger.name)} vs {against} · #{info.id}"[:100]
+        name = thread_name(info, public)
         try:
             thread = await message.create_thread(
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
@@ -454,9 +521,9 @@ class Actions:
                 match_id, player_ref(interaction.user, interaction)
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
-        await self._answered(interaction, info, deliveries, "accepted")
+        await self._answered(interaction, info, deliveries, accepted=True)
 
     @polite
     async def decline(self, interaction: discord.Interaction, match_id: int | None) -> None:
@@ -471,25 +538,67 @@ class Actions:
             else:
                 info, deliveries = await self.service.decline(match_id, interaction.user.id)
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
-        await self._answered(interaction, info, deliveries, "declined")
+        await self._answered(interaction, info, deliveries, accepted=False)
 
     async def _answered(
         self,
         interaction: discord.Interaction,
         info: MatchInfo,
         deliveries: list[Delivery],
-        what: str,
+        *,
+        accepted: bool,
+        on_post: bool = True,
     ) -> None:
+        """Tell an answered challenge: its post and its thread say what became of it (no
+        "accept or decline" left behind), then the invoker hears it privately (with their hand,
+        when the match started, in the same answer)."""
+        public = self.public_words(info)
+        post = answered_post(info, public)
         if interaction.type == discord.InteractionType.component:
             # The challenge's buttons go first: nobody else should press them meanwhile.
-            await _strip_components(interaction)
+            if on_post:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.edit_original_response(
+                        content=post, view=None, allowed_mentions=discord.AllowedMentions.none()
+                    )
+            else:
+                await _strip_components(interaction)
+                await self._edit_post(info, post)
             await self.bot.courier.send(deliveries, interaction)
         else:
-            said = f"Challenge #{info.id} {what}."
-            if not await self.bot.courier.send(deliveries, interaction, reply=said):
-                await interaction.followup.send(said, ephemeral=True)
+            await self._edit_post(info, post)
+            w = words_of(interaction)
+            done = (
+                w.gettext("Challenge #{id} accepted.")
+                if accepted
+                else w.gettext("Challenge #{id} declined.")
+            ).format(id=info.id)
+            if not await self.bot.courier.send(deliveries, interaction, reply=done):
+                await interaction.followup.send(done, ephemeral=True)
+        if accepted and info.thread_id is not None:
+            await self._rename_thread(info.thread_id, thread_name(info, public))
+
+    async def _edit_post(self, info: MatchInfo, post: str) -> None:
+        """Edit a challenge's post (the message its thread was opened on: the same id)."""
+        channel = await self._channel(info.channel_id)
+        if channel is None or info.thread_id is None:
+            return
+        try:
+            await channel.get_partial_message(info.thread_id).edit(  # type: ignore[attr-defined]
+                content=post, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (discord.HTTPException, AttributeError):
+            log.debug("could not edit the post of challenge %s", info.id, exc_info=True)
+
+    async def _rename_thread(self, thread_id: int, name: str) -> None:
+        thread = await self._channel(thread_id)
+        if isinstance(thread, discord.Thread) and thread.name != name:
+            try:
+                await thread.edit(name=name)
+            except discord.HTTPException:
+                log.debug("could not rename thread %s", thread_id, exc_info=True)
 
     async def _pending_challenge(self, interaction: discord.Interaction) -> int:
         if interaction.channel_id is not None:
@@ -505,7 +614,10 @@ class Actions:
             logs.set_match(waiting[0].id)
             return int(waiting[0].id)
         raise ServiceError(
-            "Which challenge? Press its Accept or Decline button, or choose it in `match`."
+            N_(
+                "I cannot tell which challenge you mean. Press its Accept or Decline button, or "
+                "choose it in the `match` option."
+            )
         )
 
     # -- looking -----------------------------------------------------------------------------
@@ -520,12 +632,13 @@ class Actions:
             match_id = await self.resolve(interaction, match_id)
             delivery = await self.service.hand_delivery(match_id, interaction.user.id)
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
+        w = words_of(interaction)
         user_id = interaction.user.id
         picture = await courier.picture(delivery)
         legal = list((delivery.view or {}).get("legal_moves") or [])
-        components = move_buttons(match_id, delivery.version, legal)
+        components = move_buttons(match_id, delivery.version, legal, w, delivery.game)
         text = courier.heading(delivery) + delivery.text
         closed = courier.dms_closed(user_id, delivery.dms_closed)
         if where == "dm" or (where is None and not closed):
@@ -534,10 +647,14 @@ class Actions:
             )
             if sent:
                 await interaction.followup.send(
-                    "Your hand is in your DMs.", ephemeral=True, allowed_mentions=NO_PINGS
+                    w.gettext("Your hand is in your direct messages."),
+                    ephemeral=True,
+                    allowed_mentions=NO_PINGS,
                 )
                 return
-            text += "\n(Your DMs are closed to me, so here it is, visible to you alone.)"
+            text += "\n" + w.gettext(
+                "Your direct messages are closed to me, so here it is, visible to you alone."
+            )
         await interaction.followup.send(
             text[:2000],
             file=_file(picture),
@@ -554,13 +671,15 @@ class Actions:
             match_id = await self.resolve(interaction, match_id)
             await self.service.get_here(match_id, interaction.guild_id)
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         await defer(interaction, ephemeral=False)
         try:
             delivery = await self.service.board_delivery(match_id)
         except ServiceError as error:
-            await interaction.followup.send(str(error), allowed_mentions=NO_PINGS)
+            await interaction.followup.send(
+                error.say(words_of(interaction)), allowed_mentions=NO_PINGS
+            )
             return
         picture = await self.bot.courier.picture(delivery)
         await interaction.followup.send(
@@ -568,6 +687,29 @@ class Actions:
             file=_file(picture, "table"),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+def thread_name(info: MatchInfo, w: Words) -> str:
+    """A match's thread: 'Piquet · Alice vs Bob · #1', or '… Alice vs anyone …' while open."""
+    against = plain_name(info.opponent.name) if info.opponent else w.gettext("anyone")
+    return w.gettext("{game} · {challenger} vs {opponent} · #{id}").format(
+        game=wording.game_title(info.game, w),
+        challenger=plain_name(info.challenger.name),
+        opponent=against,
+        id=info.id,
+    )[:100]
+
+
+def answered_post(info: MatchInfo, w: Words) -> str:
+    """What a challenge's post says once answered, in place of its question."""
+    game = wording.game_title(info.game, w)
+    if info.status in ("active", "finished") and info.seats is not None:
+        return w.gettext(
+            "**{first} vs {second} · #{id}**: {game}, accepted. The match is played in its thread."
+        ).format(first=info.seats[0].name, second=info.seats[1].name, id=info.id, game=game)
+    if info.status == "declined":
+        return w.gettext("~~Challenge #{id} ({game})~~: declined.").format(id=info.id, game=game)
+    return w.gettext("~~Challenge #{id} ({game})~~: withdrawn.").format(id=info.id, game=game)
 
 
 def _file(picture: bytes | None, name: str = "hand") -> discord.File:

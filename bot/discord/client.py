@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import health
 from bot.computer import Computer, computer_turns
-from bot.discord.actions import Actions
+from bot.discord.actions import SORRY, Actions, words_of
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings
@@ -232,9 +232,12 @@ class TapisBot(commands.Bot):
     ) -> None:
         """Anything unforeseen: logged, and the invoker told privately, politely."""
         log.error("command %s failed", interaction.command, exc_info=error)
-        text = "Something went wrong on my side; nothing was changed. Please try again."
+        w = words_of(interaction)
+        text = w.gettext(SORRY)
         if isinstance(error, discord.app_commands.TransformerError):
-            text = f"I could not read {error.value!r}: please pick from the list."
+            text = w.gettext("I could not read “{value}”. Please pick from the list.").format(
+                value=error.value
+            )
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

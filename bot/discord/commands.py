@@ -17,13 +17,16 @@ from discord.ext import commands
 
 import ai
 import games
-from bot.discord.actions import Actions, tell
+from bot import ratings
+from bot.discord.actions import Actions, tell, words_of
 from bot.discord.components import pretty
 from bot.discord.locales import OPTIONS_HELP
 from bot.discord.names import plain_name, safe_name
-from bot.discord.replay import export_match, finished_choices, switch_web
+from bot.discord.replay import export_match, finished_choices, switch_language, switch_web
 from bot.discord.seasons import season_table, start_season
-from bot.service import MatchInfo, ServiceError
+from bot.service import MatchInfo, ServiceError, wording
+from bot.service.wording import rules_text
+from games.words import N_, Words
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
@@ -32,11 +35,19 @@ MAX_CHOICES = 25
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
 LEVEL_CHOICES = [Choice(name=level, value=level) for level in ai.LEVELS]
 
+LANGUAGE_CHOICES: list[Choice[str]] = [
+    # Each language named in itself, as language menus do; "auto" is said in the reader's.
+    Choice(name="English", value="en"),
+    Choice(name="Français", value="fr"),
+    Choice(name="Svenska", value="sv"),
+    Choice(name=N_("the server's language in Discord"), value="auto"),
+]
 
-def _label(info: MatchInfo, user_id: int, *, plain: bool = False) -> str:
+
+def _label(info: MatchInfo, user_id: int, w: Words, *, plain: bool = False) -> str:
     """One line naming a match for ``user_id``; ``plain`` for autocomplete choices, which
     Discord shows as typed (names are stored escaped for message text)."""
-    title = games.get(info.game).title
+    title = wording.game_title(info.game, w)
     if info.seats is not None:
         others = [p.name for p in info.seats if p.user_id != user_id]
         against = others[0] if others else info.seats[1].name
@@ -44,13 +55,19 @@ def _label(info: MatchInfo, user_id: int, *, plain: bool = False) -> str:
         against = info.opponent.name
     else:
         against = info.challenger.name
-    state = {
-        "challenge": "challenge",
-        "active": "your turn" if info.to_move == user_id else "their turn",
-    }.get(info.status, info.status)
+    if info.status == "challenge":
+        state = w.gettext("challenge")
+    elif info.status == "active" and info.to_move == user_id:
+        state = w.gettext("your turn")
+    elif info.status == "active":
+        state = w.gettext("their turn")
+    else:
+        state = w.gettext("over")
     if plain:
         against = plain_name(against)
-    return f"#{info.id} {title} vs {against} — {state}"[:100]
+    return w.gettext("#{id} {game} vs {name} — {state}").format(
+        id=info.id, game=title, name=against, state=state
+    )[:100]
 
 
 def parse_options(game: str, text: str | None) -> dict[str, int]:
@@ -63,8 +80,13 @@ def parse_options(game: str, text: str | None) -> dict[str, int]:
         key, sep, value = word.partition("=")
         if not sep or key not in known or not re.fullmatch(r"-?\d+", value):
             raise ServiceError(
-                f"{word!r} is not an option of {games.get(game).title}: write name=number, "
-                f"with names {', '.join(known)} (the autocomplete shows them)."
+                N_(
+                    "“{word}” is not an option of {game}. Write name=number, with the names "
+                    "{names} (the list suggests them)."
+                ),
+                word=word,
+                game=games.get(game).title,
+                names=", ".join(known),
             )
         chosen[key] = int(value)
     return chosen
@@ -94,10 +116,11 @@ def option_suggestions(game: str, typed: str) -> list[str]:
     return found[:MAX_CHOICES]
 
 
-def matches_filter(move: str, typed: str) -> bool:
-    """Every word typed appears in the move (any order, any case, symbols allowed)."""
+def matches_filter(move: str, typed: str, shown: str = "") -> bool:
+    """Every word typed appears in the move (any order, any case, symbols allowed), as
+    written or as shown in the reader's words."""
     text = move.lower()
-    pretty_text = pretty(move).lower()
+    pretty_text = (shown or pretty(move)).lower()
     return all(w in text or w in pretty_text for w in typed.lower().split())
 
 
@@ -118,8 +141,9 @@ class Play(commands.Cog):
     ) -> list[Choice[int]]:
         mine = await self.bot.service.matches_of(interaction.user.id)
         found = []
+        w = words_of(interaction)
         for info in mine:
-            label = _label(info, interaction.user.id, plain=True)
+            label = _label(info, interaction.user.id, w, plain=True)
             if current.strip().lower().lstrip("#") in label.lower():
                 found.append(Choice(name=label, value=int(info.id)))
         return found[:MAX_CHOICES]
@@ -128,8 +152,9 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[int]]:
         mine = await self.bot.service.matches_of(interaction.user.id, active_only=False)
+        w = words_of(interaction)
         return [
-            Choice(name=_label(m, interaction.user.id, plain=True), value=int(m.id))
+            Choice(name=_label(m, interaction.user.id, w, plain=True), value=int(m.id))
             for m in mine
             if m.status == "challenge"
             and m.guild_id == interaction.guild_id  # a challenge belongs to its server
@@ -144,10 +169,13 @@ class Play(commands.Cog):
         try:
             match_id = await self.actions.resolve(interaction, given)
             legal = await self.bot.service.legal_moves(match_id, interaction.user.id)
+            game = (await self.bot.service.get(match_id)).game
         except ServiceError:
             return []
-        chosen = [m for m in legal if matches_filter(m, current)][:MAX_CHOICES]
-        return [Choice(name=pretty(m)[:100], value=m) for m in chosen if len(m) <= 100]
+        w = words_of(interaction)
+        shown = {m: wording.move_text(game, m, w) for m in legal}
+        chosen = [m for m in legal if matches_filter(m, current, shown[m])][:MAX_CHOICES]
+        return [Choice(name=shown[m][:100], value=m) for m in chosen if len(m) <= 100]
 
     async def options_choices(
         self, interaction: discord.Interaction, current: str
@@ -159,14 +187,14 @@ class Play(commands.Cog):
 
     # -- commands ----------------------------------------------------------------------------
 
-    @app_commands.command(description="Challenge a member (or anyone) to a card game")
+    @app_commands.command(description=N_("Challenge a member (or anyone) to a card game"))
     @app_commands.describe(
-        game="Which game to play",
-        opponent="Who you challenge; leave empty to let anyone accept",
+        game=N_("Which game to play"),
+        opponent=N_("Who you challenge; leave empty to let anyone accept"),
         options=OPTIONS_HELP,
-        days="Days each player has per move before losing on time (default: no clock)",
-        level="The computer's level, when you challenge Tapis itself (default: normal)",
-        duplicate="Play the same deals twice, seats swapped: the difference of scores decides",
+        days=N_("Days each player has per move before losing on time (default: no clock)"),
+        level=N_("The computer's level, when you challenge Tapis itself (default: normal)"),
+        duplicate=N_("Play the same deals twice, seats swapped: the difference of scores decides"),
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.guild_only()
@@ -183,7 +211,7 @@ class Play(commands.Cog):
         try:
             chosen = parse_options(game, options)
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         await self.actions.challenge(
             interaction, game, opponent, chosen, days, level, duplicate=duplicate
@@ -191,25 +219,25 @@ class Play(commands.Cog):
 
     challenge.autocomplete("options")(options_choices)
 
-    @app_commands.command(description="Accept a challenge (or press Accept on it)")
-    @app_commands.describe(match="The challenge to accept")
+    @app_commands.command(description=N_("Accept a challenge (or press Accept on it)"))
+    @app_commands.describe(match=N_("The challenge to accept"))
     @app_commands.guild_only()
     async def accept(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.accept(interaction, match)
 
     accept.autocomplete("match")(challenge_choices)
 
-    @app_commands.command(description="Decline a challenge, or withdraw your own")
-    @app_commands.describe(match="The challenge to decline")
+    @app_commands.command(description=N_("Decline a challenge, or withdraw your own"))
+    @app_commands.describe(match=N_("The challenge to decline"))
     async def decline(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.decline(interaction, match)
 
     decline.autocomplete("match")(challenge_choices)
 
-    @app_commands.command(description="Make your move: the list shows your legal moves")
+    @app_commands.command(description=N_("Make your move: the list shows your legal moves"))
     @app_commands.describe(
-        move="Your move, e.g. play QS or discard 7H 9C (pick from the list)",
-        match="Which match, when you are not in its thread",
+        move=N_("Your move, e.g. play QS or discard 7H 9C (pick from the list)"),
+        match=N_("Which match, when you are not in its thread"),
     )
     async def play(
         self, interaction: discord.Interaction, move: str, match: int | None = None
@@ -219,12 +247,14 @@ class Play(commands.Cog):
     play.autocomplete("move")(move_choices)
     play.autocomplete("match")(match_choices)
 
-    @app_commands.command(description="See your cards again, privately")
+    @app_commands.command(description=N_("See your cards again, privately"))
     @app_commands.describe(
-        match="Which match, when you are not in its thread",
-        where="Send it by DM, or show it here to you alone",
+        match=N_("Which match, when you are not in its thread"),
+        where=N_("Send it by DM, or show it here to you alone"),
     )
-    @app_commands.choices(where=[Choice(name="DM", value="dm"), Choice(name="here", value="here")])
+    @app_commands.choices(
+        where=[Choice(name=N_("DM"), value="dm"), Choice(name=N_("here"), value="here")]
+    )
     async def hand(
         self, interaction: discord.Interaction, match: int | None = None, where: str | None = None
     ) -> None:
@@ -232,78 +262,94 @@ class Play(commands.Cog):
 
     hand.autocomplete("match")(match_choices)
 
-    @app_commands.command(description="Show the table of a match to everyone here")
-    @app_commands.describe(match="Which match, when you are not in its thread")
+    @app_commands.command(description=N_("Show the table of a match to everyone here"))
+    @app_commands.describe(match=N_("Which match, when you are not in its thread"))
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.board(interaction, match)
 
     board.autocomplete("match")(match_choices)
 
-    @app_commands.command(description="Give up a match: your opponent wins it")
-    @app_commands.describe(match="Which match, when you are not in its thread")
+    @app_commands.command(description=N_("Give up a match: your opponent wins it"))
+    @app_commands.describe(match=N_("Which match, when you are not in its thread"))
     async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.resign(interaction, match)
 
     resign.autocomplete("match")(match_choices)
 
-    @app_commands.command(description="List your matches and challenges")
+    @app_commands.command(description=N_("List your matches and challenges"))
     async def matches(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         mine = await self.bot.service.matches_of(interaction.user.id, active_only=False)
         current = [m for m in mine if m.status in ("challenge", "active")]
+        w = words_of(interaction)
         if not current:
             await interaction.followup.send(
-                "You have no match going on. Start one with `/challenge`.", ephemeral=True
+                w.gettext("You have no match going on. Start one with `/challenge`."),
+                ephemeral=True,
             )
             return
         lines = []
         for info in current[:40]:
             place = info.thread_id or info.channel_id
-            lines.append(_label(info, interaction.user.id) + (f" · <#{place}>" if place else ""))
+            label = _label(info, interaction.user.id, w)
+            lines.append(label + (f" · <#{place}>" if place else ""))
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
 
-class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rankings and help"):
+class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, rankings and help")):
     """Looking things up: rules, leaderboard, stats, help."""
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(description="How to play with Tapis: the commands, in short")
+    @app_commands.command(description=N_("How to play with Tapis: the commands, in short"))
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP, ephemeral=True)
+        await interaction.response.send_message(help_text(words_of(interaction)), ephemeral=True)
 
     @app_commands.command(
-        description="Card colours in your hand pictures: two or four suits' colours"
+        description=N_("Card colours in your hand pictures: two or four suits' colours")
     )
-    @app_commands.describe(colours="Four colours tell ♦ from ♥ and ♣ from ♠ at a glance")
+    @app_commands.describe(colours=N_("Four colours tell ♦ from ♥ and ♣ from ♠ at a glance"))
     @app_commands.choices(
-        colours=[Choice(name="two colours", value=2), Choice(name="four colours", value=4)]
+        colours=[Choice(name=N_("two colours"), value=2), Choice(name=N_("four colours"), value=4)]
     )
     async def cards(self, interaction: discord.Interaction, colours: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_preferences(interaction.user.id, four_colour=colours == 4)
-        await interaction.followup.send(
-            f"Your hands will be drawn in {colours} colours from now on.", ephemeral=True
+        w = words_of(interaction)
+        said = (
+            w.gettext("Your hands will be drawn in four colours from now on.")
+            if colours == 4
+            else w.gettext("Your hands will be drawn in two colours from now on.")
         )
+        await interaction.followup.send(said, ephemeral=True)
 
-    @app_commands.command(description="The rules of a game, in short, and how to write its moves")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(
+        description=N_("The rules of a game, in short, and how to write its moves")
+    )
+    @app_commands.describe(game=N_("Which game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        await interaction.response.send_message(rules_text(game)[:2000], ephemeral=True)
+        # Longer than one message allows: sent in parts, each whole paragraphs.
+        parts = message_parts(rules_text(game, words_of(interaction)))
+        await interaction.response.send_message(parts[0], ephemeral=True)
+        for part in parts[1:]:
+            await interaction.followup.send(part, ephemeral=True)
 
-    @app_commands.command(description="The best players of a game, here or everywhere")
+    @app_commands.command(description=N_("The best players of a game, here or everywhere"))
     @app_commands.describe(
-        game="Which game",
-        scope="This server only, or every server",
-        season="A season's table of this server (its points), current or past",
+        game=N_("Which game"),
+        scope=N_("This server only, or every server"),
+        season=N_("A season's table of this server (its points), current or past"),
     )
     @app_commands.choices(
         game=GAME_CHOICES,
-        scope=[Choice(name="this server", value="server"), Choice(name="global", value="global")],
+        scope=[
+            Choice(name=N_("this server"), value="server"),
+            Choice(name=N_("global"), value="global"),
+        ],
     )
     async def leaderboard(
         self,
@@ -318,21 +364,31 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
         await interaction.response.defer(thinking=True)
         guild = interaction.guild_id if scope == "server" else None
         rows = await self.bot.service.leaderboard(game, guild)
-        title = games.get(game).title
+        w = words_of(interaction)
+        title = wording.game_title(game, w)
         if not rows:
-            text = f"No rated {title} match yet{' on this server' if guild else ''}."
+            text = (
+                w.gettext("No rated {game} match on this server yet.")
+                if guild
+                else w.gettext("No rated {game} match yet.")
+            ).format(game=title)
         else:
-            text = f"**{title}** — {'this server' if guild else 'all servers'}\n" + "\n".join(
-                f"{r.rank}. {r.name} — {r.rating:.0f} ({r.wins} won, {r.losses} lost, "
-                f"{r.draws} drawn)"
+            where = w.gettext("this server") if guild else w.gettext("all servers")
+            text = f"**{title}** — {where}\n" + "\n".join(
+                w.gettext("{rank}. {name} — {rating} ({record})").format(
+                    rank=r.rank,
+                    name=r.name,
+                    rating=w.number(ratings.displayed(r.rating)),
+                    record=record(r.wins, r.losses, r.draws, w),
+                )
                 for r in rows
             )
         await interaction.followup.send(
             text[:2000], allowed_mentions=discord.AllowedMentions.none()
         )
 
-    @app_commands.command(description="A member's record: rating, wins, losses, streak")
-    @app_commands.describe(member="Whose record (default: yours)", game="One game, or all")
+    @app_commands.command(description=N_("A member's record: rating, wins, losses, streak"))
+    @app_commands.describe(member=N_("Whose record (default: yours)"), game=N_("One game, or all"))
     @app_commands.choices(game=GAME_CHOICES)
     async def stats(
         self,
@@ -345,26 +401,43 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
         try:
             stats = await self.bot.service.stats(who.id, game, interaction.guild_id)
         except ServiceError as error:
-            await interaction.followup.send(str(error))
+            await interaction.followup.send(error.say(words_of(interaction)))
             return
-        which = games.get(game).title if game else "all games"
+        w = words_of(interaction)
+        which = wording.game_title(game, w) if game else w.gettext("all games")
         lines = [f"**{safe_name(who.display_name)}** — {which}"]
         if stats.rating is not None:
-            rank = f", rank {stats.rank}" if stats.rank else ""
-            lines.append(f"Rating {stats.rating:.0f}{rank}")
+            rating = w.number(ratings.displayed(stats.rating))
+            lines.append(
+                w.gettext("Rating {rating}, rank {rank}.").format(rating=rating, rank=stats.rank)
+                if stats.rank
+                else w.gettext("Rating {rating}.").format(rating=rating)
+            )
+        played = w.ngettext("{n} match played", "{n} matches played", stats.games)
         lines.append(
-            f"{stats.games} played: {stats.wins} won, {stats.losses} lost, {stats.draws} drawn"
+            w.gettext("{played}: {record}.").format(
+                played=played.format(n=w.number(stats.games)),
+                record=record(stats.wins, stats.losses, stats.draws, w),
+            )
         )
+        if stats.streak > 0:
+            streak = w.ngettext("{n} win in a row", "{n} wins in a row", stats.streak)
+        elif stats.streak < 0:
+            streak = w.ngettext("{n} loss in a row", "{n} losses in a row", -stats.streak)
         if stats.streak:
-            kind = "wins" if stats.streak > 0 else "losses"
-            lines.append(f"Streak: {abs(stats.streak)} {kind} in a row")
-        lines.append(f"Lost on time {stats.losses_on_time}, resigned {stats.resignations}")
+            n = w.number(abs(stats.streak))
+            lines.append(w.gettext("Streak: {streak}.").format(streak=streak.format(n=n)))
+        lines.append(
+            w.gettext("Lost on time: {lost}. Resigned: {resigned}.").format(
+                lost=w.number(stats.losses_on_time), resigned=w.number(stats.resignations)
+            )
+        )
         await interaction.followup.send(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
 
-    @app_commands.command(description="A finished match's moves as a file, to keep or check")
-    @app_commands.describe(match="The finished match to export")
+    @app_commands.command(description=N_("A finished match's moves as a file, to keep or check"))
+    @app_commands.describe(match=N_("The finished match to export"))
     async def export(self, interaction: discord.Interaction, match: int) -> None:
         await export_match(self.bot, interaction, match)
 
@@ -375,56 +448,84 @@ class Info(commands.GroupCog, group_name="tapis", group_description="Rules, rank
         return await finished_choices(self.bot, interaction, current)
 
     season = app_commands.Group(
-        name="season", description="Seasons of this server's tables", guild_only=True
+        name="season", description=N_("Seasons of this server's tables"), guild_only=True
     )
 
-    @season.command(name="new", description="Close this season's tables and start the next")
+    @season.command(name="new", description=N_("Close this season's tables and start the next"))
     async def new_season(self, interaction: discord.Interaction) -> None:
         await start_season(self.bot, interaction)
 
-    @app_commands.command(description="Show this server's leaderboards on the web, or stop")
-    @app_commands.describe(state="on: anyone may see them on the site; off: hidden (default)")
-    @app_commands.choices(state=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    @app_commands.command(description=N_("Show this server's leaderboards on the web, or stop"))
+    @app_commands.describe(state=N_("on: anyone may see them on the site; off: hidden (default)"))
+    @app_commands.choices(
+        state=[Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
+    )
     @app_commands.guild_only()
     async def web(self, interaction: discord.Interaction, state: str) -> None:
         await switch_web(self.bot, interaction, state == "on")
 
-
-def _titles() -> str:
-    """The games' titles as a sentence lists them: "A, B and C"."""
-    titles = [game.title for game in games.registered()]
-    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else titles[0]
-
-
-HELP = f"""**Tapis** — {_titles()}, two players, turn by turn.
-• `/challenge` a member (or anyone): pick the game, options, days per move.
-• `/challenge` Tapis itself to play the computer, with a `level` (easy, normal, strong); unrated.
-• They press **Accept** (or use `/accept`). The match gets its own thread.
-• Your cards come by DM with buttons for your legal moves; or use `/play` \
-(the list shows only your legal moves).
-• `/hand` shows your cards again, `/board` shows the table, `/resign` gives up (after you confirm).
-• `/matches` lists yours; `/tapis rules`, `/tapis leaderboard`, `/tapis stats` tell the rest.
-• `/replay` a finished match move by move; `/tapis export` gives its moves as a file.
-• `/tournament create`, `join`, `start`, `standings`: Swiss or round-robin tournaments; \
-`/tapis leaderboard season:` shows a season's table.
-Allow direct messages from this server so I can send you your hand."""
-
-
-def rules_text(game: str) -> str:
-    """What the game says of itself (its summary, move words, example moves and options):
-    generic, so a new game documents itself."""
-    rules = games.get(game)
-    state = rules.new_match(seed=0)
-    moves = ", ".join(f"`{verb}`" for verb in sorted(state.syntax))
-    examples = ", ".join(f"`{move}`" for move in rules.example_moves)
-    options = "; ".join(
-        f"`{o.name}` (default {o.default if o.default is not None else 'drawn by lot'}"
-        + (f"; {o.help}" if o.help else "")
-        + ")"
-        for o in rules.options
+    @app_commands.command(
+        description=N_("The language of this server's posts (managers only; replies follow yours)")
     )
-    return "\n\n".join(
-        [f"**{rules.title}** — {rules.summary}",
-         f"Moves: {moves}, e.g. {examples}. Cards are written rank then suit: QS, 10H, 21T.",
-         f"Options: {options}, e.g. `{rules.example_options}`."]
-    )  # fmt: skip
+    @app_commands.describe(language=N_("A language, or the server's language in Discord"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.guild_only()
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        await switch_language(self.bot, interaction, language)
+
+
+def message_parts(text: str, limit: int = 2000) -> list[str]:
+    """``text`` in parts Discord accepts (``limit`` characters), cut between paragraphs."""
+    parts: list[str] = []
+    for paragraph in text.split("\n\n"):
+        while len(paragraph) > limit:  # one paragraph longer than a message: cut it
+            parts.append(paragraph[:limit])
+            paragraph = paragraph[limit:]
+        if parts and len(parts[-1]) + 2 + len(paragraph) <= limit:
+            parts[-1] += "\n\n" + paragraph
+        else:
+            parts.append(paragraph)
+    return parts or [""]
+
+
+def _titles(w: Words) -> str:
+    """The games' titles as a sentence lists them: "A, B and C"."""
+    titles = [wording.game_title(game.name, w) for game in games.registered()]
+    if len(titles) == 1:
+        return titles[0]
+    return w.gettext("{some} and {last}").format(some=", ".join(titles[:-1]), last=titles[-1])
+
+
+def record(wins: int, losses: int, draws: int, w: Words) -> str:
+    """'3 wins, 1 loss, 0 draws'."""
+    return ", ".join(
+        [
+            w.ngettext("{n} win", "{n} wins", wins).format(n=w.number(wins)),
+            w.ngettext("{n} loss", "{n} losses", losses).format(n=w.number(losses)),
+            w.ngettext("{n} draw", "{n} draws", draws).format(n=w.number(draws)),
+        ]
+    )
+
+
+def help_text(w: Words) -> str:
+    """``/tapis help``: the commands, in short."""
+    return (
+        w.gettext(
+            """**Tapis**: {games}, two players, turn by turn.
+• `/challenge` a member (or anyone): pick the game, options, days per move.
+• `/challenge` Tapis itself to play the computer, with a `level` (easy, normal, strong); \
+such matches are not rated.
+• They press **Accept** (or use `/accept`). The match gets its own thread.
+• Your cards come by direct message with buttons for your moves; or use `/play` \
+(the list shows only the moves open to you).
+• `/hand` shows your cards again, `/board` shows the table, `/resign` gives up (after you confirm).
+• `/matches` lists yours; `/tapis rules`, `/tapis leaderboard` and `/tapis stats` tell the rest.
+• `/replay` a finished match move by move; `/tapis export` gives its moves as a file.
+Allow direct messages from this server so that I can send you your hand."""
+        ).format(games=_titles(w))
+        + "\n"
+        + w.gettext(
+            "• `/tournament create`, `join`, `start`, `standings`: Swiss or round-robin "
+            "tournaments; `/tapis leaderboard season:` shows a season's table."
+        )
+    )

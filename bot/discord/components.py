@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from games.cards import SUIT_SYMBOLS
+from bot.service import wording
 from games.core import move_cards
+from games.words import ENGLISH, Words
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
@@ -23,12 +24,7 @@ if TYPE_CHECKING:
 MAX_ROWS = 5
 PER_ROW = 5
 MAX_OPTIONS = 25
-_CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
-
-
-def pretty(text: str) -> str:
-    """Card codes with their suit symbols, for labels people read (``play Q♠``)."""
-    return _CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
+pretty = wording.pretty
 
 
 def _bot(interaction: discord.Interaction) -> TapisBot:
@@ -42,11 +38,11 @@ class MoveButton(
     """One legal move, played when pressed — if the match is still where it was drawn
     (``version``): an old hand's button must not play into a position never seen."""
 
-    def __init__(self, match_id: int, version: int, move: str) -> None:
+    def __init__(self, match_id: int, version: int, move: str, label: str | None = None) -> None:
         style = discord.ButtonStyle.primary if move_cards(move) else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
-                label=pretty(move)[:80],
+                label=(label or pretty(move))[:80],
                 style=style,
                 custom_id=f"tapis:move:{match_id}:{version}:{move}",
             )
@@ -81,8 +77,14 @@ class PickSelect(
         options: list[discord.SelectOption] | None = None,
         low: int = 1,
         high: int = 1,
+        w: Words = ENGLISH,
     ) -> None:
-        placeholder = f"{verb}: choose cards" if verb else "Choose your move"
+        if not verb:
+            placeholder = w.gettext("Choose your move")
+        else:
+            placeholder = w.ngettext(
+                "{verb}: choose a card", "{verb}: choose up to {n} cards", high
+            ).format(verb=verb, n=w.number(high))
         super().__init__(
             discord.ui.Select(
                 custom_id=f"tapis:pick:{match_id}:{version}:{verb}",
@@ -116,11 +118,11 @@ class AnswerButton(
 ):
     """Accept or decline a challenge, from the challenge message itself."""
 
-    def __init__(self, match_id: int, answer: str) -> None:
+    def __init__(self, match_id: int, answer: str, w: Words = ENGLISH) -> None:
         accept = answer == "accept"
         super().__init__(
             discord.ui.Button(
-                label="Accept" if accept else "Decline",
+                label=w.gettext("Accept") if accept else w.gettext("Decline"),
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
                 custom_id=f"tapis:{answer}:{match_id}",
             )
@@ -148,10 +150,10 @@ class RematchButton(
 ):
     """Another match against the same opponent, on the same terms."""
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, match_id: int, w: Words = ENGLISH) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Rematch",
+                label=w.gettext("Rematch"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"tapis:rematch:{match_id}",
             )
@@ -176,11 +178,13 @@ class ResignButton(
     """Confirm or cancel a resignation asked with ``/resign``: for that player only, and only
     while the question is fresh (``asked``, unix seconds); it still works after a restart."""
 
-    def __init__(self, match_id: int, user_id: int, asked: int, answer: str) -> None:
+    def __init__(
+        self, match_id: int, user_id: int, asked: int, answer: str, w: Words = ENGLISH
+    ) -> None:
         confirm = answer == "confirm"
         super().__init__(
             discord.ui.Button(
-                label="Resign" if confirm else "Cancel",
+                label=w.gettext("Resign") if confirm else w.gettext("Cancel"),
                 style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
                 custom_id=f"tapis:resign:{answer}:{match_id}:{user_id}:{asked}",
             )
@@ -205,32 +209,35 @@ class ResignButton(
 DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButton)
 
 
-def resign_buttons(match_id: int, user_id: int, asked: int) -> discord.ui.View:
+def resign_buttons(match_id: int, user_id: int, asked: int, w: Words = ENGLISH) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ResignButton(match_id, user_id, asked, "confirm"))
-    view.add_item(ResignButton(match_id, user_id, asked, "cancel"))
+    view.add_item(ResignButton(match_id, user_id, asked, "confirm", w))
+    view.add_item(ResignButton(match_id, user_id, asked, "cancel", w))
     return view
 
 
-def rematch_buttons(match_id: int) -> discord.ui.View:
+def rematch_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(RematchButton(match_id))
+    buttons.add_item(RematchButton(match_id, w))
     return buttons
 
 
-def challenge_buttons(match_id: int) -> discord.ui.View:
+def challenge_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(AnswerButton(match_id, "accept"))
-    buttons.add_item(AnswerButton(match_id, "decline"))
+    buttons.add_item(AnswerButton(match_id, "accept", w))
+    buttons.add_item(AnswerButton(match_id, "decline", w))
     return buttons
 
 
-def move_buttons(match_id: int, version: int, legal: list[str]) -> discord.ui.View | None:
+def move_buttons(
+    match_id: int, version: int, legal: list[str], w: Words = ENGLISH, game: str = ""
+) -> discord.ui.View | None:
     """Components for a player's legal moves, laid out within Discord's 5×5 limit.
 
     A verb whose moves name several cards (discards, melds) becomes one multi-select of the
     cards those moves use; the other moves become buttons, or one select menu when there are
-    more than the remaining rows hold. The service validates whatever comes back.
+    more than the remaining rows hold. Labels name the moves in the reader's words (``w``);
+    the service validates whatever comes back.
     """
     if not legal:
         return None
@@ -244,16 +251,19 @@ def move_buttons(match_id: int, version: int, legal: list[str]) -> discord.ui.Vi
             continue
         sizes = [len(move_cards(m)) for m in moves]
         options = [discord.SelectOption(label=pretty(c), value=c) for c in cards]
-        components.add_item(PickSelect(match_id, version, verb, options, min(sizes), max(sizes)))
+        components.add_item(PickSelect(match_id, version, verb, options, min(sizes), max(sizes), w))
         rows_left -= 1
     handled = {m for m in legal if m.split()[0] in multi_verbs and move_cards(m)}
     simple = [m for m in legal if m not in handled]
     if len(simple) <= rows_left * PER_ROW and all(len(m) <= 80 for m in simple):
         for move in simple:
-            components.add_item(MoveButton(match_id, version, move))
+            label = wording.move_text(game, move, w)
+            components.add_item(MoveButton(match_id, version, move, label))
     elif simple and rows_left:
-        options = [discord.SelectOption(label=pretty(m)[:100], value=m) for m in simple]
-        components.add_item(PickSelect(match_id, version, "", options[:MAX_OPTIONS]))
+        options = [
+            discord.SelectOption(label=wording.move_text(game, m, w)[:100], value=m) for m in simple
+        ]
+        components.add_item(PickSelect(match_id, version, "", options[:MAX_OPTIONS], w=w))
     return components if components.children else None
 
 

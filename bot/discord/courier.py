@@ -45,15 +45,14 @@ from dataclasses import replace
 
 import discord
 
-import games
-from bot import logs
+from bot import i18n, logs
 from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.pacing import Gauge
 from bot.discord.painter import Painter
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
-from bot.service import Delivery, Place
+from bot.service import Delivery, Place, wording
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
@@ -254,7 +253,8 @@ class Courier:
         assert delivery.view is not None
         text = (reply + "\n" if reply else "") + self.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
-        components = move_buttons(delivery.match_id, delivery.version, legal)
+        w = i18n.words(delivery.lang)
+        components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
         try:
             await interaction.followup.send(
                 text[:2000], file=_png(picture, "hand"),
@@ -274,15 +274,18 @@ class Courier:
         if ending.match_id in self._rematch_offered or ending.names is None:
             return
         self._rematch_offered.add(ending.match_id)
-        names = " and ".join(ending.names)
+        w = i18n.words(ending.lang)
+        text = w.gettext("{first} and {second}, another match?").format(
+            first=ending.names[0], second=ending.names[1]
+        )
 
         async def offer() -> None:
             await self.public(
                 ending.place,
-                f"{names}: another match?",
+                text,
                 None,
                 None,
-                components=rematch_buttons(ending.match_id),
+                components=rematch_buttons(ending.match_id, w),
                 nonce=nonce(ending, "r"),
             )
 
@@ -440,9 +443,10 @@ class Courier:
         if delivery.view is None or delivery.kind not in ("hand", "board"):
             return None
         if delivery.kind == "hand":
-            return await self.painter.hand(delivery.view, delivery.four_colour)
+            return await self.painter.hand(delivery.view, delivery.four_colour, delivery.lang)
         names = delivery.names or ("seat 1", "seat 2")
-        return await self.painter.table(delivery.view, (plain_name(names[0]), plain_name(names[1])))
+        pair = (plain_name(names[0]), plain_name(names[1]))
+        return await self.painter.table(delivery.view, pair, lang=delivery.lang)
 
     async def _send_one(self, delivery: Delivery) -> None:
         # Drawn only now that it goes: a board replaced while it waited is never drawn.
@@ -464,6 +468,7 @@ class Courier:
                 delivery.mention,
                 delivery.kind,
                 nonce=nonce(delivery),
+                lang=delivery.lang,
             )
 
     # -- private -----------------------------------------------------------------------------
@@ -474,7 +479,12 @@ class Courier:
         guild = self.bot.get_guild(place.guild_id) if place.guild_id else None
         parts = [f"**{guild.name}**" if guild else None]
         parts.append(f"<#{place.channel}>" if place.channel else None)
-        parts.append(f"{games.get(delivery.game).title} match #{delivery.match_id}")
+        w = i18n.words(delivery.lang)
+        parts.append(
+            w.gettext("{game} match #{id}").format(
+                game=wording.game_title(delivery.game, w), id=delivery.match_id
+            )
+        )
         return " · ".join(p for p in parts if p) + "\n"
 
     async def hand(self, delivery: Delivery, picture: bytes | None) -> bool:
@@ -482,7 +492,8 @@ class Courier:
         assert delivery.to is not None and delivery.view is not None
         text = self.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
-        components = move_buttons(delivery.match_id, delivery.version, legal)
+        w = i18n.words(delivery.lang)
+        components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
         if await self.dm(
             delivery.to,
             text,
@@ -500,16 +511,15 @@ class Courier:
             return
         self._told.add((delivery.match_id, user_id))
 
+        text = i18n.words(delivery.lang).gettext(
+            "{mention}, I cannot send you your hand: your direct messages are closed to me. "
+            "Use `/hand` here to see it privately. To get it by direct message after each "
+            "move, open this server's menu → Privacy Settings → allow direct messages, then "
+            "use `/hand` with `where: DM`."
+        )
+
         async def tell() -> None:
-            await self.public(
-                delivery.place,
-                f"<@{user_id}>, I cannot send you your hand: your direct messages are closed "
-                "to me. Use `/hand` here to see it privately. To get it by DM after each move, "
-                "open this server's menu → Privacy Settings → allow direct messages, then use "
-                "`/hand` with `where: DM`.",
-                None,
-                user_id,
-            )
+            await self.public(delivery.place, text.format(mention=f"<@{user_id}>"), None, user_id)
 
         lane: Lane = ("channel", delivery.place.channel or 0)
         self._queue_job(lane, TURN, delivery.match_id, tell)
@@ -576,14 +586,17 @@ class Courier:
         *,
         components: discord.ui.View | None = None,
         nonce: str | None = None,
+        lang: str = i18n.DEFAULT_LANG,
     ) -> None:
         channel_id = place.channel
         if channel_id is None or channel_id in self._gone:
             return  # nowhere to post, or a thread deleted: not asked again and again
         if mention is not None and f"<@{mention}>" not in text:
-            text = (
-                f"{text}\n<@{mention}>, your move." if kind == "board" else f"<@{mention}> {text}"
-            )
+            if kind == "board":
+                ping = i18n.words(lang).gettext("{mention}, your move.")
+                text = f"{text}\n" + ping.format(mention=f"<@{mention}>")
+            else:
+                text = f"<@{mention}> {text}"
         channel = self.bot.get_partial_messageable(channel_id, guild_id=place.guild_id)
         await self._slot()
         try:

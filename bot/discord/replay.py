@@ -19,11 +19,12 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-import games
-from bot.discord.components import pretty
+from bot import i18n
+from bot.service import wording
 from bot.web import queries
 from bot.web.replays import Replays, composite, export
 from bot.web.settings import set_web
+from games.words import N_, Words
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
@@ -54,18 +55,26 @@ def web_url(path: str) -> str | None:
     return f"{base}{path}" if base else None
 
 
-async def _finished(bot: TapisBot, match_id: int) -> queries.Match | str:
+def _words(interaction: discord.Interaction) -> Words:
+    return i18n.words(i18n.lang_of(interaction.locale))
+
+
+async def _finished(bot: TapisBot, match_id: int, w: Words) -> queries.Match | str:
     """The match if it can be replayed, else the sentence that says why not."""
     match = await queries.match(bot.service.database, match_id)
     if match is None:
-        return f"There is no match #{match_id} to show."
-    if not match.replayable:
-        return (
-            f"Match #{match_id} is still being played: its moves and hands are shown once it "
-            "ends. `/board` shows its table now."
-            if match.status == "active"
-            else f"Match #{match_id} was set aside and cannot be replayed."
+        return w.gettext("There is no match #{id} to show. `/matches` lists yours.").format(
+            id=match_id
         )
+    if not match.replayable:
+        if match.status == "active":
+            return w.gettext(
+                "Match #{id} is still being played: its moves and hands are shown once it "
+                "ends. `/board` shows its table now."
+            ).format(id=match_id)
+        return w.gettext(
+            "Match #{id} was set aside and cannot be replayed. Choose another finished match."
+        ).format(id=match_id)
     return match
 
 
@@ -94,7 +103,9 @@ def _page_png(state: Any, names: tuple[str, str]) -> bytes:
     return buffer.getvalue()
 
 
-async def _page(bot: TapisBot, match: queries.Match, ply: int) -> tuple[str, discord.File, Pager]:
+async def _page(
+    bot: TapisBot, match: queries.Match, ply: int, w: Words
+) -> tuple[str, discord.File, Pager]:
     """The text, picture and buttons of a replay page at ``ply``."""
     replays = _replays(bot)
     lines = await replays.lines(match)
@@ -103,15 +114,32 @@ async def _page(bot: TapisBot, match: queries.Match, ply: int) -> tuple[str, dis
     picture = await asyncio.to_thread(_page_png, states[ply], match.names)
     line = lines[ply]
     scores = states[ply].scores
-    title = games.get(match.game).title
-    said = (
-        f"move {ply} of {len(lines) - 1} — {match.names[line.seat or 0]}: {pretty(line.move)}"
-        if line.move
-        else f"the deal (move 0 of {len(lines) - 1})"
-    )
-    text = (
-        f"**#{match.id} {title}**: {match.names[0]} v {match.names[1]} — {said}; "
-        f"scores {scores[0]} – {scores[1]}"
+    last = w.number(len(lines) - 1)
+    if line.move:
+        said = w.gettext("Move {ply} of {last}, {name}: {move}.").format(
+            ply=w.number(ply),
+            last=last,
+            name=match.names[line.seat or 0],
+            move=wording.move_text(match.game, line.move, w),
+        )
+    else:
+        said = w.gettext("The deal (move 0 of {last}).").format(last=last)
+    text = "\n".join(
+        [
+            w.gettext("**{title}**: {first} vs {second}").format(
+                title=w.gettext("{game} #{id}").format(
+                    game=wording.game_title(match.game, w), id=match.id
+                ),
+                first=match.names[0],
+                second=match.names[1],
+            ),
+            said,
+            w.gettext("Score: {first} {score} {second}.").format(
+                first=match.names[0],
+                score=wording.score(scores[0], scores[1], w),
+                second=match.names[1],
+            ),
+        ]
     )
     file = discord.File(io.BytesIO(picture), filename=f"tapis-{match.id}-{ply}.png")
     return text[:2000], file, Pager(match.id, ply, len(lines) - 1)
@@ -156,11 +184,12 @@ class PageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = _bot(interaction)
         await interaction.response.defer()
-        found = await _finished(bot, self.match_id)
+        w = _words(interaction)
+        found = await _finished(bot, self.match_id, w)
         if isinstance(found, str):
             await interaction.followup.send(found, ephemeral=True)
             return
-        text, file, view = await _page(bot, found, self.ply)
+        text, file, view = await _page(bot, found, self.ply, w)
         await interaction.edit_original_response(
             content=text,
             attachments=[file],
@@ -183,14 +212,17 @@ class Replay(commands.Cog):
     ) -> list[Choice[int]]:
         return await finished_choices(self.bot, interaction, current)
 
-    @app_commands.command(description="Replay a finished match, move by move, with every hand")
+    @app_commands.command(description=N_("Replay a finished match, move by move, with every hand"))
     @app_commands.describe(
-        match="The finished match to replay",
-        fps="Moves a second in the animation (1-10, default 2)",
-        style="An animation, or pages with buttons (long matches are always paged)",
+        match=N_("The finished match to replay"),
+        fps=N_("Moves a second in the animation (from 1 to 10, default 2)"),
+        style=N_("An animation, or pages with buttons (long matches are always paged)"),
     )
     @app_commands.choices(
-        style=[Choice(name="animation", value="animation"), Choice(name="pages", value="pages")]
+        style=[
+            Choice(name=N_("animation"), value="animation"),
+            Choice(name=N_("pages"), value="pages"),
+        ]
     )
     async def replay(
         self,
@@ -200,7 +232,8 @@ class Replay(commands.Cog):
         style: str = "animation",
     ) -> None:
         await interaction.response.defer(thinking=True)
-        found = await _finished(self.bot, match)
+        w = _words(interaction)
+        found = await _finished(self.bot, match, w)
         if isinstance(found, str):
             await interaction.followup.send(found)
             return
@@ -210,16 +243,29 @@ class Replay(commands.Cog):
         if style == "animation" and len(states) - 1 <= MAX_ANIMATED_PLIES:
             data = await asyncio.to_thread(_animate, states, found.names, fps)
             if data is not None:
-                title = games.get(found.game).title
+                moves = len(states) - 1
+                said = w.ngettext(
+                    "**{title}**: {first} vs {second}, {n} move at {fps} a second.",
+                    "**{title}**: {first} vs {second}, {n} moves at {fps} a second.",
+                    moves,
+                ).format(
+                    title=w.gettext("{game} #{id}").format(
+                        game=wording.game_title(found.game, w), id=found.id
+                    ),
+                    first=found.names[0],
+                    second=found.names[1],
+                    n=w.number(moves),
+                    fps=w.number(fps),
+                )
+                if link:
+                    said += " " + w.gettext("Step through it here: {link}").format(link=link)
                 await interaction.followup.send(
-                    f"**#{found.id} {title}**: {found.names[0]} v {found.names[1]}, "
-                    f"{len(states) - 1} moves at {fps} a second."
-                    + (f" Step through it: {link}" if link else ""),
+                    said,
                     file=discord.File(io.BytesIO(data), filename=f"tapis-{found.id}.gif"),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
                 return
-        text, file, view = await _page(self.bot, found, 0)
+        text, file, view = await _page(self.bot, found, 0, w)
         await interaction.followup.send(
             text, file=file, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -235,9 +281,12 @@ async def finished_choices(
     typed = current.strip().lower().lstrip("#")
     found = []
     for m in mine:
-        label = f"#{m.match_id} {games.get(m.game).title}: {m.names[0]} v {m.names[1]}"
+        w = _words(interaction)
+        label = f"#{m.match_id} {wording.game_title(m.game, w)}: {m.names[0]} vs {m.names[1]}"
         if m.leg is not None:
-            label += f" (leg {m.leg} of duplicate #{m.duplicate})"
+            label += " " + w.gettext("(leg {leg} of duplicate match #{id})").format(
+                leg=m.leg, id=m.duplicate
+            )
         if typed in label.lower():
             found.append(Choice(name=label[:100], value=m.match_id))
     return found
@@ -246,41 +295,88 @@ async def finished_choices(
 async def export_match(bot: TapisBot, interaction: discord.Interaction, match_id: int) -> None:
     """``/tapis export``: the match's moves as a notation file, privately."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    found = await _finished(bot, match_id)
+    w = _words(interaction)
+    found = await _finished(bot, match_id, w)
     if isinstance(found, str):
         await interaction.followup.send(found, ephemeral=True)
         return
     log = await queries.moves(bot.service.database, found.id, found.version)
     text = export(found, log)
     await interaction.followup.send(
-        f"Match #{found.id} in the Tapis notation; `python -m bot verify` plays it again.",
+        w.gettext(
+            "Match #{id} in the Tapis notation; `python -m bot verify` plays it again."
+        ).format(id=found.id),
         file=discord.File(io.BytesIO(text.encode()), filename=f"tapis-{found.id}.tpn"),
         ephemeral=True,
     )
 
 
-async def switch_web(bot: TapisBot, interaction: discord.Interaction, on: bool) -> None:
-    """``/tapis web on|off``: only on a server, only by someone who may manage it."""
+async def _manager(interaction: discord.Interaction, what: str) -> bool:
+    """Whether the invoker may change a server's setting; if not, they are told why."""
+    w = _words(interaction)
     if interaction.guild_id is None:
         await interaction.response.send_message(
-            "This setting belongs to a server: use it there.", ephemeral=True
+            w.gettext("This setting belongs to a server. Use it there."), ephemeral=True
         )
-        return
+        return False
     if not interaction.permissions.manage_guild:
-        await interaction.response.send_message(
-            "Only members who may manage this server can turn its web pages on or off.",
-            ephemeral=True,
-        )
+        await interaction.response.send_message(what, ephemeral=True)
+        return False
+    return True
+
+
+async def switch_web(bot: TapisBot, interaction: discord.Interaction, on: bool) -> None:
+    """``/tapis web on|off``: only on a server, only by someone who may manage it."""
+    w = _words(interaction)
+    refused = w.gettext(
+        "Only members who may manage this server can turn its web pages on or off. Ask one of them."
+    )
+    if not await _manager(interaction, refused) or interaction.guild_id is None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     await set_web(bot.service.database, interaction.guild_id, on)
     if on:
         link = web_url(f"/servers/{interaction.guild_id}")
         text = (
-            "This server's leaderboards are now on the web"
-            + (f": {link}" if link else " (the site's address is set by TAPIS_WEB_URL)")
-            + ". `/tapis web off` hides them again."
+            w.gettext(
+                "This server's leaderboards are now on the web: {link}. `/tapis web off` hides "
+                "them again."
+            ).format(link=link)
+            if link
+            else w.gettext(
+                "This server's leaderboards are now on the web (the site's address is set by "
+                "TAPIS_WEB_URL). `/tapis web off` hides them again."
+            )
         )
     else:
-        text = "This server's leaderboards are no longer on the web."
+        text = w.gettext("This server's leaderboards are no longer on the web.")
+    await interaction.followup.send(text, ephemeral=True)
+
+
+LANGUAGE_NAMES: Final = {"en": N_("English"), "fr": N_("French"), "sv": N_("Swedish")}
+
+
+async def switch_language(bot: TapisBot, interaction: discord.Interaction, lang: str) -> None:
+    """``/tapis language``: the language of this server's public posts; ``auto`` follows
+    the server's language in Discord. Replies and DMs keep each reader's own language."""
+    w = _words(interaction)
+    refused = w.gettext(
+        "Only members who may manage this server can choose its language. Ask one of them."
+    )
+    if not await _manager(interaction, refused) or interaction.guild_id is None:
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    chosen = lang if lang in i18n.LANGS else None
+    await bot.service.languages.choose(interaction.guild_id, chosen)
+    if chosen is None:
+        shown = bot.service.languages.of(interaction.guild_id)
+        text = w.gettext(
+            "This server's posts now follow its language in Discord (today: {language}). "
+            "Replies and direct messages speak each member's own language."
+        ).format(language=w.gettext(LANGUAGE_NAMES[shown]))
+    else:
+        text = w.gettext(
+            "This server's posts are now in {language}. Replies and direct messages speak each "
+            "member's own language."
+        ).format(language=w.gettext(LANGUAGE_NAMES[chosen]))
     await interaction.followup.send(text, ephemeral=True)

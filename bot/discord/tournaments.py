@@ -27,6 +27,7 @@ from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
 from bot.service.tournament_words import created
 from bot.service.tournaments import Posting, Report, StandingLine, TournamentInfo
+from games.words import N_
 
 if TYPE_CHECKING:
     from bot.discord.client import TapisBot
@@ -34,8 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FORMAT_CHOICES = [
-    Choice(name="Swiss", value="swiss"),
-    Choice(name="round-robin", value="round-robin"),
+    Choice(name=N_("Swiss"), value="swiss"),
+    Choice(name=N_("round-robin"), value="round-robin"),
 ]
 RELATIVE = re.compile(r"^in\s+(\d{1,3})\s*(m|min|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
 MAX_AHEAD = timedelta(days=60)
@@ -106,7 +107,7 @@ async def standings_file(
 
 
 class TournamentCommands(
-    commands.GroupCog, group_name="tournament", group_description="Tournaments on this server"
+    commands.GroupCog, group_name="tournament", group_description=N_("Tournaments on this server")
 ):
     """Create, join, leave, start a tournament, and see its standings."""
 
@@ -152,16 +153,16 @@ class TournamentCommands(
             except discord.HTTPException:
                 log.info("could not post in tournament #%s's thread", info.id)
 
-    @app_commands.command(description="Open a tournament for members to join")
+    @app_commands.command(description=N_("Open a tournament for members to join"))
     @app_commands.describe(
-        game="Which game",
-        format="Swiss (paired by score) or round-robin (everyone meets everyone)",
-        duplicate="Each pairing plays the same deals twice with seats swapped",
-        rounds="Swiss rounds (default: enough to find a winner)",
+        game=N_("Which game"),
+        format=N_("Swiss (paired by score) or round-robin (everyone meets everyone)"),
+        duplicate=N_("Each pairing plays the same deals twice with seats swapped"),
+        rounds=N_("Swiss rounds (default: enough to find a winner)"),
         options=OPTIONS_HELP,
-        days="Days each player has per move before losing on time (default: no clock)",
+        days=N_("Days each player has per move before losing on time (default: no clock)"),
         start=START_HELP,
-        name="The tournament's name",
+        name=N_("The tournament's name"),
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     @app_commands.guild_only()
@@ -219,8 +220,8 @@ class TournamentCommands(
             f"Tournament #{info.id} is open in <#{where}>.", ephemeral=True
         )
 
-    @app_commands.command(description="Join a tournament before it starts")
-    @app_commands.describe(tournament="Which tournament")
+    @app_commands.command(description=N_("Join a tournament before it starts"))
+    @app_commands.describe(tournament=N_("Which tournament"))
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         await defer(interaction)
@@ -237,8 +238,8 @@ class TournamentCommands(
 
     join.autocomplete("tournament")(tournament_choices)
 
-    @app_commands.command(description="Leave a tournament (during it, your match is resigned)")
-    @app_commands.describe(tournament="Which tournament")
+    @app_commands.command(description=N_("Leave a tournament (during it, your match is resigned)"))
+    @app_commands.describe(tournament=N_("Which tournament"))
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         await defer(interaction)
@@ -256,8 +257,8 @@ class TournamentCommands(
 
     leave.autocomplete("tournament")(tournament_choices)
 
-    @app_commands.command(description="Start a tournament now (its creator or a manager)")
-    @app_commands.describe(tournament="Which tournament")
+    @app_commands.command(description=N_("Start a tournament now (its creator or a manager)"))
+    @app_commands.describe(tournament=N_("Which tournament"))
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         await defer(interaction)
@@ -278,8 +279,8 @@ class TournamentCommands(
 
     start.autocomplete("tournament")(tournament_choices)
 
-    @app_commands.command(description="A tournament's standings, as a picture")
-    @app_commands.describe(tournament="Which tournament")
+    @app_commands.command(description=N_("A tournament's standings, as a picture"))
+    @app_commands.describe(tournament=N_("Which tournament"))
     @app_commands.guild_only()
     async def standings(
         self, interaction: discord.Interaction, tournament: int | None = None

@@ -14,6 +14,7 @@ from bot import clocks
 from bot.service.store import SELECT_MATCHES, MatchStore, storable_id, unknown_match
 from bot.service.values import Conflict, Refused
 from bot.sql import Connection, Row
+from games.words import N_
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,11 @@ class Integrity:
         async with self._store.locks.hold(match_id):
             stored = await self._read(match_id)
             if stored["status"] != "corrupt":
-                raise Refused(f"match #{match_id} is not set aside (it is {stored['status']})")
+                raise Refused(
+                    N_("Match #{id} is not set aside (it is {status})."),
+                    id=match_id,
+                    status=stored["status"],
+                )
             status = (
                 "finished"
                 if stored["result"] is not None
@@ -97,7 +102,11 @@ class Integrity:
             )
             problem = await self._replay_problem(stored)
             if problem is not None:
-                raise Refused(f"match #{match_id} still does not replay: {problem}")
+                raise Refused(
+                    N_("Match #{id} still does not replay: {problem}."),
+                    id=match_id,
+                    problem=str(problem).rstrip("."),
+                )
             to_move = deadline = reminder = None
             if status == "active":
                 state = games.get(stored["game"]).from_json(stored["state"])
@@ -125,7 +134,10 @@ class Integrity:
                 return True
 
             if not await self._store.db.transact(plan):
-                raise Conflict(f"match #{match_id} changed meanwhile: look at it again")
+                raise Conflict(
+                    N_("Match #{id} changed meanwhile. Use `/hand` to see it as it is now."),
+                    id=match_id,
+                )
             self._store.cache.pop(match_id, None)
         return f"match #{match_id} replays to its stored state and is {status} again"
 

@@ -20,6 +20,7 @@ import bot.service.wording as wording
 import games
 from bot import clocks, ratings
 from bot.service.clock import ClockTask
+from bot.service.languages import GuildLanguages
 from bot.service.standings import write_result
 from bot.service.store import KeyedLocks, MatchStore, dumps
 from bot.service.values import (
@@ -42,6 +43,7 @@ from bot.service.values import (
 )
 from bot.sql import Connection
 from games import State
+from games.words import N_
 
 T = TypeVar("T")
 
@@ -61,7 +63,7 @@ def playing(row: MatchRow, user_id: int) -> tuple[int, State]:
     if seat is None:
         if row.status == "challenge":
             raise MatchOver(wording.status_reason(row))
-        raise NotAPlayer(f"you do not play in match #{row.id}")
+        raise NotAPlayer(N_("You do not play in match #{id}."), id=row.id)
     if row.status != "active" or row.state is None or row.state.to_move is None:
         raise MatchOver(wording.status_reason(row))
     return seat, row.state
@@ -69,11 +71,13 @@ def playing(row: MatchRow, user_id: int) -> tuple[int, State]:
 
 def open_challenge(row: MatchRow) -> MatchRow:
     """``row`` if it is still an open challenge; MatchOver saying why not otherwise."""
+    if row.status == "active":
+        raise MatchOver(N_("Match #{id} has already started: play it in its thread."), id=row.id)
     if row.status != "challenge":
         raise MatchOver(
-            f"match #{row.id} is no longer an open challenge ({wording.status_reason(row)})"
-            if row.status != "active"
-            else f"match #{row.id} has already started"
+            N_("Match #{id} is no longer an open challenge. {why}"),
+            id=row.id,
+            why=wording.status_reason(row),
         )
     return row
 
@@ -89,6 +93,7 @@ class MatchLife:
     def __init__(self, store: MatchStore, limits: ChallengeLimits | None = None) -> None:
         self.store = store
         self.clock = ClockTask(store, self.check_clock)
+        self.languages = GuildLanguages(store.db)
         # No caps unless given (the local sandbox has none; the Discord bot gives them), but
         # an unanswered challenge always expires, after the default time if none is given.
         self.caps = limits
@@ -99,6 +104,10 @@ class MatchLife:
         # Told after a match ends, however it ends: what follows a match (a duplicate's
         # second leg, a tournament's next round) is decided by the tournament task.
         self.ended: Callable[[], None] = _nothing
+
+    def public(self, done: Changed[T]) -> str:
+        """The language of the public posts of the match ``done`` changed (its server's)."""
+        return self.languages.of(done.after.guild_id)
 
     # -- flood limits -----------------------------------------------------------------------
     def _tokens(self, user_id: int, now: float) -> float:
@@ -114,8 +123,8 @@ class MatchLife:
         if tokens < 1:
             wait = (1 - tokens) * limits.every_seconds
             raise Refused(
-                "you are making challenges too quickly: you may make another one "
-                f"in {clocks.describe_left(max(wait, 60.0))}"
+                N_("You are making challenges too quickly. You may make another one in {left}."),
+                left=clocks.describe_left(max(wait, 60.0)),
             )
         mine = await self.store.db.fetchone(
             "SELECT COUNT(*) FROM matches WHERE challenger_id = ? AND status = 'challenge'",
@@ -123,8 +132,11 @@ class MatchLife:
         )
         if mine is not None and mine[0] >= limits.per_user:
             raise Refused(
-                f"you already have {mine[0]} open challenges: wait for an answer, or withdraw "
-                "one with `/decline`, before making another"
+                N_(
+                    "You already have {n} open challenges. Wait for an answer, or withdraw one "
+                    "with `/decline`, before making another."
+                ),
+                n=mine[0],
             )
         if channel_id is not None:
             here = await self.store.db.fetchone(
@@ -133,8 +145,11 @@ class MatchLife:
             )
             if here is not None and here[0] >= limits.per_channel:
                 raise Refused(
-                    f"this channel already has {here[0]} open challenges: accept one of "
-                    "them, or try again when some are answered"
+                    N_(
+                        "This channel already has {n} open challenges. Accept one of them, or "
+                        "try again when some are answered."
+                    ),
+                    n=here[0],
                 )
 
     def _spend(self, user_id: int, now: float) -> None:
@@ -158,19 +173,24 @@ class MatchLife:
         rematch_of: int | None = None,
     ) -> Outcome:
         """Challenge ``opponent``, or anyone when it is None (an open challenge)."""
+        await self.languages.ready()
         try:
             rules = games.get(game)
         except KeyError:
             raise Refused(
-                f"there is no game called {game!r}; the games are {', '.join(games.names())}"
+                N_("There is no game called “{game}”. The games are {names}."),
+                game=game,
+                names=", ".join(games.names()),
             ) from None
         try:
             rules.check_options(options)
             days = clocks.check_days(days_per_move)
         except ValueError as error:
-            raise Refused(f"{error}.") from None
+            raise Refused(
+                N_("Those terms are not accepted: {why}."), why=str(error).rstrip(".")
+            ) from None
         if opponent is not None and opponent.user_id == challenger.user_id:
-            raise Refused("you cannot challenge yourself: name another player, or anyone")
+            raise Refused(N_("You cannot challenge yourself. Name another player, or anyone."))
         players = (challenger, *([opponent] if opponent else []))
         async with self._challengers.hold(challenger.user_id):
             now = self.store.ts()
@@ -225,18 +245,29 @@ class MatchLife:
         )
         people = await self.store.people(new.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
-        return await self.store.create(new, players, lambda made: wording.challenged(made, people))
+        return await self.store.create(
+            new, players, lambda made: wording.challenged(made, people, self.languages.of(guild_id))
+        )
 
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
         """Accept a challenge: the match starts at once, dealt from a fresh random seed."""
+        await self.languages.ready()
 
         def decide(row: MatchRow, people: People, now: float) -> Change[None]:
             open_challenge(row)
             if user.user_id == row.challenger_id:
-                raise Refused("you cannot accept your own challenge (you may cancel it)")
+                raise Refused(
+                    N_("You cannot accept your own challenge. You may withdraw it with `/decline`.")
+                )
             if row.opponent_id is not None and row.opponent_id != user.user_id:
                 challenged = person(people, row.opponent_id).name
-                raise NotAPlayer(f"this challenge is for {challenged}, not for you")
+                raise NotAPlayer(
+                    N_(
+                        "This challenge is for {name}, not for you. "
+                        "Make your own with `/challenge`."
+                    ),
+                    name=challenged,
+                )
             seed = fresh_seed()
             state = games.get(row.game).new_match(seed=seed, options=row.options)
             seats = (row.challenger_id, user.user_id)
@@ -260,7 +291,9 @@ class MatchLife:
                 match_id,
                 decide,
                 also_people=(user.user_id,),
-                words=lambda done: wording.accepted(done.after, done.people, done.now),
+                words=lambda done: wording.accepted(
+                    done.after, done.people, done.now, self.languages.of(done.after.guild_id)
+                ),
             )
         )
         row = changed.after
@@ -269,19 +302,28 @@ class MatchLife:
         return row.info(changed.people), changed.deliveries
 
     async def _close_challenge(self, match_id: int, user_id: int, status: str) -> Outcome:
+        await self.languages.ready()
+
         def decide(row: MatchRow, people: People, now: float) -> Change[None]:
             open_challenge(row)
             if status == "declined":
                 if row.opponent_id is None:
-                    raise NotAPlayer("an open challenge cannot be declined: leave it, or accept it")
+                    raise NotAPlayer(
+                        N_("An open challenge cannot be declined. Leave it, or accept it.")
+                    )
                 if user_id != row.opponent_id:
-                    raise NotAPlayer("only the player challenged can decline this challenge")
+                    raise NotAPlayer(
+                        N_("Only the player challenged can decline this challenge. Leave it.")
+                    )
             elif user_id != row.challenger_id:
-                raise NotAPlayer("only the player who made this challenge can cancel it")
+                raise NotAPlayer(
+                    N_("Only the player who made this challenge can withdraw it. Leave it.")
+                )
             return Change(replace(row, status=status, deadline=None))
 
         def words(done: Changed[None]) -> list[Delivery]:
-            return wording.challenge_closed(done.after, done.people, user_id)
+            public = self.languages.of(done.after.guild_id)
+            return wording.challenge_closed(done.after, done.people, user_id, public)
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         self.clock.gone(changed.before.deadline)
@@ -314,9 +356,13 @@ class MatchLife:
         people = await self.store.people(row.user_ids)
         seat = row.seat_of(user.user_id)
         if seat is None or row.seat_ids is None:
-            raise NotAPlayer(f"you did not play match #{match_id}, so you cannot ask a rematch")
+            raise NotAPlayer(
+                N_("You did not play match #{id}, so you cannot ask for a rematch."), id=match_id
+            )
         if row.status != "finished":
-            raise Refused(f"a rematch follows a finished match, and {wording.status_reason(row)}")
+            raise Refused(
+                N_("A rematch follows a finished match. {why}"), why=wording.status_reason(row)
+            )
         pending = await self.store.db.fetchone(
             "SELECT id, challenger_id FROM matches WHERE rematch_of = ? AND status = 'challenge'"
             " ORDER BY id DESC LIMIT 1",
@@ -325,8 +371,11 @@ class MatchLife:
         if pending is not None:
             if pending["challenger_id"] == user.user_id:
                 raise Refused(
-                    f"you have already asked for a rematch (match #{pending['id']}): "
-                    "waiting for your opponent"
+                    N_(
+                        "You have already asked for a rematch (match #{id}). It starts as soon "
+                        "as your opponent presses Rematch or accepts it."
+                    ),
+                    id=pending["id"],
                 )
             return await self.accept(pending["id"], user)
         return await self.challenge(
@@ -353,6 +402,7 @@ class MatchLife:
         A move after the turn's deadline is refused, and the match is lost on time then and
         there (by the mover, whose turn it was), whether or not the clock task came by yet.
         """
+        await self.languages.ready()
         late = False
 
         def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
@@ -365,18 +415,30 @@ class MatchLife:
             if state.to_move != seat:
                 assert row.seat_ids is not None
                 who = person(people, row.seat_ids[1 - seat]).name
-                raise NotYourTurn(f"it is {who}'s turn in match #{match_id}, not yours")
+                raise NotYourTurn(
+                    N_(
+                        "It is {name}'s turn in match #{id}, not yours. "
+                        "You will be told when it is your turn."
+                    ),
+                    name=who,
+                    id=match_id,
+                )
             if expected_version is not None and expected_version != row.version:
                 raise Conflict(
-                    f"match #{match_id} has moved on since that was shown: look at it again"
+                    N_(
+                        "Match #{id} has moved on since that was shown. Use `/hand` to see your "
+                        "cards as they are now."
+                    ),
+                    id=match_id,
                 )
             try:
                 after = state.apply(move)
                 canonical = state.canonical(move)
             except ValueError as error:
                 raise Refused(
-                    f"{wording.sentence(str(error))} "
-                    f"Moves open to you: {wording.listing(state.legal_moves())}."
+                    N_("{why} {open}"),
+                    why=wording.engine_reason(error),
+                    open=wording.Listing(row.game, tuple(state.legal_moves())),
                 ) from None
             return _moved(row, seat, user_id, canonical, after, now)
 
@@ -384,12 +446,13 @@ class MatchLife:
             if late:
                 assert done.after.result is not None
                 seat = int(done.after.result["timed_out"])
+                public = self.public(done)
                 return Ending(
                     lambda changes: wording.timed_out(
-                        done.after, done.people, seat, changes or [], done.now
+                        done.after, done.people, seat, changes or [], done.now, public
                     )
                 )
-            return _move_words(done)
+            return _move_words(done, self.public(done))
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         row = changed.after
@@ -397,8 +460,11 @@ class MatchLife:
             self.ended()
         if late:
             raise MatchOver(
-                f"too late: the time for this move in match #{match_id} had run out, "
-                "so the match is lost on time",
+                N_(
+                    "Too late: the time for this move in match #{id} had run out, so the match "
+                    "is lost on time."
+                ),
+                id=match_id,
                 deliveries=changed.deliveries,
             )
         self.clock.changed(row.reminder_at)
@@ -416,6 +482,7 @@ class MatchLife:
         return Change(ended, also=lambda conn: write_result(conn, ended, how, now))
 
     async def resign(self, match_id: int, user_id: int) -> Outcome:
+        await self.languages.ready()
         seat = 0
 
         def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
@@ -424,9 +491,10 @@ class MatchLife:
             return self._end(row, 1 - seat, "resignation", {"resigned": seat}, now)
 
         def words(done: Changed[list[ratings.Change]]) -> Words:
+            public = self.public(done)
             return Ending(
                 lambda changes: wording.resigned(
-                    done.after, done.people, seat, changes or [], done.now
+                    done.after, done.people, seat, changes or [], done.now, public
                 )
             )
 
@@ -436,6 +504,7 @@ class MatchLife:
 
     async def abort(self, match_id: int, user_id: int) -> Outcome:
         """Call a match off before its first move: no result, no rating."""
+        await self.languages.ready()
         seat = 0
 
         def decide(row: MatchRow, people: People, now: float) -> Change[None]:
@@ -443,16 +512,18 @@ class MatchLife:
             seat, _ = playing(row, user_id)
             if row.version > 0:
                 raise Refused(
-                    f"match #{match_id} has begun ({row.version} move"
-                    f"{'s' if row.version != 1 else ''} played): it can no longer be aborted, "
-                    "but you may resign"
+                    N_(
+                        "Match #{id} has begun, so it can no longer be called off. You may "
+                        "resign it with `/resign`."
+                    ),
+                    id=match_id,
                 )
             return Change(
                 replace(row, status="aborted", to_move_id=None, deadline=None, reminder_at=None)
             )
 
         def words(done: Changed[None]) -> list[Delivery]:
-            return wording.aborted(done.after, done.people, seat)
+            return wording.aborted(done.after, done.people, seat, self.public(done))
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         self.ended()
@@ -462,6 +533,7 @@ class MatchLife:
     async def check_clock(self, match_id: int, due: float) -> list[Delivery]:
         """A match due at ``due`` (for the clock task): a loss on time past its deadline,
         else its reminder; nothing if it is no longer due."""
+        await self.languages.ready()
         seat = 0
         stopped = False
 
@@ -494,10 +566,11 @@ class MatchLife:
             if stopped:
                 return []
             if row.status == "cancelled":
-                return wording.challenge_expired(row, people, self.limits.hours)
+                return wording.challenge_expired(row, people, self.limits.hours, self.public(done))
             if row.status == "finished":
+                public = self.public(done)
                 return Ending(
-                    lambda changes: wording.timed_out(row, people, seat, changes or [], due)
+                    lambda changes: wording.timed_out(row, people, seat, changes or [], due, public)
                 )
             return wording.reminder(row, people, seat, due)
 
@@ -511,12 +584,12 @@ def _nothing() -> None:
     pass
 
 
-def _move_words(done: Changed[list[ratings.Change]]) -> Words:
+def _move_words(done: Changed[list[ratings.Change]], public: str) -> Words:
     """What a move owes: the board and hands, or the ending with its rating changes."""
     row, people, now = done.after, done.people, done.now
     if row.status == "finished":
-        return Ending(lambda changes: wording.ending(row, people, changes or [], now))
-    return wording.progress(row, people, now)
+        return Ending(lambda changes: wording.ending(row, people, changes or [], now, public))
+    return wording.progress(row, people, now, public, done.before)
 
 
 def _moved(

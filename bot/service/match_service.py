@@ -15,6 +15,7 @@ from pathlib import Path
 
 import bot.service.wording as wording
 from bot.service.integrity import Integrity, SetAside
+from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
 from bot.service.seasons import Seasons
 from bot.service.standings import Standings
@@ -36,6 +37,7 @@ from bot.service.values import (
 )
 from bot.sql import Database, open_database
 from bot.storage import Closed
+from games.words import N_
 
 ACTIVE = ("challenge", "active")
 log = logging.getLogger("tapis.service")
@@ -110,6 +112,11 @@ class MatchService:
     @property
     def database(self) -> Database:
         return self.store.db
+
+    @property
+    def languages(self) -> GuildLanguages:
+        """The language each server's public posts speak."""
+        return self.life.languages
 
     # -- players ----------------------------------------------------------------------------
     async def player(self, user_id: int) -> PlayerProfile | None:
@@ -186,13 +193,17 @@ class MatchService:
         _started(row)
         seat = row.seat_of(user_id)
         if seat is None:
-            raise NotAPlayer(f"you do not play in match #{match_id}, so you have no hand there")
-        return wording.hand(row, people, seat, wording.clock_text(row, self.store.ts()))
+            raise NotAPlayer(
+                N_("You do not play in match #{id}, so you have no hand there."), id=match_id
+            )
+        return wording.hand(row, people, seat, self.store.ts())
 
     async def board_delivery(self, match_id: int) -> Delivery:
         row, people = await self.store.peek_with_people(match_id)
         _started(row)
-        return wording.board(row, people, wording.clock_text(row, self.store.ts()))
+        await self.life.languages.ready()
+        public = self.life.languages.of(row.guild_id)
+        return wording.board(row, people, self.store.ts(), public)
 
     # -- the match life ---------------------------------------------------------------------
     async def challenge(

@@ -12,6 +12,7 @@ from bot.service import seasons
 from bot.service.store import MatchStore, dumps
 from bot.service.values import MatchRow, NotFound, PlayerStats, Standing
 from bot.sql import Connection
+from games.words import N_
 
 _TOTALS = (
     "games",
@@ -57,7 +58,9 @@ def game_name(game: str) -> str:
         return games.get(game).name
     except KeyError:
         raise NotFound(
-            f"there is no game called {game!r}; the games are {', '.join(games.names())}"
+            N_("There is no game called “{game}”. The games are {names}."),
+            game=game,
+            names=", ".join(games.names()),
         ) from None
 
 

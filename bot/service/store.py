@@ -40,6 +40,7 @@ from bot.service.values import (
 )
 from bot.sql import Connection, Database, Row
 from games import State
+from games.words import N_
 
 T = TypeVar("T")
 log = logging.getLogger("tapis.service")
@@ -52,7 +53,7 @@ MAX_ID = 2**63 - 1
 
 def unknown_match(match_id: int) -> NotFound:
     """The one answer for a match that does not exist *or* must not be seen from here."""
-    return NotFound(f"there is no match #{match_id}")
+    return NotFound(N_("There is no match #{id}. `/matches` lists yours."), id=match_id)
 
 
 # A match as read: its row, and its due times from the side table of clocks (none: NULL).
@@ -690,7 +691,8 @@ class MatchStore:
         except _Stale:
             self.cache.pop(before.id, None)
             raise Conflict(
-                f"match #{before.id} changed meanwhile: look at it again and retry"
+                N_("Match #{id} changed meanwhile. Use `/hand` to see it as it is now."),
+                id=before.id,
             ) from None
         self.remembered(change.remember)
         self.keep(after)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from bot import clocks
 from bot.service.wording import game_title
+from games.words import ENGLISH
 
 FORMATS = {"swiss": "Swiss", "round-robin": "round-robin"}
 
@@ -33,7 +34,7 @@ def describe(
     starts_at: float | None,
 ) -> str:
     """One sentence of a tournament's terms."""
-    parts = [f"**{name}**: {game_title(game)}, {FORMATS[format_]}"]
+    parts = [f"**{name}**: {game_title(game, ENGLISH)}, {FORMATS[format_]}"]
     if rounds is not None:
         parts.append(plural(rounds, "round", "rounds"))
     if duplicate:
@@ -145,9 +146,10 @@ def duplicate_over(
     )
 
 
-def ratings_moved(game: str, names: tuple[str, str], moved: Sequence[tuple[float, float]]) -> str:
+def ratings_moved(game: str, names: tuple[str, str], moved: Sequence[tuple[int, int]]) -> str:
     """The server's ratings after a duplicate match, (after, change) for each seat."""
     parts = ", ".join(
-        f"{names[i]} {after:.2f} ({change:+.2f})" for i, (after, change) in enumerate(moved)
+        f"{names[i]} {after} ({change:+d})".replace("-", "\N{MINUS SIGN}")
+        for i, (after, change) in enumerate(moved)
     )
-    return f"{game_title(game)} ratings on this server: {parts}."
+    return f"{game_title(game, ENGLISH)} ratings on this server: {parts}."

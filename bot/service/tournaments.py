@@ -58,6 +58,7 @@ from bot.service.values import (
     person,
 )
 from bot.sql import Connection
+from games.words import ENGLISH
 
 _DATABASE_ERRORS = sql.errors()
 log = logging.getLogger("tapis.service")
@@ -521,12 +522,16 @@ class Tournaments:
                 )
                 change = changes[-1]
                 moved = [
-                    (change.after[s].shown, change.after[s].shown - change.before[s].shown)
+                    (
+                        ratings.displayed(change.after[s].shown),
+                        ratings.displayed(change.after[s].shown)
+                        - ratings.displayed(change.before[s].shown),
+                    )
                     for s in (0, 1)
                 ]
                 text += " " + words.ratings_moved(first.game, names, moved)
             last = second or first
-            notice = wording.delivery("notice", last, people, None, text, names=names)
+            notice = wording.delivery("notice", last, people, None, text, ENGLISH, names=names)
             return posted([notice], post(conn, encode([notice]), now))
 
         return await self._db.transact(plan)
@@ -551,8 +556,9 @@ class Tournaments:
             )
             names = wording.seat_names(row, people)
             text = words.second_leg(first.id, row.id, *names)
-            told = [wording.delivery("notice", row, people, None, text, names=names)]
-            owed = [*told, *wording.progress(row, people, now)]
+            told = [wording.delivery("notice", row, people, None, text, ENGLISH, names=names)]
+            public = self._life.languages.of(row.guild_id)
+            owed = [*told, *wording.progress(row, people, now, public)]
             return row, posted(owed, post(conn, encode(owed), now))
 
         row, deliveries = await self._db.transact(plan)
@@ -830,7 +836,8 @@ class Tournaments:
         row, people = await self._store.peek_with_people(posting.match_id)
         if row.status != "active":
             return []
-        return wording.progress(row, people, self._store.ts())
+        public = self._life.languages.of(row.guild_id)
+        return wording.progress(row, people, self._store.ts(), public)
 
     async def register_duplicate(
         self, match_id: int, deliveries: list[Delivery], rated: bool

@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast, runtime_checkable
 
 from bot import clocks
 from bot.sql import Connection
 from games import State
+from games.words import ENGLISH, Words
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -145,6 +146,7 @@ class Delivery:
     four_colour: bool = False
     dms_closed: bool = False
     outbox_id: int | None = None  # its row in the outbox, once stored with its change
+    lang: str = "en"  # the language ``text`` speaks; what the adapter adds speaks it too
 
     @property
     def private(self) -> bool:
@@ -250,15 +252,60 @@ class PlayerStats:
 
 
 class ServiceError(Exception):
-    """A request the service refuses; ``str(error)`` is a polite sentence for the user.
+    """A request the service refuses, told in the asker's language by :meth:`say`.
+
+    ``message`` is one English sentence marked for translation (``N_``), with named
+    ``{blanks}`` filled from ``blanks`` after it is translated; ``str(error)`` is the English.
+    A blank's value may itself be a marked message (a :class:`Phrase`), translated in turn.
 
     ``deliveries``: what a refusal still made happen and must be told (a move too late
     ends the match on time), already in the outbox like any change's.
     """
 
-    def __init__(self, *args: object, deliveries: list[Delivery] | None = None) -> None:
-        super().__init__(*args)
+    def __init__(
+        self,
+        message: str | Sayable = "",
+        /,
+        *,
+        deliveries: list[Delivery] | None = None,
+        **blanks: object,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.blanks = blanks
         self.deliveries: list[Delivery] = list(deliveries or [])
+
+    def say(self, words: Words = ENGLISH) -> str:
+        """The refusal in the language of ``words``."""
+        if isinstance(self.message, str):
+            return Phrase(self.message, self.blanks).say(words)
+        return self.message.say(words)
+
+    def __str__(self) -> str:
+        return self.say(ENGLISH)
+
+
+@runtime_checkable
+class Sayable(Protocol):
+    """Words told only once the reader's language is known."""
+
+    def say(self, words: Words) -> str: ...
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A marked message and its blanks, translated only when someone is told it."""
+
+    message: str
+    blanks: Mapping[str, object] = field(default_factory=dict)
+
+    def say(self, words: Words) -> str:
+        filled = {
+            key: value.say(words) if isinstance(value, Sayable) else value
+            for key, value in self.blanks.items()
+        }
+        text = words.gettext(self.message) if self.message else ""
+        return text.format(**filled) if filled else text
 
 
 class NotFound(ServiceError):

@@ -1,72 +1,184 @@
 """What the service says: pure functions from a match (and the people in it) to words and
-deliveries.
+deliveries, in the language of whoever reads them.
 
 Nothing here reads or writes anything: a move's words are made from the match as decided
 (before the writer stores it, with it) and the people read with it. Public deliveries are made from
 ``state.view(None)`` alone, a hand from ``state.view(seat)`` alone; each is computed once.
+
+Every sentence is written here once, in English, and translated through the catalogs
+(``bot/locales``): a public delivery speaks ``public`` (its server's language), a private one
+its recipient's (the locale Discord last showed for them). Sentences are whole, end with a
+full stop, name people rather than seats, and take their plurals from the catalogs.
 """
 
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import games
-from bot import clocks, ratings
+from bot import clocks, i18n, ratings
 from bot.service.values import (
     Delivery,
     DeliveryKind,
     Json,
     MatchRow,
     People,
+    Phrase,
     game_view,
     person,
 )
+from games.cards import SUIT_SYMBOLS
+from games.core import move_cards
+from games.words import ENGLISH, N_, Words
 
 MAX_LISTED_MOVES = 12
+_DECISION = re.compile(
+    r"\s*\((?:[a-z-]+ )?[DX]\d+\)|\s*\b(?:bezique|ecarte|piquet|cinq-as) [DX]\d+\b"
+)
+_CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
+
+
+def words_for(people: People, user_id: int | None, public: str) -> Words:
+    """The language of a delivery to ``user_id`` (None: a public one, in ``public``)."""
+    if user_id is None:
+        return i18n.words(public)
+    return i18n.words(i18n.lang_of(person(people, user_id).locale))
+
+
+# -- the games' own words: one call site each ------------------------------------------------
 
 
 @functools.cache
-def game_title(name: str) -> str:
-    return games.get(name).title
+def _rules(name: str) -> games.Game:
+    return games.get(name)
 
 
-def title(row: MatchRow) -> str:
-    return f"{game_title(row.game)} #{row.id}"
+def game_title(name: str, w: Words) -> str:
+    """A game's name as the reader's language writes it (Piquet is Pikett in Swedish)."""
+    return _rules(name).title_in(w)
 
 
-def sentence(text: str) -> str:
-    text = text.strip()
-    return text if text.endswith((".", "!", "?", ")")) else text + "."
+def pretty(text: str) -> str:
+    """Card codes with their suit symbols, for text people read (``Q♠``, not ``QS``)."""
+    return _CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
 
 
-def listing(moves: list[str]) -> str:
+def move_text(game: str, move: str, w: Words) -> str:
+    """A move in players' words, as its game names it: 'Q♠', 'draw from ♦', 'keep all
+    cards' (the cards drawn with their suits' symbols when no game is named)."""
+    if not game:
+        return pretty(move.removeprefix("play "))
+    return _rules(game).describe(move, w)
+
+
+def deal_summary(game: str, view: Json, w: Words, names: Sequence[str] | None = None) -> list[str]:
+    """The breakdown of the deal that ended last, as its game scores it ([] before any)."""
+    return _rules(game).deal_summary(view, w, names)
+
+
+# -- pieces of sentences ----------------------------------------------------------------------
+
+
+def title(row: MatchRow, w: Words) -> str:
+    return w.gettext("{game} #{id}").format(game=game_title(row.game, w), id=row.id)
+
+
+def score(first: int, second: int, w: Words) -> str:
+    """Two scores as read aloud: '25 – 8', with true minus signs."""
+    return f"{w.number(first)} – {w.number(second)}"
+
+
+def listing(game: str, moves: Sequence[str], w: Words) -> str:
+    """The moves open to a player, as a sentence: named one by one, except that a verb
+    whose moves are sets of cards (a discard of any 1 to 5 of 12 cards) is told as what
+    to type, never as hundreds of combinations."""
     if not moves:
-        return "no move is open to you now"
-    shown = ", ".join(moves[:MAX_LISTED_MOVES])
-    more = len(moves) - MAX_LISTED_MOVES
-    return shown + (f" (and {more} more)" if more > 0 else "")
+        return w.gettext("No move is open to you now.")
+    sets: dict[str, int] = {}
+    for move in moves:
+        cards = len(move_cards(move))
+        if cards > 1:
+            verb = move.split()[0]
+            sets[verb] = max(sets.get(verb, 0), cards)
+    single = [m for m in moves if m.split()[0] not in sets]
+    parts = [
+        w.ngettext("type `{verb}` and a card", "type `{verb}` and up to {n} cards", most).format(
+            verb=verb, n=w.number(most)
+        )
+        for verb, most in sorted(sets.items())
+    ]
+    shown = [move_text(game, m, w) for m in single[:MAX_LISTED_MOVES]]
+    more = len(single) - MAX_LISTED_MOVES
+    if more > 0:
+        shown.append(w.ngettext("{n} more", "{n} more", more).format(n=w.number(more)))
+    if shown:
+        parts.insert(0, ", ".join(shown))
+    return w.gettext("Moves open to you: {moves}.").format(
+        moves=w.gettext(" or ").join(parts) if len(parts) > 1 else parts[0]
+    )
 
 
-def status_reason(row: MatchRow) -> str:
-    """Why a match cannot be played now, as the end of a sentence."""
-    return {
-        "challenge": f"match #{row.id} has not started: the challenge is still open",
-        "finished": f"match #{row.id} is over",
-        "declined": f"the challenge #{row.id} was declined",
-        "cancelled": f"the challenge #{row.id} was cancelled",
-        "aborted": f"match #{row.id} was aborted",
-        "corrupt": (
-            f"match #{row.id} has been set aside because its stored record is damaged; "
-            "your other matches are not affected"
+@dataclass(frozen=True)
+class Listing:
+    """The moves open to a player, said in the language of whoever is told."""
+
+    game: str
+    moves: tuple[str, ...]
+
+    def say(self, w: Words) -> str:
+        return listing(self.game, self.moves, w)
+
+
+@dataclass(frozen=True)
+class EngineReason:
+    """Why an engine refused a move. The engines word it in English; another language shows
+    the catalog's translation of it when there is one, else a plain refusal (the list of
+    moves that follows says what would do)."""
+
+    reason: str
+
+    def say(self, w: Words) -> str:
+        # The rule decisions an engine cites are for the rule texts, not for players.
+        reason = _DECISION.sub("", self.reason).strip().rstrip(".")
+        translated = w.gettext(reason)
+        if w.lang != i18n.DEFAULT_LANG and translated == reason:
+            return w.gettext("That move is not open to you now.")
+        return translated[:1].upper() + translated[1:] + "."
+
+
+def engine_reason(error: Exception) -> EngineReason:
+    return EngineReason(str(error))
+
+
+def status_reason(row: MatchRow) -> Phrase:
+    """Why a match cannot be played now, as a whole sentence."""
+    reasons = {
+        "challenge": N_("Match #{id} has not started: its challenge is still open."),
+        "finished": N_("Match #{id} is over."),
+        "declined": N_("The challenge #{id} was declined."),
+        "cancelled": N_("The challenge #{id} was withdrawn."),
+        "aborted": N_("Match #{id} was called off."),
+        "corrupt": N_(
+            "Match #{id} has been set aside because its stored record is damaged; "
+            "your other matches are not affected."
         ),
-    }.get(row.status, f"match #{row.id} is {row.status}")
+    }
+    return Phrase(reasons.get(row.status, N_("Match #{id} cannot be played now.")), {"id": row.id})
 
 
-def terms(title: str, options: Json, days: int | None) -> str:
+def terms(game: str, options: Json, days: int | None, w: Words) -> str:
     """A game and its terms: 'Le 5 As (rounds 3, 3 days per move)'."""
-    extra = [f"{name} {value}" for name, value in sorted(options.items())]
-    extra.append(f"{days} day{'s' if days != 1 else ''} per move" if days else "no clock")
-    return f"{title} ({', '.join(extra)})"
+    extra = [f"{name} {w.number(value)}" for name, value in sorted(options.items())]
+    if days:
+        extra.append(
+            w.ngettext("{n} day per move", "{n} days per move", days).format(n=w.number(days))
+        )
+    else:
+        extra.append(w.gettext("no clock"))
+    return f"{game_title(game, w)} ({', '.join(extra)})"
 
 
 def seat_names(row: MatchRow, people: People) -> tuple[str, str]:
@@ -74,27 +186,62 @@ def seat_names(row: MatchRow, people: People) -> tuple[str, str]:
     return person(people, row.seat_ids[0]).name, person(people, row.seat_ids[1]).name
 
 
-def clock_text(row: MatchRow, now: float) -> str:
-    """' (within 2 days, by …)' for a match on the clock, '' for one without."""
+Clocks = dict[str, str]
+"""The clock text of one change, by language: made once per language it is said in."""
+
+
+def clock_text(row: MatchRow, now: float, w: Words) -> str:
+    """' within 2 days (by …)' for a match on the clock, '' for one without."""
     if row.deadline is None:
         return ""
-    left = clocks.describe_left(row.deadline - now)
-    return f" (within {left}, by {clocks.format_deadline(row.deadline)})"
+    return w.gettext(" within {left} (by {deadline})").format(
+        left=clocks.describe_left(row.deadline - now, w),
+        deadline=clocks.format_deadline(row.deadline),
+    )
 
 
-def result_text(row: MatchRow, names: tuple[str, str]) -> str:
+def result_text(row: MatchRow, names: tuple[str, str], w: Words) -> str:
+    """The end of a match, winner first with their score first: 'Bob wins 25 – 8.'"""
     result = row.result or {}
     scores = result.get("scores") or [0, 0]
-    score = f"{scores[0]} – {scores[1]}"
     winner = result.get("winner")
     how = result.get("how", "play")
     if winner not in (0, 1):
-        return f"a draw, {score}"
+        return w.gettext("A draw, {score}.").format(score=score(scores[0], scores[1], w))
+    loser = 1 - winner
+    blanks = {
+        "winner": names[winner],
+        "loser": names[loser],
+        "score": score(scores[winner], scores[loser], w),
+    }
     if how == "resignation":
-        return f"{names[1 - winner]} resigned: {names[winner]} wins ({score})"
+        return w.gettext("{loser} resigned: {winner} wins {score}.").format(**blanks)
     if how == "time":
-        return f"{names[1 - winner]} ran out of time: {names[winner]} wins ({score})"
-    return f"{names[winner]} wins, {score}"
+        return w.gettext("{loser} ran out of time: {winner} wins {score}.").format(**blanks)
+    text = w.gettext("{winner} wins {score}.").format(**blanks)
+    settled = result.get("settlement")
+    if isinstance(settled, int) and settled:
+        # A game scored as one settlement (Piquet): what the winner takes, and why.
+        if result.get("rubicon"):
+            text += " " + w.gettext(
+                "{loser} stayed under 100 and is rubiconed: {winner} scores 100 plus both "
+                "totals, {points} in all."
+            ).format(points=w.number(settled), **blanks)
+        else:
+            text += " " + w.gettext(
+                "{winner} scores 100 plus the difference, {points} in all."
+            ).format(points=w.number(settled), **blanks)
+    return text
+
+
+def last_move(view: Json) -> tuple[int, str] | None:
+    last = view.get("last_move")
+    if isinstance(last, dict) and last.get("seat") in (0, 1) and last.get("move"):
+        return int(last["seat"]), str(last["move"])
+    return None
+
+
+# -- deliveries -------------------------------------------------------------------------------
 
 
 def delivery(
@@ -103,6 +250,7 @@ def delivery(
     people: People,
     to: int | None,
     text: str,
+    w: Words,
     *,
     view: Json | None = None,
     mention: int | None = None,
@@ -124,177 +272,327 @@ def delivery(
         place=row.place,
         four_colour=recipient is not None and recipient.four_colour,
         dms_closed=recipient is not None and recipient.dms_closed,
+        lang=w.lang,
     )
 
 
+def _clock(row: MatchRow, now: float, w: Words, said: Clocks | None) -> str:
+    said = {} if said is None else said
+    if w.lang not in said:
+        said[w.lang] = clock_text(row, now, w)
+    return said[w.lang]
+
+
 def board(
-    row: MatchRow, people: People, clock: str, names: tuple[str, str] | None = None
+    row: MatchRow,
+    people: People,
+    now: float,
+    public: str,
+    names: tuple[str, str] | None = None,
+    said: Clocks | None = None,
+    *,
+    ended: bool = False,
+    view: Json | None = None,
 ) -> Delivery:
-    """The public table: only ``view(None)``, and text made only from it."""
+    """The public table: only ``view(None)``, and text made only from it; when the change
+    ``ended`` a deal, that deal's breakdown as its game scores it.
+
+    It pings the player to move only when the turn has just passed to them: a player who
+    moves twice running (Le 5 As: lay, then draw) is not called back to the table."""
     assert row.state is not None
+    w = i18n.words(public)
     state = row.state
-    view = game_view(state, None)
+    view = view if view is not None else game_view(state, None)
     names = names or seat_names(row, people)
-    parts = [title(row)]
-    last = view.get("last_move")
-    if isinstance(last, dict) and last.get("seat") in (0, 1) and last.get("move"):
-        parts.append(f"{names[last['seat']]}: {last['move']}")
+    lines = [f"**{title(row, w)}**"]
+    last = last_move(view)
+    if last is not None:
+        lines.append(
+            w.gettext("{name}: {move}.").format(
+                name=names[last[0]], move=move_text(row.game, last[1], w)
+            )
+        )
+    summary = deal_summary(row.game, view, w, names) if ended else []
+    lines += summary
     scores = view.get("scores") or [0, 0]
-    parts.append(f"{names[0]} {scores[0]} – {scores[1]} {names[1]}")
+    lines.append(
+        w.gettext("Score: {first} {score} {second}.").format(
+            first=names[0], score=score(scores[0], scores[1], w), second=names[1]
+        )
+    )
     mention = None
     if row.status == "active" and state.to_move is not None:
-        mention = row.seat_ids[state.to_move] if row.seat_ids else None
-        parts.append(f"{names[state.to_move]} to play" + clock)
-    elif row.result is not None:
-        parts.append(result_text(row, names))
-    text = " · ".join(parts)
-    return delivery("board", row, people, None, text, view=view, mention=mention, names=names)
+        if row.seat_ids and (last is None or last[0] != state.to_move):
+            mention = row.seat_ids[state.to_move]
+        lines.append(
+            w.gettext("{name} to play{clock}.").format(
+                name=names[state.to_move], clock=_clock(row, now, w, said)
+            )
+        )
+    elif row.result is not None and not summary:  # the last deal's breakdown tells the end
+        lines.append(result_text(row, names, w))
+    text = "\n".join(lines)
+    return delivery("board", row, people, None, text, w, view=view, mention=mention, names=names)
 
 
 def hand(
-    row: MatchRow, people: People, seat: int, clock: str, names: tuple[str, str] | None = None
+    row: MatchRow,
+    people: People,
+    seat: int,
+    now: float,
+    names: tuple[str, str] | None = None,
+    said: Clocks | None = None,
+    *,
+    ended: bool = False,
 ) -> Delivery:
-    """One player's hand: ``view(seat)``, and text made only from it."""
+    """One player's hand: ``view(seat)``, and text made only from it (with the breakdown of
+    the deal the change ``ended``, if it ended one)."""
     assert row.seat_ids is not None and row.state is not None
+    to = row.seat_ids[seat]
+    w = words_for(people, to, i18n.DEFAULT_LANG)
     state = row.state
     view = game_view(state, seat)
     names = names or seat_names(row, people)
     opponent = names[1 - seat]
-    parts = [f"{title(row)} against {opponent}"]
-    last = view.get("last_move")
-    if isinstance(last, dict) and last.get("seat") in (0, 1) and last.get("move"):
-        who = "you" if last["seat"] == seat else opponent
-        parts.append(f"last move, {who}: {last['move']}")
-    if row.status != "active" or state.to_move is None:
-        parts.append(status_reason(row))
-    elif state.to_move == seat:
-        parts.append("your turn" + clock)
-    else:
-        parts.append(f"{opponent}'s turn")
-    text = " · ".join(parts)
-    return delivery("hand", row, people, row.seat_ids[seat], text, view=view, names=names)
-
-
-def progress(row: MatchRow, people: People, now: float) -> list[Delivery]:
-    """After a change in play: the board, then each player's hand."""
-    clock, names = clock_text(row, now), seat_names(row, people)
-    return [
-        board(row, people, clock, names),
-        hand(row, people, 0, clock, names),
-        hand(row, people, 1, clock, names),
+    lines = [
+        w.gettext("**{title}** against {opponent}.").format(title=title(row, w), opponent=opponent)
     ]
+    last = last_move(view)
+    if last is not None:
+        move = move_text(row.game, last[1], w)
+        lines.append(
+            w.gettext("You: {move}.").format(move=move)
+            if last[0] == seat
+            else w.gettext("{name}: {move}.").format(name=opponent, move=move)
+        )
+    if ended:
+        lines += deal_summary(row.game, view, w)
+    if row.status != "active" or state.to_move is None:
+        lines.append(status_reason(row).say(w))
+    elif state.to_move == seat:
+        lines.append(w.gettext("Your turn{clock}.").format(clock=_clock(row, now, w, said)))
+        legal = list(view.get("legal_moves") or [])
+        if any(len(move_cards(m)) > 1 for m in legal):
+            lines.append(listing(row.game, legal, w))
+    else:
+        lines.append(w.gettext("{name} to play{clock}.").format(name=opponent, clock=""))
+    text = "\n".join(lines)
+    return delivery("hand", row, people, to, text, w, view=view, names=names)
+
+
+def deal_ended(before: MatchRow | None, row: MatchRow, view: Json) -> bool:
+    """Whether the change from ``before`` to ``row`` (whose public view is ``view``) ended a
+    deal: its game's breakdown of the last deal is new. The breakdown stays in the views
+    until the next deal ends, so it is told once, when it appears."""
+    if before is None or before.state is None:
+        return False
+    now_said = deal_summary(row.game, view, ENGLISH)
+    if not now_said:
+        return False
+    return now_said != deal_summary(before.game, game_view(before.state, None), ENGLISH)
+
+
+def progress(
+    row: MatchRow, people: People, now: float, public: str, before: MatchRow | None = None
+) -> list[Delivery]:
+    """After a change in play (from ``before``): the board, then each player's hand."""
+    assert row.state is not None
+    names, said = seat_names(row, people), Clocks()
+    view = game_view(row.state, None)
+    ended = deal_ended(before, row, view)
+    return [
+        board(row, people, now, public, names, said, ended=ended, view=view),
+        hand(row, people, 0, now, names, said, ended=ended),
+        hand(row, people, 1, now, names, said, ended=ended),
+    ]
+
+
+def rating_changes(
+    row: MatchRow, names: tuple[str, str], changes: list[ratings.Change], w: Words
+) -> str:
+    """'Piquet ratings on this server: Alice 1,523 (+23), Bob 1,477 (−23).'"""
+    if not changes:
+        return ""
+    # The server's ratings where there is one, else everywhere.
+    change = changes[-1]
+    moved = []
+    for seat in (0, 1):
+        after = ratings.displayed(change.after[seat].shown)
+        delta = after - ratings.displayed(change.before[seat].shown)
+        sign = "+" if delta >= 0 else ""
+        moved.append(f"{names[seat]} {w.number(after)} ({sign}{w.number(delta)})")
+    blanks = {"game": game_title(row.game, w), "first": moved[0], "second": moved[1]}
+    if change.scope != ratings.GLOBAL_SCOPE:
+        return w.gettext("{game} ratings on this server: {first}, {second}.").format(**blanks)
+    return w.gettext("{game} ratings: {first}, {second}.").format(**blanks)
 
 
 def ending(
-    row: MatchRow, people: People, changes: list[ratings.Change], now: float
+    row: MatchRow, people: People, changes: list[ratings.Change], now: float, public: str
 ) -> list[Delivery]:
     """The result (with the ratings it moved), then the final board."""
+    w = i18n.words(public)
     names = seat_names(row, people)
-    text = f"{title(row)} is over: {result_text(row, names)}."
-    if changes:
-        # The server's ratings where there is one, else everywhere.
-        change = changes[-1]
-        where = "on this server" if change.scope != ratings.GLOBAL_SCOPE else "overall"
-        moved = ", ".join(
-            f"{names[seat]} {change.after[seat].shown:.2f} "
-            f"({change.after[seat].shown - change.before[seat].shown:+.2f})"
-            for seat in (0, 1)
-        )
-        text += f" {game_title(row.game)} ratings {where}: {moved}."
+    text = w.gettext("{title} is over. {result}").format(
+        title=title(row, w), result=result_text(row, names, w)
+    )
+    moved = rating_changes(row, names, changes, w)
+    if moved:
+        text += " " + moved
     return [
-        delivery("notice", row, people, None, text, names=names),
-        board(row, people, clock_text(row, now), names),
+        delivery("notice", row, people, None, text, w, names=names),
+        # The last deal's breakdown, when play (not a resignation or the clock) ended it.
+        board(row, people, now, public, names, ended=(row.result or {}).get("how") == "play"),
     ]
 
 
-def challenged(row: MatchRow, people: People) -> list[Delivery]:
-    """A new challenge, to the one challenged or to anyone."""
+def challenge_post(row: MatchRow, people: People, w: Words) -> str:
+    """A challenge's own post, while it is open."""
     challenger = person(people, row.challenger_id).name
-    what = terms(game_title(row.game), row.options, row.days_per_move)
+    what = terms(row.game, row.options, row.days_per_move, w)
     if row.opponent_id is None:
-        text = (
-            f"{challenger} offers a game of {what} to anyone (match #{row.id}): accept it to play."
-        )
-    else:
-        opponent = person(people, row.opponent_id).name
-        text = (
-            f"{challenger} challenges {opponent} to {what} "
-            f"(match #{row.id}): {opponent}, accept or decline."
-        )
-    return [delivery("notice", row, people, None, text, mention=row.opponent_id)]
+        return w.gettext(
+            "{challenger} offers a game of {what} to anyone (match #{id}). Press Accept to play."
+        ).format(challenger=challenger, what=what, id=row.id)
+    return w.gettext(
+        "{challenger} challenges {opponent} to {what} (match #{id}). "
+        "{opponent}, press Accept or Decline."
+    ).format(challenger=challenger, opponent=person(people, row.opponent_id).name, what=what,
+             id=row.id)  # fmt: skip
 
 
-def accepted(row: MatchRow, people: People, now: float) -> list[Delivery]:
+def challenged(row: MatchRow, people: People, public: str) -> list[Delivery]:
+    """A new challenge, to the one challenged or to anyone."""
+    w = i18n.words(public)
+    text = challenge_post(row, people, w)
+    return [delivery("notice", row, people, None, text, w, mention=row.opponent_id)]
+
+
+def accepted(row: MatchRow, people: People, now: float, public: str) -> list[Delivery]:
     """The match starts: who plays first, then the board and both hands."""
     assert row.state is not None and row.opponent_id is not None
+    w = i18n.words(public)
     names = seat_names(row, people)
+    text = w.gettext("{name} accepts: {game}, {first} against {second} (match #{id}).").format(
+        name=person(people, row.opponent_id).name,
+        game=game_title(row.game, w),
+        first=names[0],
+        second=names[1],
+        id=row.id,
+    )
     to_move = row.state.to_move
-    starter = "" if to_move is None else f" {names[to_move]} plays first."
-    text = (
-        f"{person(people, row.opponent_id).name} accepts: {game_title(row.game)}, "
-        f"{names[0]} against {names[1]} (match #{row.id}).{starter}"
-    )
-    notice = delivery("notice", row, people, None, text, mention=row.challenger_id, names=names)
-    return [notice, *progress(row, people, now)]
+    if to_move is not None:
+        text += " " + w.gettext("{name} plays first.").format(name=names[to_move])
+    notice = delivery("notice", row, people, None, text, w, mention=row.challenger_id, names=names)
+    return [notice, *progress(row, people, now, public)]
 
 
-def challenge_closed(row: MatchRow, people: People, user_id: int) -> list[Delivery]:
-    """A challenge declined by the one challenged, or cancelled by its maker."""
-    verb = "declines" if row.status == "declined" else "cancels"
-    text = (
-        f"{person(people, user_id).name} {verb} the challenge #{row.id} ({game_title(row.game)})."
-    )
-    return [delivery("notice", row, people, None, text)]
+def challenge_closed(row: MatchRow, people: People, user_id: int, public: str) -> list[Delivery]:
+    """A challenge declined by the one challenged, or withdrawn by its maker."""
+    w = i18n.words(public)
+    blanks = {"name": person(people, user_id).name, "id": row.id, "game": game_title(row.game, w)}
+    if row.status == "declined":
+        text = w.gettext("{name} declines the challenge #{id} ({game}).").format(**blanks)
+    else:
+        text = w.gettext("{name} withdraws the challenge #{id} ({game}).").format(**blanks)
+    return [delivery("notice", row, people, None, text, w)]
 
 
-def challenge_expired(row: MatchRow, people: People, hours: float) -> list[Delivery]:
+def challenge_expired(row: MatchRow, people: People, hours: float, public: str) -> list[Delivery]:
     """A challenge nobody answered in time: said where it was made, pinging no one."""
-    text = (
-        f"The challenge #{row.id} ({game_title(row.game)}) by "
-        f"{person(people, row.challenger_id).name} expired unanswered after "
-        f"{hours:g} hours. Make a new one with `/challenge` whenever you like."
+    w = i18n.words(public)
+    whole = max(1, round(hours))
+    text = w.ngettext(
+        "The challenge #{id} ({game}) by {name} expired unanswered after {n} hour. "
+        "Make a new one with `/challenge` whenever you like.",
+        "The challenge #{id} ({game}) by {name} expired unanswered after {n} hours. "
+        "Make a new one with `/challenge` whenever you like.",
+        whole,
+    ).format(
+        id=row.id,
+        game=game_title(row.game, w),
+        name=person(people, row.challenger_id).name,
+        n=w.number(whole),
     )
-    return [delivery("notice", row, people, None, text)]
+    return [delivery("notice", row, people, None, text, w)]
 
 
 def resigned(
-    row: MatchRow, people: People, seat: int, changes: list[ratings.Change], now: float
+    row: MatchRow,
+    people: People,
+    seat: int,
+    changes: list[ratings.Change],
+    now: float,
+    public: str,
 ) -> list[Delivery]:
     assert row.seat_ids is not None
     names = seat_names(row, people)
-    text = f"{names[seat]} resigned {title(row)}: you win."
-    dm = delivery("dm", row, people, row.seat_ids[1 - seat], text, names=names)
-    return [*ending(row, people, changes, now), dm]
+    to = row.seat_ids[1 - seat]
+    w = words_for(people, to, public)
+    text = w.gettext("{name} resigned {title}: you win.").format(
+        name=names[seat], title=title(row, w)
+    )
+    dm = delivery("dm", row, people, to, text, w, names=names)
+    return [*ending(row, people, changes, now, public), dm]
 
 
-def aborted(row: MatchRow, people: People, seat: int) -> list[Delivery]:
+def aborted(row: MatchRow, people: People, seat: int, public: str) -> list[Delivery]:
     assert row.seat_ids is not None
     names = seat_names(row, people)
-    text = f"{names[seat]} aborted {title(row)} before the first move; it is not rated."
+    to = row.seat_ids[1 - seat]
+    public_words, private_words = i18n.words(public), words_for(people, to, public)
+    message = N_("{name} called off {title} before the first move; it is not rated.")
     return [
-        delivery("notice", row, people, None, text, names=names),
-        delivery("dm", row, people, row.seat_ids[1 - seat], text, names=names),
-    ]
+        delivery("notice", row, people, None, _called_off(message, names[seat], row, public_words),
+                 public_words, names=names),
+        delivery("dm", row, people, to, _called_off(message, names[seat], row, private_words),
+                 private_words, names=names),
+    ]  # fmt: skip
+
+
+def _called_off(message: str, name: str, row: MatchRow, w: Words) -> str:
+    return w.gettext(message).format(name=name, title=title(row, w))
 
 
 def timed_out(
-    row: MatchRow, people: People, seat: int, changes: list[ratings.Change], now: float
+    row: MatchRow,
+    people: People,
+    seat: int,
+    changes: list[ratings.Change],
+    now: float,
+    public: str,
 ) -> list[Delivery]:
     """The player at ``seat`` ran out of time."""
     assert row.seat_ids is not None
     names = seat_names(row, people)
-    text = f"You ran out of time in {title(row)}: {names[1 - seat]} wins."
-    dm = delivery("dm", row, people, row.seat_ids[seat], text, names=names)
-    return [*ending(row, people, changes, now), dm]
+    to = row.seat_ids[seat]
+    w = words_for(people, to, public)
+    text = w.gettext("You ran out of time in {title}: {name} wins.").format(
+        title=title(row, w), name=names[1 - seat]
+    )
+    dm = delivery("dm", row, people, to, text, w, names=names)
+    return [*ending(row, people, changes, now, public), dm]
 
 
 def reminder(row: MatchRow, people: People, seat: int, now: float) -> list[Delivery]:
     """The player at ``seat`` has not much time left."""
     assert row.seat_ids is not None and row.deadline is not None
     names = seat_names(row, people)
-    text = (
-        f"Reminder: it is your turn in {title(row)} against {names[1 - seat]}. "
-        f"Move within {clocks.describe_left(row.deadline - now)} "
-        f"(by {clocks.format_deadline(row.deadline)}) or you lose on time."
+    to = row.seat_ids[seat]
+    w = words_for(people, to, i18n.DEFAULT_LANG)
+    text = w.gettext(
+        "Reminder: it is your turn in {title} against {name}. "
+        "Move within {left} (by {deadline}), or you lose on time."
+    ).format(
+        title=title(row, w),
+        name=names[1 - seat],
+        left=clocks.describe_left(row.deadline - now, w),
+        deadline=clocks.format_deadline(row.deadline),
     )
-    return [delivery("dm", row, people, row.seat_ids[seat], text, names=names)]
+    return [delivery("dm", row, people, to, text, w, names=names)]
+
+
+def rules_text(game: str, w: Words) -> str:
+    """``/tapis rules``: how to play, each move word and option in plain words, as the game
+    itself explains them in the reader's language."""
+    return f"**{game_title(game, w)}**\n\n{_rules(game).rules_help(w)}"

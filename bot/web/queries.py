@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.ratings import GLOBAL_SCOPE
+from bot.ratings import GLOBAL_SCOPE, displayed
 from bot.sql import Database, Row
 
 PAGE_SIZE: Final = 50
@@ -154,7 +154,7 @@ async def leaderboard(db: Database, board: Board, page: int) -> Page | None:
             rank=first + index,
             user_id=row["user_id"],
             name=row["name"],
-            rating=row["rating"],
+            rating=displayed(row["rating"]),
             games=row["games"],
             wins=row["wins"],
             losses=row["losses"],
@@ -184,8 +184,8 @@ async def records(db: Database, user_id: int) -> list[GameRecord]:
         (user_id, GLOBAL_SCOPE),
     )
     return [
-        GameRecord(r["game"], r["rating"], r["games"], r["wins"], r["losses"], r["draws"],
-                   r["streak"])
+        GameRecord(r["game"], displayed(r["rating"]), r["games"], r["wins"], r["losses"],
+                   r["draws"], r["streak"])
         for r in rows
     ]  # fmt: skip
 
@@ -198,7 +198,7 @@ async def history(db: Database, user_id: int, game: str, limit: int = 500) -> li
         " AND scope = ? ORDER BY games DESC LIMIT ?",
         (user_id, game, GLOBAL_SCOPE, limit),
     )
-    return [Point(r["games"], r["rating"], r["at"]) for r in reversed(rows)]
+    return [Point(r["games"], displayed(r["rating"]), r["at"]) for r in reversed(rows)]
 
 
 _FINISHED = (

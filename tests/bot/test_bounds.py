@@ -150,7 +150,7 @@ async def test_challenges_are_capped_rate_limited_and_expire(
         with pytest.raises(Refused, match="3 open challenges"):  # the per-user cap
             await challenge(ALICE, CHANNEL + 1)
         await challenge(BOB)
-        with pytest.raises(Refused, match="this channel already has 4"):  # the channel's cap
+        with pytest.raises(Refused, match="This channel already has 4"):  # the channel's cap
             await challenge(CAROL)
         assert await challenge(CAROL, CHANNEL + 1)  # another channel is free
         # Unanswered, they expire after two hours, said politely where they were made.

@@ -59,7 +59,7 @@ async def test_a_move_after_its_deadline_is_refused_and_lost_on_time(
     assert mover is not None
     move = (await service.legal_moves(info.id, mover))[0]
     clock.advance(hours=48)
-    with pytest.raises(MatchOver, match="too late") as refused:
+    with pytest.raises(MatchOver, match="Too late") as refused:
         await service.move(info.id, mover, move)
     after = await service.get(info.id)
     assert after.status == "finished" and after.version == info.version

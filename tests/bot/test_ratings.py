@@ -87,7 +87,7 @@ async def test_a_played_out_match_is_rated(service: MatchService) -> None:
 
 
 async def test_unknown_game_on_the_board(service: MatchService) -> None:
-    with pytest.raises(NotFound, match="the games are"):
+    with pytest.raises(NotFound, match="The games are"):
         await service.leaderboard("chess", None)
 
 

@@ -16,6 +16,7 @@ from bot import sandbox
 from bot.computer import computer_player, is_computer
 from bot.sandbox import HUMAN_ID, Sandbox
 from bot.service import MatchService
+from bot.service.wording import pretty
 
 
 class Script:
@@ -61,7 +62,7 @@ async def test_a_whole_match_in_the_sandbox(
     assert code == 0
     assert "local sandbox" in out and "at level easy" in out  # it explains itself
     assert "Not accepted:" in out and "Moves open to you" in out
-    assert "Commands:" in out and "Your hand:" in out
+    assert "Commands (at any prompt):" in out and "Your hand:" in out
     assert "is over" in out
     (info,) = await service.matches_of(HUMAN_ID, active_only=False)
     assert info.status == "finished" and info.seats is not None
@@ -85,7 +86,11 @@ async def test_the_computers_hand_is_never_shown(service: MatchService, tmp_path
 
     async def spy(deliveries: list[Any], *, full: bool = False) -> None:
         shown.extend(d for d in deliveries if is_computer(d.to))
-        mine.update(" ".join(d.view["hand"]) for d in deliveries if d.to == HUMAN_ID and d.view)
+        mine.update(
+            " ".join(pretty(c) for c in d.view["hand"])
+            for d in deliveries
+            if d.to == HUMAN_ID and d.view
+        )
         await original(deliveries, full=full)
 
     box._deliver = spy  # type: ignore[method-assign]
@@ -123,7 +128,7 @@ async def test_a_game_number_out_of_range_is_answered_politely(
     beyond, zero = str(len(games.names()) + 1), "0"
     code, out = await session(service, tmp_path, Script([beyond, zero, "quit"], then=None))
     assert code == 0
-    assert out.count(f"choose a number from 1 to {len(games.names())}") == 2
+    assert out.count(f"Choose a number from 1 to {len(games.names())}") == 2
     assert await service.matches_of(HUMAN_ID) == []  # "0" never picked the last game
 
 
@@ -165,11 +170,12 @@ def test_without_pictures_the_sandbox_says_so(monkeypatch: pytest.MonkeyPatch) -
 def test_describe_shows_any_view_as_text() -> None:
     state = games.get(games.names()[0]).new_match(seed=3)
     text = sandbox.describe(state.view(0))
-    assert "Your hand: " + " ".join(state.view(0)["hand"]) in text
+    assert "Your hand: " + " ".join(pretty(c) for c in state.view(0)["hand"]) in text
     public = sandbox.describe(state.view(None))
     assert "Your hand" not in public
     for card in state.view(0)["hand"]:
-        assert card not in public.split()
+        assert pretty(card) not in public.split()
+    assert "seat=" not in text and "you" in text  # people named, never seat numbers
 
 
 def test_a_token_starts_the_discord_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,7 +251,7 @@ async def test_the_computers_level_is_chosen_after_the_games_name(
 ) -> None:
     script = Script(["ecarte level=expert", "ecarte level=strong", "quit"], then=None)
     code, out = await session(service, tmp_path, script)
-    assert code == 0 and "unknown level 'expert'" in out
+    assert code == 0 and "There is no level “expert”" in out
     (info,) = await service.matches_of(HUMAN_ID)
     assert info.seats is not None and info.seats[1] == computer_player("strong")
     assert info.to_move == HUMAN_ID  # the computer played its turns before handing over

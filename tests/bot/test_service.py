@@ -21,7 +21,9 @@ from bot.service import (
     NotYourTurn,
     PlayerRef,
     Refused,
+    wording,
 )
+from games.words import ENGLISH
 from tests.bot.conftest import (
     ALICE,
     BOB,
@@ -81,13 +83,14 @@ async def test_a_whole_match_of_every_game_through_the_service(
         legal = await service.legal_moves(info.id, info.to_move)
         other = BOB.user_id if info.to_move == ALICE.user_id else ALICE.user_id
         assert await service.legal_moves(info.id, other) == []
-        version = info.version
+        version, mover = info.version, info.to_move
         info, deliveries = await service.move(info.id, info.to_move, rng.choice(legal))
         assert info.version == version + 1
         check_deliveries(db_path, info.id, deliveries)
         if info.status == "active":
             assert [d.kind for d in deliveries] == ["board", "hand", "hand"]
-            assert deliveries[0].mention == info.to_move
+            # The board pings a player only when the turn passes to them.
+            assert deliveries[0].mention == (info.to_move if info.to_move != mover else None)
     assert info.status == "finished" and info.result is not None
     assert [d.kind for d in deliveries] == ["notice", "board"]
     assert "is over" in deliveries[0].text
@@ -113,7 +116,7 @@ async def test_refusals_say_why_and_write_nothing(service: MatchService, db_path
         await service.move(info.id, waiting, legal[0])
     with pytest.raises(Refused, match="Moves open to you: ") as refused:
         await service.move(info.id, mover, "play 3Z")
-    assert legal[0] in str(refused.value)
+    assert wording.move_text(info.game, legal[0], ENGLISH) in str(refused.value)
     with pytest.raises(Refused):
         await service.move(info.id, mover, "fly away")
     with pytest.raises(NotFound, match="no match #999"):
@@ -245,7 +248,7 @@ async def test_challenges_declined_cancelled_and_open(service: MatchService) -> 
 
 async def test_bad_challenges_are_refused_politely(service: MatchService, db_path: Path) -> None:
     before = snapshot(db_path)
-    with pytest.raises(Refused, match="the games are"):
+    with pytest.raises(Refused, match="The games are"):
         await service.challenge(ALICE, BOB, "chess", guild_id=None, channel_id=None)
     with pytest.raises(Refused, match="option"):
         await service.challenge(

@@ -84,7 +84,7 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
     decision, then its words, made before the transaction, then in the transaction its
     move log), the wording once,
     the clock once; the words ask for each view (the board's and both hands') and the clock
-    text once."""
+    text once per language (the server's and both players' are English here)."""
     info = await start_match(service)
     assert info.to_move is not None
     move = (await service.legal_moves(info.id, info.to_move))[0]
@@ -114,6 +114,7 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         del service.store.db.transact
     assert calls == [
         ("match_service", "life"),
+        ("life", "languages"),
         ("life", "store"),
         ("store", "life"),
         ("store", "life"),

@@ -7,6 +7,7 @@ move, everything public that the bot sent is checked against the hands still hid
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass, field
@@ -102,7 +103,7 @@ class Table:
             lambda s: s.token == handle.token and s.kind in ("followup", "edit"),
             since=handle.since,
         )
-        assert done.kind == "edit" or done.content.startswith("Played"), done.content
+        assert done.kind == "edit" or done.content.startswith("Your move in"), done.content
         await self.bot.courier.settled()
         after = await self.bot.service.get(self.match_id)
         assert after.version == info.version + 1, (move, done.content)
@@ -142,6 +143,9 @@ class Table:
             hidden |= set(views[user_id]["hand"]) | set(views[user_id].get("discarded") or [])
         hidden -= shown  # the move just made shows its cards (a card played, a meld laid)
         public = await self.bot.service.view_for(self.match_id, None)
+        # A card the public view itself shows (the last trick of the deal just ended, which
+        # may be dealt again into a hand of the new deal) is public, whatever a hand holds.
+        hidden -= cards_named(json.dumps(public))
         info = await self.bot.service.get(self.match_id)
         assert info.seats is not None
         names = (info.seats[0].name, info.seats[1].name)

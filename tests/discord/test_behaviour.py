@@ -53,7 +53,7 @@ async def test_match_option_autocomplete_lists_the_invokers_matches(
     legal = await bot.service.legal_moves(second.match_id, mover.id)
     handle = await fake.slash(mover, "play", move=legal[0], match=second.match_id)
     done = await handle.finished()
-    assert done.content.startswith("Played") and done.ephemeral
+    assert done.content.startswith("Your move in") and done.ephemeral
     assert (await bot.service.get(second.match_id)).version == info.version + 1
 
 
@@ -136,7 +136,9 @@ async def test_closed_dms_fall_back_to_private_replies(
             legal = await bot.service.legal_moves(table.match_id, bob.id)
             handle = await fake.slash(bob, "play", table.thread_id, move=rng.choice(legal))
             await fake.wait_for(
-                lambda s, token=handle.token: s.token == token and s.content.startswith("Played"),
+                lambda s, token=handle.token: (
+                    s.token == token and s.content.startswith("Your move in")
+                ),
                 since=handle.since,
             )
             private = [s for s in fake.log[handle.since :] if s.token == handle.token and s.files]
@@ -204,6 +206,7 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
         "export",
         "web",
         "season",
+        "language",
     }
     tournament = next(c for c in synced if c["name"] == "tournament")
     assert {o["name"] for o in tournament["options"]} == {
@@ -215,6 +218,10 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
     }
     for command in synced:
         assert 1 <= len(command["description"]) <= 100
+        # Descriptions in French and Swedish too, within Discord's length.
+        localized = command.get("description_localizations") or {}
+        assert {"fr", "sv-SE"} <= set(localized), command["name"]
+        assert all(1 <= len(text) <= 100 for text in localized.values())
     challenge = next(c for c in synced if c["name"] == "challenge")
     game = next(o for o in challenge["options"] if o["name"] == "game")
     assert {c["value"] for c in game["choices"]} == set(games.names())
@@ -311,7 +318,7 @@ async def test_where_threads_are_not_allowed_the_match_lives_in_the_channel(
     mover = alice if info.to_move == alice.id else bob
     legal = await bot.service.legal_moves(match_id, mover.id)
     done = await (await fake.slash(mover, "play", move=legal[0])).finished()
-    assert done.content.startswith("Played")
+    assert done.content.startswith("Your move in")
 
 
 async def test_four_colour_hands_on_request(
@@ -320,7 +327,7 @@ async def test_four_colour_hands_on_request(
     bot = await start_bot()
     table = await Table.open(fake, bot, "ecarte", "", alice, bob)
     done = await (await fake.slash(alice, "tapis cards", colours=4)).finished()
-    assert done.ephemeral and "4 colours" in done.content
+    assert done.ephemeral and "four colours" in done.content
     since = len(fake.log)
     await (await fake.slash(alice, "hand", table.thread_id, where="dm")).finished()
     dm = await fake.wait_for(lambda s: s.dm_to == alice.id and bool(s.files), since=since)

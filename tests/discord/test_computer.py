@@ -46,7 +46,7 @@ async def test_a_whole_match_against_the_computer(
     assert info.status == "finished" and info.result is not None
     # Its moves appear in the thread like a player's, and nothing is sent to it privately.
     board = [s for s in fake.log if s.channel_id == info.thread_id and computer.name in s.content]
-    assert any(f"{computer.name}: play" in s.content for s in board)
+    assert any(f"{computer.name}: " in s.content for s in board)
     assert not [s for s in fake.log if fake.is_dm(s) and s.dm_to in COMPUTER_IDS.values()]
     assert await bot.service.leaderboard("ecarte", fake.guild_id) == []  # not rated
     # A rematch: the computer takes it at once, at the same level.
@@ -95,7 +95,7 @@ async def test_the_computer_takes_up_its_turn_after_a_restart(
             break
         await asyncio.sleep(0.05)
     assert info.version > version and info.to_move == alice.id
-    posted = await fake.wait_for(lambda s: fake.is_public(s) and f"{computer.name}:" in s.content)
+    posted = await fake.wait_for(lambda s: fake.is_public(s) and f"{computer.name}: " in s.content)
     assert posted.channel_id == fake.channel_id  # its move is shown where the match lives
 
 

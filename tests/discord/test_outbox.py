@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, PlayerRef
+from bot.service import MatchService, PlayerRef, wording
+from games.words import ENGLISH
 from tests.fakediscord import FakeDiscord, FakeUser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,7 +127,7 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
     moved = [s for s in fake.log if s.kind == "message" and s.payload.get("nonce")]
     assert {str(s.payload["nonce"]) for s in moved} <= {f"ob{row_id}" for row_id in owed}
     boards = [s for s in moved if s.dm_to is None]
-    assert len(boards) == 1 and move in boards[0].content
+    assert len(boards) == 1 and wording.move_text("cinq-as", move, ENGLISH) in boards[0].content
     assert [s.dm_to for s in moved if s.dm_to is not None] == [other.id]
     # The mover's own hand went in the answer to the move (marked before it went, so never
     # twice), or — the answer lost in the crash — waits for their turn or `/hand`.

@@ -44,7 +44,7 @@ async def test_replay_animates_a_short_match_and_pages_a_long_one(
     await start_bot()  # a restart: the buttons are rebuilt from their custom ids
     pressed = await fake.press(alice, page, next_id)
     edited = await pressed.finished(60)
-    assert f"move 1 of {versions[long]}" in edited.content and edited.files
+    assert f"Move 1 of {versions[long]}" in edited.content and edited.files
 
 
 async def test_a_live_match_is_not_replayed_nor_exported(

@@ -44,6 +44,7 @@ class FakeUser:
     name: str
     bot: bool = False
     manager: bool = True  # may manage the server (every permission); False: all but that
+    locale: str = "en-US"  # the language of their Discord client
 
     def payload(self) -> Json:
         return {
@@ -96,7 +97,7 @@ class Request:
 class Sent:
     """One thing the bot sent: a channel message, an interaction callback, a follow-up, an edit."""
 
-    kind: str  # "message" | "callback" | "followup" | "edit"
+    kind: str  # "message" | "callback" | "followup" | "edit" | "channel" (a rename)
     payload: Json
     files: list[tuple[str, bytes]] = field(default_factory=list)
     channel_id: int | None = None
@@ -187,6 +188,7 @@ class FakeDiscord:
         self.commands: dict[int | None, list[Json]] = {}  # guild id (None: global) -> commands
         self.command_syncs: list[int | None] = []
         self.unexpected: list[str] = []
+        self.guild_locale = "en-US"  # the server's language in Discord
         self.identified = asyncio.Event()
         self._sockets: list[tuple[web.WebSocketResponse, itertools.count[int]]] = []
         self._waiters: list[tuple[Callable[[Sent], bool], asyncio.Future[Sent]]] = []
@@ -408,7 +410,7 @@ class FakeDiscord:
             "channel_id": str(channel_id),
             "token": f"itoken-{snowflake()}",
             "version": 1,
-            "locale": "en-US",
+            "locale": user.locale,
             "app_permissions": str((1 << 41) - 1),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
@@ -419,8 +421,12 @@ class FakeDiscord:
             payload["context"] = 1
         else:
             payload["guild_id"] = str(self.guild_id)
-            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {
+                "id": str(self.guild_id),
+                "locale": self.guild_locale,
+                "features": [],
+            }
+            payload["guild_locale"] = self.guild_locale
             payload["member"] = user.member()
             payload["context"] = 0
         if message is not None:
@@ -668,6 +674,8 @@ class FakeDiscord:
                 return self._post_message(int(channel_id), body, files)
             case ("PATCH", ["channels", channel_id, "messages", _]):
                 return self._edit(int(channel_id), body, files, None)
+            case ("PATCH", ["channels", channel_id]):
+                return await self._edit_channel(int(channel_id), body)
             case ("POST", ["channels", channel_id, "threads"]):
                 return await self._thread(int(channel_id), body)
             case ("POST", ["channels", channel_id, "messages", _, "threads"]):
@@ -852,6 +860,16 @@ class FakeDiscord:
         self.channels[thread_id] = thread
         await self.dispatch("THREAD_CREATE", {**thread, "newly_created": True})
         return thread
+
+    async def _edit_channel(self, channel_id: int, body: Json) -> Json:
+        """A channel (a thread) renamed: the new name kept, and told as Discord tells it."""
+        channel = self._channel(channel_id)
+        if "name" in body:
+            channel["name"] = body["name"]
+        self._record(Sent("channel", body, [], channel_id, None))
+        if channel["type"] == 11:
+            await self.dispatch("THREAD_UPDATE", channel)
+        return channel
 
     def _callback(
         self,

@@ -16,6 +16,7 @@ import pytest
 from aiohttp import web
 
 import games
+from bot.ratings import displayed
 from bot.web import queries
 from bot.web.app import create_app
 from games.cards import SUIT_SYMBOLS
@@ -132,7 +133,7 @@ async def test_a_leaderboard_matches_the_database(session: Session, world: World
     shown = await session.page.locator("table.board tbody tr").evaluate_all(
         "rows => rows.map(r => [r.cells[1].innerText, r.cells[2].innerText])"
     )
-    assert shown == [[row["name"], f"{row['rating']:.0f}"] for row in rows]
+    assert shown == [[row["name"], f"{displayed(row['rating'])}"] for row in rows]
 
 
 async def test_stepping_a_replay_changes_the_picture_and_the_move_list(
