@@ -118,6 +118,7 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         ("life", "store"),
         ("store", "life"),
         ("store", "life"),
+        ("life", "languages"),
         ("life", "wording"),
         ("store", "life"),
         ("life", "clock"),

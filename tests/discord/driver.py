@@ -162,13 +162,20 @@ class Table:
                 for _, data in sent.files:
                     assert data.startswith(PNG)
         if check_images:
-            # While the match is played, every player has their current hand in view: the
-            # last hand picture they got, sent with this move or earlier (an unchanged hand is
-            # not drawn or sent again), is the picture of their hand as it stands. (Once it is
-            # over, the thread's result says the rest.)
+            # While the match is played, the player to move has their current hand in view:
+            # the last hand picture they got, sent with this move or earlier (an unchanged hand
+            # is not drawn or sent again), is the picture of their hand as it stands. (A hand
+            # that cannot be played yet is not sent: `/hand` shows it. Once the match is over,
+            # the thread's result says the rest.)
             for user_id, user in self.players.items():
                 hand = self.latest_hand(user)
-                if hand is not None and hand.at > 0 and views[user_id]["result"] is None:
+                to_move = user_id == info.to_move
+                if (
+                    to_move
+                    and hand is not None
+                    and hand.at > 0
+                    and views[user_id]["result"] is None
+                ):
                     assert hand.files[0][1] == rendering.hand_png(views[user_id]), (
                         "a player's latest hand picture is not their hand as it stands"
                     )
