@@ -643,8 +643,9 @@ class Actions:
         closed = courier.dms_closed(user_id, delivery.dms_closed)
         if where == "dm" or (where is None and not closed):
             sent = await courier.dm(
-                user_id, text, picture, components, closed=delivery.dms_closed, retry=where == "dm"
-            )
+                user_id, text, picture, components, closed=delivery.dms_closed,
+                retry=where == "dm", channel=delivery.dm_channel,
+            )  # fmt: skip
             if sent:
                 await interaction.followup.send(
                     w.gettext("Your hand is in your direct messages."),

@@ -51,7 +51,12 @@ class TapisBot(commands.Bot):
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
         self.courier = Courier(
-            self, self._note_dms, self._sent, on_batch=self._computer_turns, gauge=gauge
+            self,
+            self._note_dms,
+            self._sent,
+            on_batch=self._computer_turns,
+            dm_opened=self._dm_opened,
+            gauge=gauge,
         )
         self.actions = Actions(self)
         self._clocks: asyncio.Task[None] | None = None
@@ -104,6 +109,10 @@ class TapisBot(commands.Bot):
     async def _note_dms(self, user_id: int, closed: bool) -> None:
         """The courier's one word back: a player's DMs turned out closed, or open again."""
         await self.service.set_dms_closed(user_id, closed)
+
+    async def _dm_opened(self, user_id: int, channel_id: int) -> None:
+        """A DM channel the courier opened: stored, so no later start opens it again."""
+        await self.service.set_dm_channel(user_id, channel_id)
 
     async def _sent(self, deliveries: list[Delivery]) -> None:
         """The courier's other word back: these went out; never send them again."""

@@ -1,9 +1,10 @@
 """Sending the service's deliveries to Discord within its rate limits.
 
 A delivery carries all its sending needs — where its match lives, the version its buttons
-are drawn at, its recipient's picture settings and whether their DMs were known closed — so
-the courier never asks the service anything; it only reports, through one callback, a
-player whose DMs turned out closed or open again.
+are drawn at, its recipient's picture settings, whether their DMs were known closed and their
+DM channel if it was ever opened — so the courier never asks the service anything; it only
+reports, through callbacks, a player whose DMs turned out closed or open again, and a DM
+channel it opened (opening one is a request Discord counts: once per player, ever).
 
 What a move costs in requests Discord limits (about 50 a second for the whole bot, 5 per
 5 s per channel), and how the courier keeps that low:
@@ -16,7 +17,9 @@ What a move costs in requests Discord limits (about 50 a second for the whole bo
   would be a request spent for nothing (it is marked sent; ``/hand`` shows it any time).
 - The thread gets one board per turn: a board made while the same player is still to move
   (Le 5 As's draw after a play, a trick won and led again) waits a little for the turn's
-  last move, whose board replaces it.
+  last move, whose board replaces it. A board that replaces a waiting one names the moves
+  the waiting one named too, so the thread's posts together tell every move, once, in
+  order (see :func:`board_text`).
 
 Everything else goes through a queue (queue.py) served by a few workers, most urgent first:
 a player's turn before public notices, notices before boards, reminders last; a waiting board
@@ -40,7 +43,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 import discord
@@ -53,17 +56,23 @@ from bot.discord.pacing import Gauge
 from bot.discord.painter import Painter
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
 from bot.service import Delivery, Place, wording
+from games.words import Words
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 GONE = {10003, 50001, 50083}  # unknown channel, missing access, thread archived (locked)
+UNKNOWN_CHANNEL = 10003
 WORKERS = 8
 """Requests in flight at once: enough to fill 45 a second at Discord's usual round trip."""
 MID_TURN_WAIT = 15.0
 """Seconds a board made in the middle of a player's turn waits for the turn's end."""
+LIMIT = 2000
+"""Characters Discord takes in a message's content."""
 
 # Told when a player's DMs turn out closed (True) or open again (False), to store it.
 DmsNoted = Callable[[int, bool], Awaitable[None]]
+# Told of a DM channel just opened with a player (user id, channel id), to store it.
+DmOpened = Callable[[int, int], Awaitable[None]]
 # Told of deliveries just sent (or given up on), to mark them sent in the outbox.
 Sent = Callable[[list[Delivery]], Awaitable[None]]
 Job = Callable[[], Awaitable[None]]
@@ -106,6 +115,49 @@ def mid_turn(delivery: Delivery) -> bool:
     )
 
 
+def board_ping(mention: int, lang: str) -> str:
+    """The line under a board that calls the player to move."""
+    return "\n" + i18n.words(lang).gettext("{mention}, your move.").format(mention=f"<@{mention}>")
+
+
+def board_text(board: Delivery, earlier: Sequence[Delivery], w: Words, room: int = LIMIT) -> str:
+    """``board``'s text naming, before its own news, the news of the ``earlier`` boards it
+    replaced while they waited (oldest first): every move since the last board posted.
+
+    A board's news is its lines after the title (``Delivery.news``); a board met twice (the
+    same version) is told once. Within ``room`` characters: when the moves do not all fit,
+    the newest are kept and a line says how many earlier ones are left out."""
+    lines = board.text.split("\n")
+    own = len(board.news)
+    if not earlier or tuple(lines[1 : 1 + own]) != board.news:
+        return board.text[:room]  # nothing to add, or not shaped as a board: as it is
+    chapters: list[tuple[str, ...]] = []
+    seen: set[int] = set()
+    for one in (*earlier, board):
+        if one.news and one.version not in seen:
+            seen.add(one.version)
+            chapters.append(one.news)
+    head, tail = lines[0], lines[1 + own :]
+
+    def left_out_line(count: int) -> str:
+        said = w.ngettext("… and {count} earlier move", "… and {count} earlier moves", count)
+        return said.format(count=w.number(count))
+
+    # From the newest back, as many moves as fit with the line about the rest; the newest
+    # always (its own board's text fits, as the service made it).
+    size, kept = len(head) + sum(len(line) + 1 for line in tail), 0
+    for chapter in reversed(chapters):
+        grown = size + sum(len(line) + 1 for line in chapter)
+        left_out = len(chapters) - kept - 1
+        if kept and grown + (len(left_out_line(left_out)) + 1 if left_out else 0) > room:
+            break
+        size, kept = grown, kept + 1
+    left_out = len(chapters) - kept
+    said = [head] + ([left_out_line(left_out)] if left_out else [])
+    said += [line for chapter in chapters[left_out:] for line in chapter]
+    return "\n".join(said + tail)[:room]
+
+
 def waits_for_turn(delivery: Delivery, acting: int | None) -> bool:
     """A hand for a player who is not to move, in a match still in play: nothing for them to
     do with it yet (and the one who acted gets theirs in the interaction's answer)."""
@@ -123,11 +175,13 @@ class Courier:
         sent: Sent,
         on_batch: Callable[[list[Delivery]], None] | None = None,
         *,
+        dm_opened: DmOpened | None = None,
         gauge: Gauge | None = None,
         workers: int = WORKERS,
     ) -> None:
         self.bot = bot  # only to reach Discord: what to send comes with each delivery
         self._dms_noted = dms_noted
+        self._dm_opened = dm_opened
         self._sent = sent
         # Told of every batch as it comes, before anything is sent (the computer opponent
         # learns from its own hand that it is to move).
@@ -213,6 +267,9 @@ class Courier:
         coalesce: tuple[object, ...] | None
         if delivery.private:
             lane: Lane = ("user", delivery.to or 0)
+            if delivery.dm_channel is not None and delivery.to is not None:
+                # Opened before (by an earlier process): known here now, and not opened again.
+                self._dm_channels.setdefault(delivery.to, delivery.dm_channel)
             coalesce = ("hand", delivery.match_id, delivery.to) if delivery.kind == "hand" else None
         else:
             lane = ("channel", delivery.place.channel or 0)
@@ -221,15 +278,21 @@ class Courier:
         item = Item(
             lane,
             priority(delivery),
-            (delivery, lambda: self._send_one(delivery)),
+            None,
             coalesce,
             not_before=now + MID_TURN_WAIT if mid_turn(delivery) else 0.0,
             enqueued=now,
         )
+        item.payload = (delivery, lambda: self._send_one(delivery, item.carried))
         replaced = self.queue.put(item)
         for old in replaced:
             old_delivery = old.payload[0]
-            if old_delivery is not None and old_delivery.outbox_id is not None:
+            if delivery.kind == "board":
+                # The newer board tells the older one's moves too, and they are marked sent
+                # together once it is posted: a stop before that replays both, and they are
+                # put together again.
+                item.carried += [*old.carried, old_delivery]
+            elif old_delivery is not None and old_delivery.outbox_id is not None:
                 self._mark(old_delivery)
         self._wake.set()
         self._settled.clear()
@@ -375,6 +438,9 @@ class Courier:
             if HOLD == "before-mark":
                 await _hold()
             self._mark(delivery)
+        for earlier in item.carried:  # boards it told the moves of
+            if earlier.outbox_id is not None:
+                self._mark(earlier)
 
     def _mark(self, delivery: Delivery) -> None:
         """Mark sent in the outbox, a few at a time: one write for many messages."""
@@ -448,7 +514,8 @@ class Courier:
         pair = (plain_name(names[0]), plain_name(names[1]))
         return await self.painter.table(delivery.view, pair, lang=delivery.lang)
 
-    async def _send_one(self, delivery: Delivery) -> None:
+    async def _send_one(self, delivery: Delivery, earlier: Sequence[Delivery] = ()) -> None:
+        """Send one delivery; a board names the moves of the ``earlier`` boards it replaced."""
         # Drawn only now that it goes: a board replaced while it waited is never drawn.
         picture = await self.picture(delivery)
         if delivery.kind == "hand":
@@ -456,14 +523,22 @@ class Courier:
         elif delivery.kind == "dm":
             to = delivery.to or 0
             text = self.heading(delivery) + delivery.text
-            if not await self.dm(to, text, closed=delivery.dms_closed, nonce=nonce(delivery)):
+            if not await self.dm(
+                to, text, closed=delivery.dms_closed, nonce=nonce(delivery),
+                channel=delivery.dm_channel,
+            ):  # fmt: skip
                 await self.public(
                     delivery.place, f"<@{to}> {delivery.text}", None, to, nonce=nonce(delivery)
                 )
         else:
+            text = delivery.text
+            if delivery.kind == "board":
+                w = i18n.words(delivery.lang)
+                ping = "" if delivery.mention is None else board_ping(delivery.mention, w.lang)
+                text = board_text(delivery, earlier, w, LIMIT - len(ping))
             await self.public(
                 delivery.place,
-                delivery.text,
+                text,
                 picture,
                 delivery.mention,
                 delivery.kind,
@@ -501,6 +576,7 @@ class Courier:
             components,
             closed=delivery.dms_closed,
             nonce=nonce(delivery),
+            channel=delivery.dm_channel,
         ):
             return True
         self.tell_dms_closed(delivery, delivery.to)
@@ -534,29 +610,27 @@ class Courier:
         closed: bool = False,
         retry: bool = False,
         nonce: str | None = None,
+        channel: int | None = None,
     ) -> bool:
         """Send a DM; False (and remembered) when the user's DMs are closed.
 
         ``closed``: the delivery says they were known closed; ``retry`` tries all the same
-        (the user asked for a DM) and notes them open again if it goes through.
+        (the user asked for a DM) and notes them open again if it goes through. ``channel``:
+        their DM channel as stored, if it was ever opened.
         """
         if not retry and self.dms_closed(user_id, closed):
             return False
+        if channel is not None:
+            self._dm_channels.setdefault(user_id, channel)
         try:
-            channel_id = self._dm_channels.get(user_id)
-            if channel_id is None:
-                await self._slot()
-                data = await self.bot.http.start_private_message(user_id)
-                channel_id = self._dm_channels[user_id] = int(data["id"])
-            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await self._slot()
-            await channel.send(
-                text[:2000],
-                file=_png(picture, "hand"),
-                view=components or discord.utils.MISSING,
-                allowed_mentions=NO_PINGS,
-                nonce=nonce or discord.utils.MISSING,
-            )
+            try:
+                await self._dm_send(user_id, text, picture, components, nonce)
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_CHANNEL or user_id not in self._dm_channels:
+                    raise
+                # A DM channel remembered but unknown to Discord now: opened afresh, once.
+                del self._dm_channels[user_id]
+                await self._dm_send(user_id, text, picture, components, nonce)
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 raise
@@ -567,6 +641,34 @@ class Courier:
             self._closed.discard(user_id)
             await self._dms_noted(user_id, False)
         return True
+
+    async def _dm_send(
+        self,
+        user_id: int,
+        text: str,
+        picture: bytes | None,
+        components: discord.ui.View | None,
+        nonce: str | None,
+    ) -> None:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            await self._slot()
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = self._dm_channels[user_id] = int(data["id"])
+            if self._dm_opened is not None:
+                try:
+                    await self._dm_opened(user_id, channel_id)
+                except Exception:  # the DM goes all the same; a restart opens it again
+                    log.exception("could not store the DM channel of user %s", user_id)
+        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        await self._slot()
+        await channel.send(
+            text[:2000],
+            file=_png(picture, "hand"),
+            view=components or discord.utils.MISSING,
+            allowed_mentions=NO_PINGS,
+            nonce=nonce or discord.utils.MISSING,
+        )
 
     def dms_closed(self, user_id: int, known_closed: bool) -> bool:
         """Whether not to try a DM: closed as seen here, or as the delivery says."""
@@ -593,8 +695,7 @@ class Courier:
             return  # nowhere to post, or a thread deleted: not asked again and again
         if mention is not None and f"<@{mention}>" not in text:
             if kind == "board":
-                ping = i18n.words(lang).gettext("{mention}, your move.")
-                text = f"{text}\n" + ping.format(mention=f"<@{mention}>")
+                text += board_ping(mention, lang)
             else:
                 text = f"<@{mention}> {text}"
         channel = self.bot.get_partial_messageable(channel_id, guild_id=place.guild_id)

@@ -10,7 +10,8 @@ Pure bookkeeping (no Discord, no I/O), so its rules are tested on their own:
   reminders last. Ties go to the oldest.
 - **Coalescing.** A board or a hand still waiting is replaced by a newer one of the same match
   (and player): nobody needs a stale table or a hand whose buttons are already out of date.
-  The replaced one is handed back so the courier can mark it done in the outbox.
+  The replaced one is handed back, so the courier can mark it done in the outbox or let the
+  newer one carry what it said (a board names every move since the last one posted).
 - **Waiting.** A message may carry a time before which it is not sent (a board in the middle
   of a player's turn waits for the turn's end, see the courier), and a lane may be blocked
   until its channel's rate-limit bucket has room again.
@@ -42,6 +43,9 @@ class Item:
     not_before: float = 0.0
     enqueued: float = 0.0
     seq: int = field(default=0, compare=False)
+    # What this item took over from the waiting items it replaced, oldest first: the queue
+    # only keeps it, its owner decides what it means (a board's earlier moves).
+    carried: list[Any] = field(default_factory=list, compare=False)
 
 
 class Outgoing:

@@ -130,6 +130,10 @@ class MatchService:
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:
         await self.store.set_flag(user_id, "dms_closed", closed)
 
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Remember the DM channel opened with a player: a restart need not open it again."""
+        await self.store.set_dm_channel(user_id, channel_id)
+
     # -- looking at matches -----------------------------------------------------------------
     async def get(self, match_id: int) -> MatchInfo:
         row, people = await self.store.peek_with_people(match_id)

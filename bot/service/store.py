@@ -404,6 +404,23 @@ class MatchStore:
             else:
                 self._people[user_id] = replace(known, dms_closed=value)
 
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Store a player's DM channel with the bot (it stays the same for good)."""
+        now = self.ts()
+
+        def plan(conn: Connection) -> None:
+            conn.execute(
+                "INSERT INTO players (user_id, name, dm_channel, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+                " SET dm_channel = excluded.dm_channel, updated_at = excluded.updated_at",
+                (user_id, f"player {user_id}", channel_id, now, now),
+            )
+
+        await self.db.transact(plan)
+        known = self._people.get(user_id)
+        if known is not None:
+            self._people[user_id] = replace(known, dm_channel=channel_id)
+
     # -- reading matches --------------------------------------------------------------------
     async def read(self, match_id: int) -> MatchRow:
         """The committed match from the database (NotFound if none); a damaged one is set
@@ -739,4 +756,5 @@ def _profile(stored: Row) -> PlayerProfile:
         locale=stored["locale"],
         four_colour=bool(stored["four_colour"]),
         dms_closed=bool(stored["dms_closed"]),
+        dm_channel=stored["dm_channel"],
     )

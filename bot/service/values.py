@@ -66,6 +66,7 @@ class PlayerProfile:
     four_colour: bool = False
     dms_closed: bool = False
     extra: Json = field(default_factory=dict)
+    dm_channel: int | None = None  # their DM channel with the bot, once it was opened
 
     @classmethod
     def unknown(cls, user_id: int) -> PlayerProfile:
@@ -121,15 +122,16 @@ class Delivery:
       buttons for ``view["legal_moves"]`` drawn at ``version``; ``text`` says which match and
       whose turn.
     - ``board``: public, to ``place``: the table from ``view`` (= ``state.view(None)``);
-      ``text`` = last move, scores, whose turn; ``mention`` = to move.
+      ``text`` = its title line, then its ``news`` (the last move, and a deal's breakdown
+      when the move ended one), then scores and whose turn; ``mention`` = to move.
     - ``notice``: public text to ``place`` (challenge, start, result…).
     - ``dm``: private text to user ``to`` (a clock reminder, "your opponent resigned"…).
 
     ``game``, ``place`` and ``version`` say which match and where, so a DM can be headed
     with it; ``status`` is the match's status once the change was made (a finished match's
-    notice invites a rematch); ``four_colour`` and ``dms_closed`` are the recipient's
-    settings when it was made. Public deliveries never hold hidden information, in ``view``
-    or in ``text``.
+    notice invites a rematch); ``four_colour``, ``dms_closed`` and ``dm_channel`` are the
+    recipient's settings when it was made. Public deliveries never hold hidden information,
+    in ``view`` or in ``text``.
     """
 
     kind: DeliveryKind
@@ -147,6 +149,10 @@ class Delivery:
     dms_closed: bool = False
     outbox_id: int | None = None  # its row in the outbox, once stored with its change
     lang: str = "en"  # the language ``text`` speaks; what the adapter adds speaks it too
+    # A board's lines telling what happened (as they stand in ``text``, after its first
+    # line): a board that replaces a waiting one carries the waiting one's news too.
+    news: tuple[str, ...] = ()
+    dm_channel: int | None = None  # the recipient's DM channel, if known: no need to open it
 
     @property
     def private(self) -> bool:
@@ -179,6 +185,7 @@ class Delivery:
                 **data,
                 "names": None if names is None else (str(names[0]), str(names[1])),
                 "place": Place(**data.get("place", {})),
+                "news": tuple(data.get("news", ())),
             }
         )
 

@@ -255,6 +255,7 @@ def delivery(
     view: Json | None = None,
     mention: int | None = None,
     names: tuple[str, str] | None = None,
+    news: tuple[str, ...] = (),
 ) -> Delivery:
     """A delivery about ``row`` carrying where it goes and its recipient's settings."""
     recipient = None if to is None else people.get(to)
@@ -273,6 +274,8 @@ def delivery(
         four_colour=recipient is not None and recipient.four_colour,
         dms_closed=recipient is not None and recipient.dms_closed,
         lang=w.lang,
+        news=news,
+        dm_channel=None if recipient is None else recipient.dm_channel,
     )
 
 
@@ -314,6 +317,7 @@ def board(
         )
     summary = deal_summary(row.game, view, w, names) if ended else []
     lines += summary
+    news = tuple(lines[1:])
     scores = view.get("scores") or [0, 0]
     lines.append(
         w.gettext("Score: {first} {score} {second}.").format(
@@ -332,7 +336,9 @@ def board(
     elif row.result is not None and not summary:  # the last deal's breakdown tells the end
         lines.append(result_text(row, names, w))
     text = "\n".join(lines)
-    return delivery("board", row, people, None, text, w, view=view, mention=mention, names=names)
+    return delivery(
+        "board", row, people, None, text, w, view=view, mention=mention, names=names, news=news
+    )
 
 
 def hand(

@@ -343,6 +343,19 @@ async def test_players_preferences_are_remembered(service: MatchService) -> None
     assert carol is not None and carol.dms_closed
 
 
+async def test_a_players_dm_channel_is_remembered_and_goes_with_their_deliveries(
+    service: MatchService,
+) -> None:
+    info = await start_match(service)
+    channel = 1_234_567_890_123_456_789  # a Discord id needs 64 bits
+    assert (await service.hand_delivery(info.id, BOB.user_id)).dm_channel is None
+    await service.set_dm_channel(BOB.user_id, channel)
+    record = await service.player(BOB.user_id)
+    assert record is not None and record.dm_channel == channel and record.name == "Bob"
+    assert (await service.hand_delivery(info.id, BOB.user_id)).dm_channel == channel
+    assert (await service.board_delivery(info.id)).dm_channel is None  # public: nobody's
+
+
 async def test_close_and_reopen_gives_the_same_matches(db_path: Path, clock: object) -> None:
     service = await MatchService.open(db_path, now=clock)  # type: ignore[arg-type]
     infos = [await start_match(service, days=3) for _ in range(5)]

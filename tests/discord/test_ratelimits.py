@@ -93,12 +93,18 @@ async def test_overloaded_turns_go_first_boards_coalesce_and_nothing_is_lost(
     assert kinds.index("board") > max(i for i, k in enumerate(kinds) if k == "dm"), [
         (s.content[:60], s.at) for s in sent
     ]
-    # One board per match, the latest: never a stale one.
+    # One board per match, the latest, naming the moves of the boards it replaced.
     for match_id in matches:
-        last = [d for d in owed if d.kind == "board" and d.match_id == match_id][-1]
-        title = last.text.split("\n")[0]  # "**Écarté #1**": the match's own first line
+        boards = [d for d in owed if d.kind == "board" and d.match_id == match_id]
+        title = boards[-1].text.split("\n")[0]  # "**Écarté #1**": the match's own first line
         posted = [s for s in sent if s.dm_to is None and s.content.split("\n")[0] == title]
-        assert len(posted) == 1 and last.text in posted[0].content, (last.text, posted)
+        assert len(posted) == 1, (title, posted)
+        said = posted[0].content.split("\n")
+        tail = boards[-1].text.split("\n")[1 + len(boards[-1].news) :]
+        assert "\n".join(tail) in posted[0].content  # the scores and turn: the latest board's
+        assert [line for line in said if line in _news(boards)] == [
+            line for board in boards for line in board.news
+        ]
     # Drained without loss: the outbox owes nothing.
     assert await bot.service.unsent() == []
 
@@ -115,3 +121,53 @@ async def test_a_deleted_thread_is_asked_once(fake: FakeDiscord, start_bot: Star
     refused = [r for r in fake.requests if r.channel_id == thread]
     assert [r.status for r in refused] == [404]
     assert await bot.service.unsent() == []
+
+
+def _news(boards: list[Delivery]) -> set[str]:
+    return {line for board in boards for line in board.news}
+
+
+async def test_a_burst_of_moves_is_told_in_the_thread_every_move_once_in_order(
+    fake: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves far faster than a thread may be posted in: its boards coalesce, and the posts
+    together still name every move, each once, in the order they were made."""
+    monkeypatch.setattr(courier_module, "MID_TURN_WAIT", 0.3)
+    bot = await start_bot()
+    (match_id,) = await _matches(fake, bot.service, ["cinq-as"])
+    thread = (await bot.service.get(match_id)).thread_id
+    since = len(fake.log)
+    boards: list[Delivery] = []
+    for _ in range(24):  # a play and a draw each turn: boards held in mid-turn, too
+        owed = await _moves(bot.service, match_id, 1)
+        boards += [d for d in owed if d.kind == "board"]
+        await bot.courier.deliver(owed)
+    await bot.courier.settled(timeout=60)
+    await asyncio.sleep(0.4)  # a board held in mid-turn is due now
+    await bot.courier.settled(timeout=60)
+    posts = [s for s in fake.log[since:] if s.channel_id == thread and s.kind == "message"]
+    assert 1 < len(posts) < len(boards)  # they did coalesce
+    said = [line for post in posts for line in post.content.split("\n") if line in _news(boards)]
+    assert said == [line for board in boards for line in board.news]
+    assert await bot.service.unsent() == []
+
+
+async def test_a_dm_channel_is_opened_once_and_remembered_across_restarts(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    bot = await start_bot()
+    (match_id,) = await _matches(fake, bot.service, ["ecarte"])
+    for _ in range(4):
+        await bot.courier.deliver(await _moves(bot.service, match_id, 1))
+        await bot.courier.settled()
+    opened = {r.user_id for r in fake.requests if r.user_id is not None}
+    assert len(opened) == 2  # each player's, once
+    bot = await start_bot()  # a restart: a new process on the same database
+    since = len(fake.requests)
+    for _ in range(4):
+        await bot.courier.deliver(await _moves(bot.service, match_id, 1))
+        await bot.courier.settled()
+    later = fake.requests[since:]
+    told = {fake.dm_recipient(r.channel_id) for r in later if r.channel_id is not None}
+    assert opened <= told  # both players got DMs since the restart
+    assert not [r for r in later if r.user_id is not None]  # on channels known, not reopened
