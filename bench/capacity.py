@@ -4,7 +4,8 @@
 accepted earlier), each with its thread; then the bot starts against the fake Discord, which
 enforces Discord's limits (50 requests a second, 5 messages per 5 s in a channel, 429s as
 documented), and moves are offered at ``--rate`` a second: each time, a match whose player has
-been told it is their turn makes a legal move with ``/play``, as a person would. After
+been told it is their turn makes a legal move with ``/play``, as a person would (one in the
+middle of their turn first: Le 5 As's draw follows its play at once). After
 ``--seconds``×10 seconds (at least 20) the moves stop and the queue drains.
 
 Printed: moves served a second; the time from a move to the notification of the player who
@@ -62,10 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class _Pictures:
     """The courier's painter, drawing nothing."""
 
-    async def hand(self, view: Any, four_colour: bool) -> bytes:
+    async def hand(self, view: Any, four_colour: bool, lang: str = "en") -> bytes:
         return PICTURE
 
-    async def table(self, view: Any, names: Any) -> bytes:
+    async def table(self, view: Any, names: Any, *, lang: str = "en") -> bytes:
         return PICTURE
 
     def close(self) -> None:
@@ -94,6 +95,31 @@ class _Match:
         self.id, self.game, self.thread, self.users = match_id, game, thread, users
         self.busy = False
         self.over = False
+        self.mid_turn = False  # its player moved and is still to move: they go on at once
+
+
+class Tally:
+    """Moves and turns per game. A turn is a player's moves until the turn passes (Le 5 As's
+    play and draw, a trick won and led again) or the match ends: a turn counts once it is
+    over, so the requests it cost (one DM to the next player, one board) are all in."""
+
+    def __init__(self) -> None:
+        self.moves: collections.Counter[str] = collections.Counter()
+        self.turns: collections.Counter[str] = collections.Counter()
+        self.refused = 0  # moves offered that did not go in
+
+    def move(self, game: str, mover: int, to_move: int | None, active: bool) -> bool:
+        """Count a move by ``mover``, after which ``to_move`` is to move (in a match still
+        ``active`` or not); True when the turn goes on, the same player to move again."""
+        self.moves[game] += 1
+        if active and to_move == mover:
+            return True
+        self.turns[game] += 1
+        return False
+
+    def per_turn(self, game: str, requests: int) -> float:
+        """Requests (of ``game``'s matches) per finished turn."""
+        return requests / max(1, self.turns[game])
 
 
 async def _setup(
@@ -168,8 +194,7 @@ async def _drive(
     latencies: list[float] = []
     ready: set[int] = set(matches)  # matches whose player to move has been told
     served = 0
-    turns: collections.Counter[str] = collections.Counter()
-    moves: collections.Counter[str] = collections.Counter()
+    tally = Tally()
     queued: dict[int, list[float]] = {TURN: [], BOARD: []}
 
     def told(sent: Sent) -> None:
@@ -210,14 +235,18 @@ async def _drive(
             while after.version == info.version and time.perf_counter() < deadline:
                 await asyncio.sleep(0.02)
                 after = await service.get(match.id)
+            if after.version == info.version:
+                # Not made (refused, or not in after 30 s): no move, no turn; they try again.
+                tally.refused += 1
+                ready.add(match.id)
+                return
             served += 1
-            moves[match.game] += 1
-            if after.status != "active" or after.to_move is None:
-                turns[match.game] += 1
+            active = after.status == "active" and after.to_move is not None
+            match.mid_turn = tally.move(match.game, mover.id, after.to_move, active)
+            if not active:
                 match.over = True
                 return
-            if after.to_move != info.to_move:
-                turns[match.game] += 1
+            assert after.to_move is not None
             key = (match.id, after.to_move)
             waiting[key] = offered
             # Told already (the mover's answer can beat this read): count it now.
@@ -247,6 +276,10 @@ async def _drive(
             continue
         next_at += rng.expovariate(rate)
         idle = [m for m in ready if not matches[m].busy and not matches[m].over]
+        # A player in the middle of their turn goes on first, as a person would (Le 5 As's
+        # draw right after the play): a turn left half-made for minutes is no one's way of
+        # playing, and its board, held for the turn's end, would go out alone.
+        idle = [m for m in idle if matches[m].mid_turn] or idle
         if not idle:
             continue  # every player is still waiting to be told: the move is not offered
         match = matches[rng.choice(idle)]
@@ -268,7 +301,7 @@ async def _drive(
     unsent = [d for d in await service.unsent() if d.kind != "board"]
     _report(
         fake, bot, matches, user_match, first_request, offered_until, elapsed, served,
-        latencies, len(waiting), depth, queued, turns, moves, drained, drain_time, unsent,
+        latencies, len(waiting), depth, queued, tally, drained, drain_time, unsent,
     )  # fmt: skip
 
 
@@ -285,8 +318,7 @@ def _report(
     never_told: int,
     depth: list[tuple[float, int, int, int]],
     queued: dict[int, list[float]],
-    turns: collections.Counter[str],
-    moves: collections.Counter[str],
+    tally: Tally,
     drained: bool,
     drain_time: float,
     unsent: list[Any],
@@ -295,7 +327,10 @@ def _report(
     limited = [r for r in requests if r.limited]
     too_many = [r for r in requests if r.status == 429]
     invalid = [r for r in requests if r.invalid]
-    print(f"  moves served: {served} in {elapsed:.0f} s = {served / elapsed:.1f}/s")
+    print(
+        f"  moves served: {served} in {elapsed:.0f} s = {served / elapsed:.1f}/s"
+        f" ({tally.refused} offered but not made)"
+    )
     p50, p99 = _pct(latencies, 50), _pct(latencies, 99)
     verdict = "ok" if p99 <= NOTIFY_TARGET else "over target (load beyond the limits?)"
     print(
@@ -324,7 +359,7 @@ def _report(
         f"  after the moves stopped: {state} in {drain_time:.1f} s; "
         f"messages still owed in the outbox (boards held mid-turn aside): {len(unsent)}"
     )
-    _per_turn(fake, matches, user_match, limited, turns, moves)
+    _per_turn(fake, matches, user_match, limited, tally)
 
 
 def _per_turn(
@@ -332,8 +367,7 @@ def _per_turn(
     matches: dict[int, _Match],
     user_match: dict[int, int],
     limited: list[Any],
-    turns: collections.Counter[str],
-    moves: collections.Counter[str],
+    tally: Tally,
 ) -> None:
     """Requests Discord limits, per turn of each game: thread posts, DMs, DM channels
     opened — every limited request the fake saw, put down to the match it served."""
@@ -357,18 +391,19 @@ def _per_turn(
             per_game[matches[match_id].game] += 1
     print(
         "  limited requests per turn (goal ≤ 2), per game; a player's DM channel is opened "
-        "once per bot process, counted apart:"
+        "once (then stored), counted apart:"
     )
-    for game in sorted(turns):
+    for game in sorted(tally.moves):
         title = games.get(game).title
         steady = per_game[game] - opened[game]
-        per_turn = steady / turns[game]
-        per_move = steady / max(1, moves[game])
+        per_turn = tally.per_turn(game, steady)
+        per_move = steady / max(1, tally.moves[game])
         verdict = "ok" if per_turn <= 2 else "over goal"
         print(
             f"    {title:8} {per_turn:4.2f} per turn, {per_move:4.2f} per move "
-            f"({turns[game]} turns, {moves[game]} moves; +{opened[game]} DM channels opened, "
-            f"{per_game[game] / turns[game]:.2f} per turn with them): {verdict}"
+            f"({tally.turns[game]} turns, {tally.moves[game]} moves; +{opened[game]} DM "
+            f"channels opened, {tally.per_turn(game, per_game[game]):.2f} per turn with them): "
+            f"{verdict}"
         )
     if unplaced:
         print(f"    (and {unplaced} requests about no match: start-up, commands)")

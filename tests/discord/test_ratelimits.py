@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from bench.capacity import Tally
 from bot.discord import courier as courier_module
 from bot.service import Delivery, MatchService, PlayerRef
 from tests.discord.conftest import StartBot
@@ -150,6 +151,18 @@ async def test_a_burst_of_moves_is_told_in_the_thread_every_move_once_in_order(
     said = [line for post in posts for line in post.content.split("\n") if line in _news(boards)]
     assert said == [line for board in boards for line in board.news]
     assert await bot.service.unsent() == []
+
+
+def test_the_capacity_bench_counts_a_turn_once_it_is_over() -> None:
+    tally = Tally()
+    assert tally.move("cinq-as", 1, 1, active=True)  # a play: the turn goes on
+    assert not tally.move("cinq-as", 1, 2, active=True)  # the draw ends it
+    assert tally.move("cinq-as", 2, 2, active=True)  # half a turn when the run stops
+    assert not tally.move("ecarte", 1, 2, active=True)
+    assert not tally.move("ecarte", 2, None, active=False)  # the last move ends a turn too
+    assert tally.moves == {"cinq-as": 3, "ecarte": 2}
+    assert tally.turns == {"cinq-as": 1, "ecarte": 2}
+    assert tally.per_turn("cinq-as", 2) == 2.0 and tally.per_turn("piquet", 0) == 0.0
 
 
 async def test_a_dm_channel_is_opened_once_and_remembered_across_restarts(
