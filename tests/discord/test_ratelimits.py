@@ -11,6 +11,7 @@ import pytest
 
 from bench.capacity import Tally
 from bot.discord import courier as courier_module
+from bot.discord.client import TapisBot
 from bot.service import Delivery, MatchService, PlayerRef
 from tests.discord.conftest import StartBot
 from tests.discord.driver import Table
@@ -153,6 +154,28 @@ async def test_a_burst_of_moves_is_told_in_the_thread_every_move_once_in_order(
     assert await bot.service.unsent() == []
 
 
+async def test_boards_held_at_a_stop_are_told_together_after_the_restart(
+    fake: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(courier_module, "MID_TURN_WAIT", 30.0)  # held past the stop
+    bot = await start_bot()
+    (match_id,) = await _matches(fake, bot.service, ["cinq-as"])
+    thread = (await bot.service.get(match_id)).thread_id
+    owed = await _moves(bot.service, match_id, 5)  # play, draw, play, draw, play: mid-turn
+    boards = [d for d in owed if d.kind == "board"]
+    await bot.courier.deliver(owed)  # at once, as a replay would: one board, carrying four
+    await bot.courier.settled()
+    assert not [s for s in fake.log if s.channel_id == thread]
+    monkeypatch.setattr(courier_module, "MID_TURN_WAIT", 0.2)
+    bot = await start_bot()  # the first stops with its board held: every board stays owed
+    post = await fake.wait_for(lambda s: s.channel_id == thread, timeout=20)
+    said = [line for line in post.content.split("\n") if line in _news(boards)]
+    assert said == [line for board in boards for line in board.news]
+    await bot.courier.settled()
+    assert await bot.service.unsent() == []
+    assert len([s for s in fake.log if s.channel_id == thread]) == 1
+
+
 def test_the_capacity_bench_counts_a_turn_once_it_is_over() -> None:
     tally = Tally()
     assert tally.move("cinq-as", 1, 1, active=True)  # a play: the turn goes on
@@ -168,19 +191,25 @@ def test_the_capacity_bench_counts_a_turn_once_it_is_over() -> None:
 async def test_a_dm_channel_is_opened_once_and_remembered_across_restarts(
     fake: FakeDiscord, start_bot: StartBot
 ) -> None:
+    async def play(bot: TapisBot, match_id: int) -> set[int | None]:
+        """Moves until both players were sent their turn; who was sent one."""
+        since, told = len(fake.requests), set[int | None]()
+        while len(told) < 2:
+            owed = await _moves(bot.service, match_id, 1)
+            boards = [d for d in owed if d.kind == "board"]  # the thread is not the point
+            await bot.service.delivered(boards)
+            await bot.courier.deliver([d for d in owed if d not in boards])
+            await bot.courier.settled()
+            new = fake.requests[since:]
+            told |= {fake.dm_recipient(r.channel_id) for r in new if r.channel_id is not None}
+        return told
+
     bot = await start_bot()
     (match_id,) = await _matches(fake, bot.service, ["ecarte"])
-    for _ in range(4):
-        await bot.courier.deliver(await _moves(bot.service, match_id, 1))
-        await bot.courier.settled()
+    players = await play(bot, match_id)
     opened = {r.user_id for r in fake.requests if r.user_id is not None}
-    assert len(opened) == 2  # each player's, once
+    assert opened == players  # each player's, once
     bot = await start_bot()  # a restart: a new process on the same database
     since = len(fake.requests)
-    for _ in range(4):
-        await bot.courier.deliver(await _moves(bot.service, match_id, 1))
-        await bot.courier.settled()
-    later = fake.requests[since:]
-    told = {fake.dm_recipient(r.channel_id) for r in later if r.channel_id is not None}
-    assert opened <= told  # both players got DMs since the restart
-    assert not [r for r in later if r.user_id is not None]  # on channels known, not reopened
+    assert await play(bot, match_id) == players
+    assert not [r for r in fake.requests[since:] if r.user_id is not None]  # none reopened
