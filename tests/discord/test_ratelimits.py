@@ -202,6 +202,7 @@ async def test_a_dm_channel_is_opened_once_and_remembered_across_restarts(
             await bot.courier.settled()
             new = fake.requests[since:]
             told |= {fake.dm_recipient(r.channel_id) for r in new if r.channel_id is not None}
+            told.discard(None)  # the thread, or a channel Discord no longer knows
         return told
 
     bot = await start_bot()
@@ -213,3 +214,16 @@ async def test_a_dm_channel_is_opened_once_and_remembered_across_restarts(
     since = len(fake.requests)
     assert await play(bot, match_id) == players
     assert not [r for r in fake.requests[since:] if r.user_id is not None]  # none reopened
+    # A remembered channel Discord no longer knows is opened afresh, once, and stored.
+    for user_id in players:
+        assert user_id is not None
+        del fake.channels[fake.dm_channels.pop(user_id)]
+    since = len(fake.requests)
+    assert await play(bot, match_id) == players
+    assert sorted(r.user_id for r in fake.requests[since:] if r.user_id is not None) == sorted(
+        players
+    )
+    for user_id in players:
+        assert user_id is not None
+        stored = await bot.service.player(user_id)
+        assert stored is not None and stored.dm_channel == fake.dm_channels[user_id]
