@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import DOUBLE_PACK, SUIT_SYMBOLS
+from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, hand_order_by
 from games.core import (
     BaseView,
     CardEntry,
@@ -46,7 +46,6 @@ from games.phrases import (
     cards_text,
     deal_line,
     describe_common,
-    notation_help,
     points_text,
     result_lines,
     seat_names,
@@ -887,9 +886,7 @@ class BeziqueState(MatchState):
             "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
             "deal_scores": list(self._deal_scores),
             "deal_history": [list(scores) for scores in self._history],
-            "last_move": (
-                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-            ),
+            "last_move": self._last_move_view(seat),
             "last_deal": self._last_deal(),
         }
         return view
@@ -967,12 +964,8 @@ def _pair_of(pair: tuple[Hand, Hand], seat: Seat, value: Hand) -> tuple[Hand, Ha
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-_HAND_RANKS: Final = ("A", "10", "K", "Q", "J", "9", "8", "7")
-
-
-def hand_order(card: str) -> tuple[int, int]:
-    """A card's place in a hand: suits grouped, then the trick order, ten above king."""
-    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+hand_order: Final = hand_order_by(("A", "10", "K", "Q", "J", "9", "8", "7"))
+"""A card's place in a hand: suits grouped, then the trick order, ten above king."""
 
 
 # -- words: Bézigue's moves, melds, deal breakdown and rules help in players' words ----------
@@ -1022,6 +1015,14 @@ def _meld_kind(cards: list[str]) -> str | None:
     return None
 
 
+_FIXED_PHRASES: Final = {
+    "exchange": N_("exchange the seven of trumps for the turn-up"),
+    "declare 7": N_("declare the seven of trumps"),
+    "draw": N_("draw and end the turn"),
+}
+"""Bézigue's moves that are always said the same way, each with its phrase."""
+
+
 def describe(move: str, words: Words = ENGLISH) -> str:
     """A move in players' words: "Q♠", "meld: marriage in ♥ (K♥ Q♥)", "exchange the seven"."""
     verb, *rest = move.split()
@@ -1035,13 +1036,7 @@ def describe(move: str, words: Words = ENGLISH) -> str:
         else:
             what = meld_text(kind, rest, words)
         return words.gettext("{meld}: {cards}").format(meld=what, cards=shown)
-    if move == "exchange":
-        return words.gettext("exchange the seven of trumps for the turn-up")
-    if move == "declare 7":
-        return words.gettext("declare the seven of trumps")
-    if move == "draw":
-        return words.gettext("draw and end the turn")
-    return describe_common(move, words)
+    return describe_common(move, words, _FIXED_PHRASES)
 
 
 def deal_summary(
@@ -1137,7 +1132,6 @@ def rules_help(words: Words = ENGLISH) -> str:
                 "not given). `first_seat` chooses who deals first: 0 for the challenger, 1 "
                 "for the other player; without it, the lot decides."
             ),
-            notation_help(BeziqueState.syntax, words),
         )
     )
 
@@ -1159,21 +1153,12 @@ class Bezique(Game):
     example_moves = ("play QS", "meld QS JD", "exchange", "draw")
     example_options = "target=1000"
 
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(BeziqueView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
-
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:8], the dealer deck[8:16] (docs/engine.md).
         opponent = range(HAND_SIZE) if seat == dealer else range(HAND_SIZE, TURN_UP_AT)
         return list(opponent), list(range(40, DECK_SIZE))
 
 
-GAME: Final = Bezique(BeziqueState)
+GAME: Final = Bezique(
+    BeziqueState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+)

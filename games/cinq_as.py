@@ -12,7 +12,7 @@ one dictionary lookup before falling back to the general parser.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, TypedDict, cast
+from typing import Any, ClassVar, Final, TypedDict
 
 from games.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, TAROT_SET, card_name, sort_cards, sort_key
 from games.core import (
@@ -36,7 +36,6 @@ from games.core import (
 from games.phrases import (
     cards_text,
     deal_line,
-    notation_help,
     points_text,
     result_lines,
     seat_names,
@@ -360,9 +359,7 @@ class CinqAsState(MatchState):
             "stock": len(self._deck) - self._pos,
             "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
             "round_scores": [list(scores) for scores in self._history],
-            "last_move": (
-                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-            ),
+            "last_move": self._last_move_view(seat),
             "last_round": self._last_round(),
         }
         return view
@@ -508,7 +505,6 @@ def rules_help(words: Words = ENGLISH) -> str:
                 "given). `first_seat` chooses who starts the first round: 0 for the challenger, "
                 "1 for the other player; without it, the lot decides."
             ),
-            notation_help(CinqAsState.syntax, words),
         )
     )
 
@@ -532,20 +528,11 @@ class CinqAs(Game):
         "for trumps), like 3S or 20T."
     )
 
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(CinqAsView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
-
     def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:
         opponent = range(HAND_SIZE, 2 * HAND_SIZE) if seat == first else range(HAND_SIZE)
         return list(opponent), list(range(40, len(TAROT_SET)))
 
 
-GAME: Final = CinqAs(CinqAsState)
+GAME: Final = CinqAs(
+    CinqAsState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+)

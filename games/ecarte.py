@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, sort_cards, sort_key
+from games.cards import PIQUET_PACK, hand_order_by, sort_cards, sort_key
 from games.core import (
     BaseView,
     CardEntry,
@@ -46,7 +46,6 @@ from games.phrases import (
     cards_text,
     deal_line,
     describe_common,
-    notation_help,
     points_text,
     result_lines,
     seat_names,
@@ -646,26 +645,23 @@ class EcarteState(MatchState):
             raise ValueError(f"impossible target {self._goal}")
 
 
-_HAND_RANKS: Final = ("K", "Q", "J", "A", "10", "9", "8", "7")
-
-
-def hand_order(card: str) -> tuple[int, int]:
-    """A card's place in a hand: suits grouped, then Écarté's order, the ace below the jack."""
-    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+hand_order: Final = hand_order_by(("K", "Q", "J", "A", "10", "9", "8", "7"))
+"""A card's place in a hand: suits grouped, then Écarté's order, the ace below the jack."""
 
 
 # -- words: Écarté's moves, hand breakdown and rules help in players' words -------------------
+_FIXED_PHRASES: Final = {
+    "propose": N_("propose an exchange"),
+    "accept": N_("accept the proposal"),
+    "refuse": N_("refuse the proposal"),
+    "king": N_("announce the king of trumps"),
+}
+"""Écarté's moves of one word, each with its phrase."""
+
+
 def describe(move: str, words: Words = ENGLISH) -> str:
     """A move in players' words: "K♥", "propose an exchange", "keep all cards"."""
-    if move == "propose":
-        return words.gettext("propose an exchange")
-    if move == "accept":
-        return words.gettext("accept the proposal")
-    if move == "refuse":
-        return words.gettext("refuse the proposal")
-    if move == "king":
-        return words.gettext("announce the king of trumps")
-    return describe_common(move, words)
+    return describe_common(move, words, _FIXED_PHRASES)
 
 
 def deal_summary(
@@ -773,7 +769,6 @@ def rules_help(words: Words = ENGLISH) -> str:
                 "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
                 "other player; without it, the lot decides."
             ),
-            notation_help(EcarteState.syntax, words),
         )
     )
 
@@ -793,21 +788,12 @@ class Ecarte(Game):
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
 
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(EcarteView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
-
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
         opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)
         return list(opponent), list(range(TURN_UP + 1, len(PACK)))
 
 
-GAME: Final = Ecarte(EcarteState)
+GAME: Final = Ecarte(
+    EcarteState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+)

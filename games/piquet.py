@@ -19,7 +19,7 @@ from itertools import repeat
 from operator import add
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, card_name
+from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, card_name, hand_order_by
 from games.core import (
     BaseView,
     CardEntry,
@@ -45,8 +45,6 @@ from games.core import (
 from games.phrases import (
     cards_text,
     deal_line,
-    describe_common,
-    notation_help,
     points_text,
     seat_names,
 )
@@ -726,7 +724,6 @@ class PiquetState(MatchState):
             ELDER_TALON - (self._exchanged[0] or 0),
             YOUNGER_TALON - (self._exchanged[1] or 0),
         ]
-        last = self._last
         trick: list[CardEntry] = []
         if self._lead >= 0 and self._turn is not None:  # the leader is the one not to move
             trick = [{"seat": 1 - self._turn, "card": _CODES[self._lead]}]
@@ -768,11 +765,7 @@ class PiquetState(MatchState):
             "deal_scores": list(self._deal_scores),
             "deal_history": [list(scores) for scores in self._history],
             "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
-            "last_move": (
-                None
-                if last is None
-                else {"seat": last[0], "move": last[1] if seat == last[0] else last[-1]}
-            ),
+            "last_move": self._last_move_view(seat),
             "last_deal": self._last_deal(),
         }
         return view
@@ -833,12 +826,8 @@ class PiquetState(MatchState):
             raise ValueError("the played cards do not fit the tricks won")
 
 
-_HAND_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7")
-
-
-def hand_order(card: str) -> tuple[int, int]:
-    """A card's place in a hand: suits grouped, then from the ace down."""
-    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+hand_order: Final = hand_order_by(("A", "K", "Q", "J", "10", "9", "8", "7"))
+"""A card's place in a hand: suits grouped, then from the ace down."""
 
 
 # -- words: Piquet's moves, deal breakdown and rules help in players' words -------------------
@@ -896,11 +885,6 @@ def declaration_text(kind: str, text: str, words: Words = ENGLISH) -> str:
 
 
 _COUNT_VALUES: Final = {name: count for count, name in _COUNT_NAMES.items()}
-
-
-def describe(move: str, words: Words = ENGLISH) -> str:
-    """A move in players' words: "A♥", "discard 7♠ 8♦", "keep all cards"."""
-    return describe_common(move, words)
 
 
 def deal_summary(
@@ -1025,7 +1009,6 @@ def rules_help(words: Words = ENGLISH) -> str:
                 "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
                 "other player; without it, the lot decides."
             ),
-            notation_help(PiquetState.syntax, words),
         )
     )
 
@@ -1046,17 +1029,6 @@ class Piquet(Game):
     example_options = "deals=2"
     public_facts = ("declarations",)
 
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(PiquetView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
-
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         elder_cards = range(HAND_SIZE)
         younger_cards = range(HAND_SIZE, 2 * HAND_SIZE)
@@ -1075,4 +1047,9 @@ def _count_or_none(value: Any, most: int) -> int | None:
     return int(value)
 
 
-GAME: Final = Piquet(PiquetState)
+GAME: Final = Piquet(
+    # No describe: Piquet's moves are all shared ones, a card played or a discard.
+    PiquetState,
+    deal_summary=deal_summary,
+    rules_help=rules_help,
+)
