@@ -8,7 +8,7 @@ them. :class:`Card` is the small value type for code that wants the parts.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -156,6 +156,22 @@ def sort_key(code: str) -> tuple[int, int]:
 
 def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=sort_key)
+
+
+def sorted_insert(
+    keys: Mapping[str, tuple[int, int]],
+) -> Callable[[tuple[str, ...], str], tuple[str, ...]]:
+    """Adding a card to a hand kept in the order of ``keys`` (each card's precomputed sort
+    key), so a view never tells when a card came; made once per game, for playout speed."""
+
+    def insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+        key = keys[card]
+        for i, held in enumerate(hand):
+            if keys[held] > key:
+                return (*hand[:i], card, *hand[i:])
+        return (*hand, card)
+
+    return insert
 
 
 def hand_order_by(ranks: Sequence[str]) -> Callable[[str], tuple[int, int]]:

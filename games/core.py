@@ -276,8 +276,8 @@ Describe = Callable[[str, Words], str]
 """A move in players' words (``Game.describe``)."""
 DealSummary = Callable[[Any, Words, Sequence[str] | None], list[str]]
 """The last deal's breakdown (``Game.deal_summary``); ``Any``: each game reads its own view."""
-RulesHelp = Callable[[Words], str]
-"""How to play (``Game.rules_help``)."""
+RulesHelp = Callable[[Words], Sequence[str]]
+"""How to play, a paragraph a string (``Game.rules_help`` adds how to type moves)."""
 
 
 class Game(ABC):
@@ -336,7 +336,7 @@ class Game(ABC):
         ends with how to type its moves in any language."""
         if self._rules_help is None:
             return self.summary
-        return f"{self._rules_help(words)}\n\n{notation_help(self.state_type.syntax, words)}"
+        return "\n\n".join((*self._rules_help(words), notation_help(self.state_type.syntax, words)))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

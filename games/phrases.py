@@ -101,6 +101,17 @@ def deal_line(
     )
 
 
+def closing_lines(
+    label: str,
+    names: tuple[str, str],
+    scores: Sequence[int],
+    result: Mapping[str, Any] | None,
+    words: Words = ENGLISH,
+) -> list[str]:
+    """How a breakdown ends: the deal's points, then the match's end if it came with it."""
+    return [deal_line(label, names, scores, words), *result_lines(result, names, words)]
+
+
 def notation_help(syntax: Mapping[str, object], words: Words = ENGLISH) -> str:
     """How to type a game's moves in any of the three languages (docs/notation.md)."""
     verbs = ", ".join(
