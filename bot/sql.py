@@ -10,7 +10,8 @@ and on PostgreSQL on an adapter that speaks the same (``bot/storage_pg.py``). Th
 is written once, in the dialect both accept.
 
 ``TAPIS_DB`` picks the backend: a ``postgresql://`` (or ``postgres://``) address is a
-PostgreSQL server, anything else a SQLite file. Only :func:`open_database` looks at which.
+PostgreSQL server, anything else a SQLite file. Only ``bot.backends.open_database`` looks at
+which; this module stands below both backends, which take their protocol and helpers from it.
 """
 
 from __future__ import annotations
@@ -119,14 +120,3 @@ def errors() -> tuple[type[BaseException], ...]:
         return tuple(found)
     found += [asyncpg.PostgresError, asyncpg.InterfaceError]
     return tuple(found)
-
-
-async def open_database(target: str | Path, *, durable: bool = False) -> Database:
-    """Open (creating and migrating as needed) the database ``target`` names."""
-    if is_postgres(target):
-        from bot.storage_pg import PgDatabase
-
-        return await PgDatabase.open(str(target))
-    from bot.storage import Database as SqliteDatabase
-
-    return await SqliteDatabase.open(target, durable=durable)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import bot.service.wording as wording
+from bot.backends import open_database
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
@@ -35,7 +36,7 @@ from bot.service.values import (
     Standing,
     game_view,
 )
-from bot.sql import Database, open_database
+from bot.sql import Database
 from bot.storage import Closed
 from games.words import N_
 
