@@ -53,7 +53,7 @@ class TapisBot(commands.Bot):
         self.courier = Courier(
             self, self._note_dms, self._sent, on_batch=self._computer_turns, gauge=gauge
         )
-        self.actions = Actions(self)
+        self.actions = Actions(self, self.courier)
         self._clocks: asyncio.Task[None] | None = None
         self._tournaments: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
@@ -72,7 +72,7 @@ class TapisBot(commands.Bot):
                 limits=ChallengeLimits(hours=self.settings.challenge_hours),
             )
         self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
-        await self.add_cog(Play(self))
+        await self.add_cog(Play(self, self.actions))
         await self.add_cog(Info(self))
         await self.add_cog(Replay(self))
         await self.add_cog(TournamentCommands(self))

@@ -2,33 +2,28 @@
 
 Every component carries what it needs in its ``custom_id`` (the match id, the move or the verb),
 and discord.py's ``DynamicItem`` rebuilds it from a pattern after a restart, so a hand sent
-yesterday still plays today. The callbacks only hand over to the bot's :class:`Actions`; the
-rules stay in the service and the engines. A ``discord.ui.View`` is called buttons or
-components here: in Tapis a "view" is what a game shows a seat.
+yesterday still plays today. The callbacks only hand over to the bot's actions
+(``bot.discord.host.Presses``); the rules stay in the service and the engines. A
+``discord.ui.View`` is called buttons or components here: in Tapis a "view" is what a game
+shows a seat.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.discord.host import host_of
 from bot.service import wording
 from games.core import move_cards
 from games.words import ENGLISH, Words
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
 MAX_ROWS = 5
 PER_ROW = 5
 MAX_OPTIONS = 25
 pretty = wording.pretty
-
-
-def _bot(interaction: discord.Interaction) -> TapisBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 class MoveButton(
@@ -58,7 +53,7 @@ class MoveButton(
         return cls(int(match["match"]), int(match["version"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        actions = _bot(interaction).actions
+        actions = host_of(interaction).actions
         await actions.play(interaction, self.match_id, self.move, expected_version=self.version)
 
 
@@ -108,7 +103,7 @@ class PickSelect(
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(value) for value in data.get("values", [])]
         move = " ".join([self.verb, *values]) if self.verb else (values[0] if values else "")
-        actions = _bot(interaction).actions
+        actions = host_of(interaction).actions
         await actions.play(interaction, self.match_id, move, expected_version=self.version)
 
 
@@ -137,7 +132,7 @@ class AnswerButton(
         return cls(int(match["match"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        actions = _bot(interaction).actions
+        actions = host_of(interaction).actions
         if self.answer == "accept":
             await actions.accept(interaction, self.match_id)
         else:
@@ -167,7 +162,7 @@ class RematchButton(
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).actions.rematch(interaction, self.match_id)
+        await host_of(interaction).actions.rematch(interaction, self.match_id)
 
 
 class ResignButton(
@@ -201,7 +196,7 @@ class ResignButton(
         return cls(int(match["match"]), int(match["user"]), int(match["asked"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).actions.answer_resign(
+        await host_of(interaction).actions.answer_resign(
             interaction, self.match_id, self.user_id, self.asked, self.answer == "confirm"
         )
 
