@@ -32,6 +32,7 @@ from rendering.canvas import (
     footer_height,
     header,
     lines,
+    news_breakdown,
     number,
     player_band,
     stock_and_turn_up,
@@ -78,11 +79,8 @@ def draw_table(view: BeziqueView, names: Names, four_colour: bool, words: Words)
     melded_h = [_melded_height(view, seat) for seat in (0, 1)]
     history = view.get("deal_history") or []  # views from older versions may lack it
     ended = view.get("last_deal")
-    summary: list[str] = []
-    last = None
-    if ended is not None and (fresh(view) or view["phase"] == "over"):
-        summary = GAME.deal_summary(view, words, names)
-        last = ended["last_trick"]
+    news = fresh(view) or view["phase"] == "over"
+    summary, last = news_breakdown(GAME, view, ended, news, names, words)
     panel_h = breakdown_height(summary, last is not None)
     height = HEADER_H + 12 + 2 * (BAND_H + 10) + sum(melded_h) + middle_h + melds_h + panel_h
     height += footer_height(history)
@@ -117,7 +115,7 @@ def draw_table(view: BeziqueView, names: Names, four_colour: bool, words: Words)
         history_label=words.gettext("Deals so far"),
         history=history,
         words=words,
-        describe=lambda move: GAME.describe(move, words),
+        game=GAME,
     )
     return image
 

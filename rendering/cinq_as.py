@@ -24,6 +24,7 @@ from rendering.canvas import (
     footer,
     footer_height,
     header,
+    news_breakdown,
     number,
     player_band,
     score_chip,
@@ -84,9 +85,8 @@ def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) 
     middle_h = CARD_H + 2 * TEXT + 50
     history = view["round_scores"]
     ended = view.get("last_round")
-    summary: list[str] = []
-    if ended is not None and (fresh(view) or view["phase"] == "over"):
-        summary = GAME.deal_summary(view, words, names)
+    news = fresh(view) or view["phase"] == "over"
+    summary, _ = news_breakdown(GAME, view, ended, news, names, words)
     panel_h = breakdown_height(summary, False)
     sections = _section_height(view, 0) + _section_height(view, 1)
     height = HEADER_H + 12 + sections + middle_h + panel_h + footer_height(history)
@@ -113,7 +113,7 @@ def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) 
         history_label=words.gettext("Rounds so far"),
         history=history,
         words=words,
-        describe=lambda move: GAME.describe(move, words),
+        game=GAME,
     )
     return image
 

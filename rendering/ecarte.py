@@ -108,7 +108,7 @@ def draw_table(view: EcarteView, names: Names, four_colour: bool, words: Words) 
     number_shown = view["deal"] if view["phase"] == "over" else view["deal"] - 1
     title = words.gettext("End of hand {n}").format(n=words.number(number_shown))
     breakdown(image, draw, y, title, summary, last, names, four_colour)
-    footer(draw, view, names, height, words=words, describe=lambda move: GAME.describe(move, words))
+    footer(draw, view, names, height, words=words, game=GAME)
     return image
 
 

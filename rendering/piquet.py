@@ -29,6 +29,7 @@ from rendering.canvas import (
     footer_height,
     header,
     lines,
+    news_breakdown,
     number,
     player_band,
     stock,
@@ -89,12 +90,9 @@ def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) 
     declarations_h = CAPTION_H + max(1, len(rows)) * LINE_H + 28
     middle_h = CAPTION_H + CARD_H + 2 * TEXT + 30
     history = view["deal_history"]
-    summary: list[str] = []
-    last = None
     ended = view.get("last_deal")
-    if (fresh(view) or view["phase"] == "over") and ended is not None:
-        summary = GAME.deal_summary(view, words, names)
-        last = ended["last_trick"]
+    news = fresh(view) or view["phase"] == "over"
+    summary, last = news_breakdown(GAME, view, ended, news, names, words)
     panel_h = breakdown_height(summary, last is not None)
     height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + panel_h
     height += footer_height(history)
@@ -124,7 +122,7 @@ def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) 
         history_label=words.gettext("Deals so far"),
         history=history,
         words=words,
-        describe=lambda move: GAME.describe(move, words),
+        game=GAME,
     )
     return image
 
