@@ -16,14 +16,19 @@ which; this module stands below both backends, which take their protocol and hel
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -120,3 +125,15 @@ def errors() -> tuple[type[BaseException], ...]:
         return tuple(found)
     found += [asyncpg.PostgresError, asyncpg.InterfaceError]
     return tuple(found)
+
+
+def ranked(line: type[D], rows: Iterable[Row], first: int = 1) -> list[D]:
+    """``rows`` of a table, in their order, as ``line``s ranked from ``first``: a dataclass
+    whose fields are ``rank`` and columns of the rows, read by name, so that a table's line
+    and its query name each column once."""
+    names = [field.name for field in dataclasses.fields(line) if field.name != "rank"]
+    make: Callable[..., D] = line  # each field a keyword: the dataclass's own __init__
+    return [
+        make(rank=rank, **{name: row[name] for name in names})
+        for rank, row in enumerate(rows, first)
+    ]

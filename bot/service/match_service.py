@@ -15,6 +15,7 @@ from pathlib import Path
 
 import bot.service.wording as wording
 from bot.backends import open_database
+from bot.ratings import Standing
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
@@ -33,7 +34,6 @@ from bot.service.values import (
     PlayerProfile,
     PlayerRef,
     PlayerStats,
-    Standing,
     game_view,
 )
 from bot.sql import Database
