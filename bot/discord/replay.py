@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import os
-import re
 from typing import Any, Final
 
 import discord
@@ -20,6 +19,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import i18n
+from bot.discord.components import Rebuilt, button
 from bot.discord.host import Host, host_of
 from bot.service import wording
 from bot.web import queries
@@ -145,35 +145,25 @@ class Pager(discord.ui.View):
     def __init__(self, match_id: int, ply: int, last: int) -> None:
         super().__init__(timeout=None)
         for target, tag in ((0, "first"), (ply - 1, "prev"), (ply + 1, "next"), (last, "last")):
-            button = PageButton(match_id, max(0, min(target, last)), tag)
-            button.item.disabled = target < 0 or target > last or target == ply
-            self.add_item(button)
+            page = PageButton(match_id, max(0, min(target, last)), tag)
+            page.item.disabled = target < 0 or target > last or target == ply
+            self.add_item(page)
 
 
 class PageButton(
+    Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:replay:(?P<match>[0-9]+):(?P<ply>[0-9]+):(?P<tag>first|prev|next|last)",
+    template=r"tapis:replay:(?P<match_id>[0-9]+):(?P<ply>[0-9]+):(?P<tag>first|prev|next|last)",
 ):
     """Shows ply ``ply`` of a finished match in place of the page; rebuilt from its
     ``custom_id`` after a restart, so old replays keep paging."""
 
     def __init__(self, match_id: int, ply: int, tag: str) -> None:
         labels = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
-        super().__init__(
-            discord.ui.Button(
-                label=labels[tag],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tapis:replay:{match_id}:{ply}:{tag}",
-            )
-        )
+        style = discord.ButtonStyle.secondary
+        super().__init__(button(labels[tag], style, "replay", match_id, ply, tag))
         self.match_id = match_id
         self.ply = ply
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PageButton:
-        return cls(int(match["match"]), int(match["ply"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = host_of(interaction)
