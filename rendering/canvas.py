@@ -270,6 +270,22 @@ def header(
     )
 
 
+def seat_band(
+    draw: Draw,
+    y: int,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    seat: int,
+    notes: Sequence[str],
+    words: Words,
+    score: str | None = None,
+) -> None:
+    """``seat``'s band on a table, read from its view: the name, the match score (unless the
+    game shows its own ``score``), the turn, and the game's ``notes``."""
+    shown = number(view["scores"][seat], words) if score is None else score
+    player_band(draw, y, WIDTH, names[seat], shown, to_move=view["to_move"] == seat, notes=notes)
+
+
 def player_band(
     draw: Draw,
     y: int,
@@ -611,6 +627,31 @@ def news_breakdown(
     if ended is None or not news:
         return [], None
     return game.deal_summary(view, words, names), ended.get("last_trick")
+
+
+def deal_foot(
+    image: Image.Image,
+    draw: Draw,
+    y: int,
+    height: int,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    news: tuple[Sequence[str], Mapping[str, Any] | None],
+    four_colour: bool,
+    words: Words,
+    game: Game,
+) -> None:
+    """The foot of a table of a game played in deals (Bézigue, Piquet): from ``y``, the last
+    deal's breakdown and last trick while they are the ``news`` (see :func:`news_breakdown`),
+    then the deals so far and the last move."""
+    ended = view.get("last_deal")
+    summary, last = news
+    if ended is not None and summary:
+        title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
+        breakdown(image, draw, y, title, summary, last, names, four_colour)
+    history = view.get("deal_history") or []  # views from older versions may lack it
+    label = words.gettext("Deals so far")
+    footer(draw, view, names, height, history_label=label, history=history, words=words, game=game)
 
 
 def breakdown_height(summary: Sequence[str], with_trick: bool) -> int:

@@ -26,8 +26,8 @@ from rendering.canvas import (
     header,
     news_breakdown,
     number,
-    player_band,
     score_chip,
+    seat_band,
     slot,
     stock,
     text,
@@ -138,15 +138,7 @@ def _section(
     if view["to_move"] == seat and view["phase"] != "over":
         phase = view["phase"]
         notes.insert(0, words.gettext("to draw") if phase == "draw" else words.gettext("to play"))
-    player_band(
-        draw,
-        y,
-        WIDTH,
-        names[seat],
-        number(view["scores"][seat], words),
-        to_move=view["to_move"] == seat,
-        notes=notes,
-    )
+    seat_band(draw, y, view, names, seat, notes, words)
     y += BAND_H + 12
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]

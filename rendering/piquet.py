@@ -20,18 +20,17 @@ from rendering.canvas import (
     TEXT,
     WIDTH,
     Draw,
-    breakdown,
     breakdown_height,
     canvas,
     caption,
     check_entries,
-    footer,
+    deal_foot,
     footer_height,
     header,
     lines,
     news_breakdown,
     number,
-    player_band,
+    seat_band,
     stock,
     text,
     tricks,
@@ -110,20 +109,8 @@ def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) 
     y += middle_h
     _band(draw, view, names, 1, y, words)
     y += BAND_H + 14
-    if ended is not None and last is not None:
-        title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
-        breakdown(image, draw, y, title, summary, last, names, four_colour)
     # piquet D1, D2: the deals so far show how the partie stands.
-    footer(
-        draw,
-        view,
-        names,
-        height,
-        history_label=words.gettext("Deals so far"),
-        history=history,
-        words=words,
-        game=GAME,
-    )
+    deal_foot(image, draw, y, height, view, names, (summary, last), four_colour, words, GAME)
     return image
 
 
@@ -140,15 +127,7 @@ def _band(draw: Draw, view: PiquetView, names: Names, seat: int, y: int, words: 
     notes.append(
         words.gettext("this deal {score}").format(score=number(view["deal_scores"][seat], words))
     )
-    player_band(
-        draw,
-        y,
-        WIDTH,
-        names[seat],
-        number(view["scores"][seat], words),
-        to_move=view["to_move"] == seat,
-        notes=notes,
-    )
+    seat_band(draw, y, view, names, seat, notes, words)
 
 
 def _declarations(
