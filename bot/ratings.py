@@ -22,6 +22,20 @@ DEFAULT_SIGMA: Final[float] = _MODEL.sigma
 
 
 @dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard, in Discord and on the web site alike."""
+
+    rank: int
+    user_id: int
+    name: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
 class Skill:
     mu: float = DEFAULT_MU
     sigma: float = DEFAULT_SIGMA

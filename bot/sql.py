@@ -10,19 +10,25 @@ and on PostgreSQL on an adapter that speaks the same (``bot/storage_pg.py``). Th
 is written once, in the dialect both accept.
 
 ``TAPIS_DB`` picks the backend: a ``postgresql://`` (or ``postgres://``) address is a
-PostgreSQL server, anything else a SQLite file. Only :func:`open_database` looks at which.
+PostgreSQL server, anything else a SQLite file. Only ``bot.backends.open_database`` looks at
+which; this module stands below both backends, which take their protocol and helpers from it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -121,12 +127,13 @@ def errors() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
-async def open_database(target: str | Path, *, durable: bool = False) -> Database:
-    """Open (creating and migrating as needed) the database ``target`` names."""
-    if is_postgres(target):
-        from bot.storage_pg import PgDatabase
-
-        return await PgDatabase.open(str(target))
-    from bot.storage import Database as SqliteDatabase
-
-    return await SqliteDatabase.open(target, durable=durable)
+def ranked(line: type[D], rows: Iterable[Row], first: int = 1) -> list[D]:
+    """``rows`` of a table, in their order, as ``line``s ranked from ``first``: a dataclass
+    whose fields are ``rank`` and columns of the rows, read by name, so that a table's line
+    and its query name each column once."""
+    names = [field.name for field in dataclasses.fields(line) if field.name != "rank"]
+    make: Callable[..., D] = line  # each field a keyword: the dataclass's own __init__
+    return [
+        make(rank=rank, **{name: row[name] for name in names})
+        for rank, row in enumerate(rows, first)
+    ]

@@ -19,38 +19,10 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import DOUBLE_PACK, SUIT_SYMBOLS
-from games.core import (
-    BaseView,
-    CardEntry,
-    Game,
-    IllegalMove,
-    MatchState,
-    MoveView,
-    Option,
-    Seat,
-    Syntax,
-    TrickView,
-    base_view,
-    deck_for_deal,
-    derived,
-    match_state,
-    read_cards,
-    read_int,
-    read_rows,
-    read_scores,
-    read_seat,
-    stored,
-)
-from games.phrases import (
-    cards_text,
-    deal_line,
-    describe_common,
-    notation_help,
-    points_text,
-    result_lines,
-    seat_names,
-)
+from games import core
+from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, hand_order_by
+from games.core import IllegalMove, Seat
+from games.phrases import cards_text, closing_lines, describe_common, points_text, seat_names
 from games.words import ENGLISH, N_, Words
 
 NAME: Final = "bezique"
@@ -361,7 +333,7 @@ def _stored_last_trick(trick: LastTrick | None) -> list[Any] | None:
 def _read_last_trick(value: Any) -> LastTrick | None:
     if value is None:
         return None
-    return _indices(value[0]), read_seat(value[1]), read_seat(value[2])
+    return _indices(value[0]), core.read_seat(value[1]), core.read_seat(value[2])
 
 
 Previous = tuple[Seat, tuple[int, int], tuple[int, int] | None, LastTrick | None]
@@ -382,9 +354,9 @@ def _stored_previous(previous: Previous) -> list[Any]:
 def _read_previous(value: Any) -> Previous:
     dealer, scores, brisques, last = value
     return (
-        read_seat(dealer),
-        read_scores(scores),
-        None if brisques is None else read_scores(brisques),
+        core.read_seat(dealer),
+        core.read_scores(scores),
+        None if brisques is None else core.read_scores(brisques),
         _read_last_trick(last),
     )
 
@@ -398,7 +370,10 @@ def _stored_melds(melds: tuple[Scored, ...]) -> list[Any]:
 
 
 def _read_melds(value: Any) -> tuple[Scored, ...]:
-    return cast(tuple[Scored, ...], read_rows(value, read_seat, str, read_cards, read_int))
+    return cast(
+        tuple[Scored, ...],
+        core.read_rows(value, core.read_seat, str, core.read_cards, core.read_int),
+    )
 
 
 class MeldView(TypedDict):
@@ -418,10 +393,10 @@ class BeziqueDealView(TypedDict):
     deal_scores: list[int]
     brisques: list[int] | None
     """Brisques each player won; None when the match ended on a meld before the count."""
-    last_trick: TrickView | None
+    last_trick: core.TrickView | None
 
 
-class BeziqueView(BaseView):
+class BeziqueView(core.BaseView):
     """A seat's view of a Bézigue match, field by field in docs/views.md."""
 
     deal: int
@@ -432,8 +407,8 @@ class BeziqueView(BaseView):
     stock: int
     stage: int
     phase: str
-    trick: list[CardEntry]
-    last_trick: TrickView | None
+    trick: list[core.CardEntry]
+    last_trick: core.TrickView | None
     table: list[list[str]]
     melds: list[MeldView]
     hand_sizes: list[int]
@@ -441,13 +416,13 @@ class BeziqueView(BaseView):
     brisques: list[int]
     deal_scores: list[int]
     deal_history: list[list[int]]
-    last_move: MoveView | None
+    last_move: core.MoveView | None
     last_deal: BeziqueDealView | None
 
 
-@match_state
-class BeziqueState(MatchState):
-    syntax: ClassVar[Mapping[str, Syntax]] = {
+@core.match_state
+class BeziqueState(core.MatchState):
+    syntax: ClassVar[Mapping[str, core.Syntax]] = {
         "play": "card",
         "meld": "cards+",
         "exchange": "none",
@@ -456,28 +431,30 @@ class BeziqueState(MatchState):
     }
 
     # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Bézigue's.
-    _deck: tuple[int, ...] = stored(write=_codes, read=_indices)
-    _trump: int = derived()
-    _pos: int = stored(read=read_int)
+    _deck: tuple[int, ...] = core.stored(write=_codes, read=_indices)
+    _trump: int = core.derived()
+    _pos: int = core.stored(read=core.read_int)
     """The next stock card in ``_deck``."""
-    _turn_up: int = stored(write=_stored_turn_up, read=_read_turn_up)
+    _turn_up: int = core.stored(write=_stored_turn_up, read=_read_turn_up)
     """-1 once drawn (stage 2)."""
-    _hands: tuple[Hand, Hand] = stored(write=_stored_hands, read=_read_hands)
+    _hands: tuple[Hand, Hand] = core.stored(write=_stored_hands, read=_read_hands)
     """The cards not on the table, sorted."""
-    _tables: tuple[Hand, Hand] = stored(write=_stored_tables, read=_read_tables)
+    _tables: tuple[Hand, Hand] = core.stored(write=_stored_tables, read=_read_tables)
     """The melded cards with their meld levels."""
-    _scored7: Pair = stored("scored_sevens", write=list, read=read_scores)
+    _scored7: Pair = core.stored("scored_sevens", write=list, read=core.read_scores)
     """Sevens of trumps in hand that have scored (bezique D5)."""
-    _trick: Hand = stored(write=_codes, read=_indices)
-    _leader: Seat = stored(read=read_seat)
-    _phase: int = stored(read=read_int)
-    _melded: bool = stored(read=bool)
-    _sevened: bool = stored(read=bool)
-    _won: tuple[Hand, Hand] = stored(write=_stored_hands, read=_read_piles)
-    _last_trick: LastTrick | None = stored(write=_stored_last_trick, read=_read_last_trick)
-    _deal_scores: Pair = stored(write=list, read=read_scores)
-    _melds: tuple[Scored, ...] = stored(write=_stored_melds, read=_read_melds)
-    _previous: Previous | None = stored(write=_stored_previous, read=_read_previous, optional=True)
+    _trick: Hand = core.stored(write=_codes, read=_indices)
+    _leader: Seat = core.stored(read=core.read_seat)
+    _phase: int = core.stored(read=core.read_int)
+    _melded: bool = core.stored(read=bool)
+    _sevened: bool = core.stored(read=bool)
+    _won: tuple[Hand, Hand] = core.stored(write=_stored_hands, read=_read_piles)
+    _last_trick: LastTrick | None = core.stored(write=_stored_last_trick, read=_read_last_trick)
+    _deal_scores: Pair = core.stored(write=list, read=core.read_scores)
+    _melds: tuple[Scored, ...] = core.stored(write=_stored_melds, read=_read_melds)
+    _previous: Previous | None = core.stored(
+        write=_stored_previous, read=_read_previous, optional=True
+    )
     """The deal that ended last (None before the first ends), shown until the next ends."""
 
     # -- the contract ---------------------------------------------------------------------
@@ -825,7 +802,7 @@ class BeziqueState(MatchState):
         self._deal(self._deal_no + 1, 1 - self._dealer)
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
-        codes = deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, deal_no)
+        codes = core.deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, deal_no)
         deck = tuple(INDEX[code] for code in codes)
         elder = tuple(sorted(deck[:HAND_SIZE]))
         younger = tuple(sorted(deck[HAND_SIZE:TURN_UP_AT]))
@@ -854,7 +831,7 @@ class BeziqueState(MatchState):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> BeziqueView:
-        base = base_view(
+        base = core.base_view(
             self, seat, [CODES[c] for c in self._hands[seat]] if seat is not None else ()
         )
         last_trick = self._last_trick
@@ -887,9 +864,7 @@ class BeziqueState(MatchState):
             "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
             "deal_scores": list(self._deal_scores),
             "deal_history": [list(scores) for scores in self._history],
-            "last_move": (
-                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-            ),
+            "last_move": self._last_move_view(seat),
             "last_deal": self._last_deal(),
         }
         return view
@@ -911,7 +886,7 @@ class BeziqueState(MatchState):
         }
 
     @staticmethod
-    def _entries(cards: Hand, leader: Seat) -> list[CardEntry]:
+    def _entries(cards: Hand, leader: Seat) -> list[core.CardEntry]:
         return [{"seat": (leader + i) % 2, "card": CODES[c]} for i, c in enumerate(cards)]
 
     def _stock(self) -> int:
@@ -967,12 +942,8 @@ def _pair_of(pair: tuple[Hand, Hand], seat: Seat, value: Hand) -> tuple[Hand, Ha
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-_HAND_RANKS: Final = ("A", "10", "K", "Q", "J", "9", "8", "7")
-
-
-def hand_order(card: str) -> tuple[int, int]:
-    """A card's place in a hand: suits grouped, then the trick order, ten above king."""
-    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+hand_order: Final = hand_order_by(("A", "10", "K", "Q", "J", "9", "8", "7"))
+"""A card's place in a hand: suits grouped, then the trick order, ten above king."""
 
 
 # -- words: Bézigue's moves, melds, deal breakdown and rules help in players' words ----------
@@ -1022,6 +993,14 @@ def _meld_kind(cards: list[str]) -> str | None:
     return None
 
 
+_FIXED_PHRASES: Final = {
+    "exchange": N_("exchange the seven of trumps for the turn-up"),
+    "declare 7": N_("declare the seven of trumps"),
+    "draw": N_("draw and end the turn"),
+}
+"""Bézigue's moves that are always said the same way, each with its phrase."""
+
+
 def describe(move: str, words: Words = ENGLISH) -> str:
     """A move in players' words: "Q♠", "meld: marriage in ♥ (K♥ Q♥)", "exchange the seven"."""
     verb, *rest = move.split()
@@ -1035,13 +1014,7 @@ def describe(move: str, words: Words = ENGLISH) -> str:
         else:
             what = meld_text(kind, rest, words)
         return words.gettext("{meld}: {cards}").format(meld=what, cards=shown)
-    if move == "exchange":
-        return words.gettext("exchange the seven of trumps for the turn-up")
-    if move == "declare 7":
-        return words.gettext("declare the seven of trumps")
-    if move == "draw":
-        return words.gettext("draw and end the turn")
-    return describe_common(move, words)
+    return describe_common(move, words, _FIXED_PHRASES)
 
 
 def deal_summary(
@@ -1089,65 +1062,61 @@ def deal_summary(
             )
         )
     label = words.gettext("Deal {n}").format(n=words.number(deal["deal"]))
-    lines.append(deal_line(label, who, scores, words))
-    return lines + result_lines(view["result"], who, words)
+    return lines + closing_lines(label, who, scores, view["result"], words)
 
 
-def rules_help(words: Words = ENGLISH) -> str:
-    """How to play Bézigue, from docs/rules/bezique.md, in plain words."""
-    return "\n\n".join(
-        (
-            words.gettext(
-                "Bézigue is played with two packs of 32 cards shuffled together, so every card "
-                "is there twice. In tricks the ace ranks highest, then the ten, the king, the "
-                "queen, the jack, the nine, the eight and the seven. Each player gets eight "
-                "cards; the next card is turned up for trumps and the rest makes the stock. A "
-                "seven turned up gives the dealer 10 points."
-            ),
-            words.gettext(
-                "While the stock lasts you need not follow suit. The winner of a trick may "
-                "then lay one meld face up on the table and may exchange or declare the seven "
-                "of trumps, for 10 points; then both draw, the winner first. Melded cards "
-                "stay yours and may still be played from the table."
-            ),
-            words.gettext(
-                "Melds: a marriage (king and queen of a suit) scores 20, 40 in trumps; a "
-                "bezique (queen of spades and jack of diamonds) 40, the double bezique 500; "
-                "four jacks 40, four queens 60, four kings 80, four aces 100; the sequence "
-                "(ace, ten, king, queen and jack of trumps) 250. A card may serve again only "
-                "in a meld of another kind, or in a higher meld of the same kind with a new "
-                "card from the hand."
-            ),
-            words.gettext(
-                "When the stock is empty, the melds go back to the hands and the last eight "
-                "tricks are played strictly: follow suit and win the trick if you can, else "
-                "trump if you can. At the end of the deal each ace and ten won in tricks (a "
-                "brisque) scores 10, and the last trick 10. The first to reach the target wins "
-                "at once."
-            ),
-            words.gettext(
-                "Moves: `play` and a card, like `play QS`. After winning a trick: `meld` and "
-                "the cards of the meld, like `meld QS JD`; `exchange` swaps your seven of "
-                "trumps for the turn-up; `declare 7` shows your seven of trumps; `draw` ends "
-                "your turn when you have scored what you wanted (the draw is made for you "
-                "when nothing is left to score)."
-            ),
-            words.gettext(
-                "Options: `target` is the score that wins the match, 100 to 10,000 (1,500 if "
-                "not given). `first_seat` chooses who deals first: 0 for the challenger, 1 "
-                "for the other player; without it, the lot decides."
-            ),
-            notation_help(BeziqueState.syntax, words),
-        )
+def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
+    """How to play Bézigue, from docs/rules/bezique.md, in plain words, a paragraph a string."""
+    return (
+        words.gettext(
+            "Bézigue is played with two packs of 32 cards shuffled together, so every card "
+            "is there twice. In tricks the ace ranks highest, then the ten, the king, the "
+            "queen, the jack, the nine, the eight and the seven. Each player gets eight "
+            "cards; the next card is turned up for trumps and the rest makes the stock. A "
+            "seven turned up gives the dealer 10 points."
+        ),
+        words.gettext(
+            "While the stock lasts you need not follow suit. The winner of a trick may "
+            "then lay one meld face up on the table and may exchange or declare the seven "
+            "of trumps, for 10 points; then both draw, the winner first. Melded cards "
+            "stay yours and may still be played from the table."
+        ),
+        words.gettext(
+            "Melds: a marriage (king and queen of a suit) scores 20, 40 in trumps; a "
+            "bezique (queen of spades and jack of diamonds) 40, the double bezique 500; "
+            "four jacks 40, four queens 60, four kings 80, four aces 100; the sequence "
+            "(ace, ten, king, queen and jack of trumps) 250. A card may serve again only "
+            "in a meld of another kind, or in a higher meld of the same kind with a new "
+            "card from the hand."
+        ),
+        words.gettext(
+            "When the stock is empty, the melds go back to the hands and the last eight "
+            "tricks are played strictly: follow suit and win the trick if you can, else "
+            "trump if you can. At the end of the deal each ace and ten won in tricks (a "
+            "brisque) scores 10, and the last trick 10. The first to reach the target wins "
+            "at once."
+        ),
+        words.gettext(
+            "Moves: `play` and a card, like `play QS`. After winning a trick: `meld` and "
+            "the cards of the meld, like `meld QS JD`; `exchange` swaps your seven of "
+            "trumps for the turn-up; `declare 7` shows your seven of trumps; `draw` ends "
+            "your turn when you have scored what you wanted (the draw is made for you "
+            "when nothing is left to score)."
+        ),
+        words.gettext(
+            "Options: `target` is the score that wins the match, 100 to 10,000 (1,500 if "
+            "not given). `first_seat` chooses who deals first: 0 for the challenger, 1 "
+            "for the other player; without it, the lot decides."
+        ),
     )
 
 
-class Bezique(Game):
+class Bezique(core.Game):
     name = NAME
     title = N_("Bézigue")
     aliases = ("bésigue", "besigue", "bezigue", "bésique", "besique", "bézique")
     pack = DOUBLE_PACK
-    goal_option = Option(
+    goal_option = core.Option(
         "target", 1500, minimum=100, maximum=10_000, help="points that win the match"
     )
     first_seat_role = "dealer"
@@ -1159,21 +1128,12 @@ class Bezique(Game):
     example_moves = ("play QS", "meld QS JD", "exchange", "draw")
     example_options = "target=1000"
 
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(BeziqueView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
-
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:8], the dealer deck[8:16] (docs/engine.md).
         opponent = range(HAND_SIZE) if seat == dealer else range(HAND_SIZE, TURN_UP_AT)
         return list(opponent), list(range(40, DECK_SIZE))
 
 
-GAME: Final = Bezique(BeziqueState)
+GAME: Final = Bezique(
+    BeziqueState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+)

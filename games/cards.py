@@ -8,7 +8,7 @@ them. :class:`Card` is the small value type for code that wants the parts.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -156,6 +156,32 @@ def sort_key(code: str) -> tuple[int, int]:
 
 def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=sort_key)
+
+
+def sorted_insert(
+    keys: Mapping[str, tuple[int, int]],
+) -> Callable[[tuple[str, ...], str], tuple[str, ...]]:
+    """Adding a card to a hand kept in the order of ``keys`` (each card's precomputed sort
+    key), so a view never tells when a card came; made once per game, for playout speed."""
+
+    def insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+        key = keys[card]
+        for i, held in enumerate(hand):
+            if keys[held] > key:
+                return (*hand[:i], card, *hand[i:])
+        return (*hand, card)
+
+    return insert
+
+
+def hand_order_by(ranks: Sequence[str]) -> Callable[[str], tuple[int, int]]:
+    """A hand's order for a game that ranks its cards its own way: suits grouped (S H D C),
+    then ``ranks``, highest first, so that a player reads the hand as the game values it."""
+
+    def hand_order(card: str) -> tuple[int, int]:
+        return "SHDC".index(card[-1]), ranks.index(card[:-1])
+
+    return hand_order
 
 
 def _pack(ranks: Iterable[str], suits: Iterable[str]) -> tuple[str, ...]:

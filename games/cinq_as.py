@@ -12,35 +12,21 @@ one dictionary lookup before falling back to the general parser.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, TypedDict, cast
+from typing import Any, ClassVar, Final, TypedDict
 
-from games.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, TAROT_SET, card_name, sort_cards, sort_key
-from games.core import (
-    BaseView,
-    Game,
-    IllegalMove,
-    MatchState,
-    MoveView,
-    Option,
-    Seat,
-    Syntax,
-    base_view,
-    deck_for_deal,
-    derived,
-    lists,
-    match_state,
-    read_cards,
-    read_int,
-    stored,
+from games import core
+from games.cards import (
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    TAROT_SET,
+    card_name,
+    sort_cards,
+    sort_key,
+    sorted_insert,
 )
-from games.phrases import (
-    cards_text,
-    deal_line,
-    notation_help,
-    points_text,
-    result_lines,
-    seat_names,
-)
+from games.core import IllegalMove, Seat
+from games.phrases import cards_text, closing_lines, points_text, seat_names
 from games.words import ENGLISH, N_, Words
 
 HAND_SIZE: Final = 8
@@ -84,30 +70,25 @@ def expedition_score(cards: tuple[str, ...] | list[str]) -> int:
     return score + 20 if len(cards) >= 8 else score
 
 
-def _insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """``hand`` (kept in canonical order, so a view reveals nothing of when a card came) + card."""
-    key = _KEY[card]
-    for i, held in enumerate(hand):
-        if _KEY[held] > key:
-            return (*hand[:i], card, *hand[i:])
-    return (*hand, card)
+_insert: Final = sorted_insert(_KEY)
+"""A hand (kept in canonical order, so a view reveals nothing of when a card came) + a card."""
 
 
 def _read_pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if len(value) != 2:
         raise ValueError("expected one list per seat")
-    return read_cards(value[0]), read_cards(value[1])
+    return core.read_cards(value[0]), core.read_cards(value[1])
 
 
 Expeditions = tuple[tuple[str, ...], ...]
 
 
 def _stored_expeditions(exps: tuple[Expeditions, Expeditions]) -> list[Any]:
-    return [lists(exp) for exp in exps]
+    return [core.lists(exp) for exp in exps]
 
 
 def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
-    exps = [tuple(read_cards(e) for e in exp) for exp in value]
+    exps = [tuple(core.read_cards(e) for e in exp) for exp in value]
     if len(exps) != 2 or any(len(exp) != 5 for exp in exps):
         raise ValueError("expeditions must be two lists of five")
     return exps[0], exps[1]
@@ -116,7 +97,7 @@ def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
 def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
     if len(value) != 5:
         raise ValueError("there are five discard piles")
-    return tuple(read_cards(pile) for pile in value)
+    return tuple(core.read_cards(pile) for pile in value)
 
 
 def _read_card_or_none(value: Any) -> str | None:
@@ -132,7 +113,7 @@ class CinqAsRoundView(TypedDict):
     round_scores: list[int]
 
 
-class CinqAsView(BaseView):
+class CinqAsView(core.BaseView):
     """A seat's view of a Le 5 As match, field by field in docs/views.md."""
 
     round: int
@@ -146,30 +127,34 @@ class CinqAsView(BaseView):
     stock: int
     hand_sizes: list[int]
     round_scores: list[list[int]]
-    last_move: MoveView | None
+    last_move: core.MoveView | None
     last_round: CinqAsRoundView | None
 
 
-@match_state
-class CinqAsState(MatchState):
+@core.match_state
+class CinqAsState(core.MatchState):
     """A moment of a match. Le 5 As has no dealer: the header's ``_dealer`` is the seat that
     plays first in the round (cinq-as D2), and its ``_deal_no`` the round, from 0."""
 
-    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "card", "draw": "suit?"}
+    syntax: ClassVar[Mapping[str, core.Syntax]] = {
+        "play": "card",
+        "discard": "card",
+        "draw": "suit?",
+    }
     stored_keys: ClassVar[Mapping[str, str]] = {"_deal_no": "round", "_dealer": "first"}
 
-    _deck: tuple[str, ...] = stored(write=list, read=read_cards)
-    _pos: int = stored(read=read_int)
-    _hands: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_read_pair)
-    _exps: tuple[Expeditions, Expeditions] = stored(
+    _deck: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
+    _pos: int = core.stored(read=core.read_int)
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(write=core.lists, read=_read_pair)
+    _exps: tuple[Expeditions, Expeditions] = core.stored(
         "expeditions", write=_stored_expeditions, read=_read_expeditions
     )
-    _tops: tuple[int, ...] = derived()
+    _tops: tuple[int, ...] = core.derived()
     """Per seat and suit (seat × 5 + suit), the highest number on that expedition (0: none)."""
-    _piles: tuple[tuple[str, ...], ...] = stored(write=lists, read=_read_piles)
-    _phase: int = stored(read=read_int)
-    _discarded: str | None = stored(read=_read_card_or_none)
-    _previous: tuple[Expeditions, Expeditions] | None = stored(
+    _piles: tuple[tuple[str, ...], ...] = core.stored(write=core.lists, read=_read_piles)
+    _phase: int = core.stored(read=core.read_int)
+    _discarded: str | None = core.stored(read=_read_card_or_none)
+    _previous: tuple[Expeditions, Expeditions] | None = core.stored(
         "last_round", write=_stored_expeditions, read=_read_expeditions, optional=True
     )
     """Both players' expeditions when the last round ended, for its breakdown."""
@@ -316,7 +301,7 @@ class CinqAsState(MatchState):
         self._deal(self._deal_no + 1, first)
 
     def _deal(self, round_no: int, first: Seat) -> None:
-        deck = deck_for_deal(self._decks, TAROT_SET, self._seed, NAME, round_no)
+        deck = core.deck_for_deal(self._decks, TAROT_SET, self._seed, NAME, round_no)
         hands = (
             tuple(sort_cards(deck[:HAND_SIZE])),
             tuple(sort_cards(deck[HAND_SIZE : 2 * HAND_SIZE])),
@@ -341,7 +326,7 @@ class CinqAsState(MatchState):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> CinqAsView:
-        base = base_view(self, seat, self._hands[seat] if seat is not None else ())
+        base = core.base_view(self, seat, self._hands[seat] if seat is not None else ())
         view: CinqAsView = {
             **base,
             "round": self._deal_no + 1,
@@ -360,9 +345,7 @@ class CinqAsState(MatchState):
             "stock": len(self._deck) - self._pos,
             "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
             "round_scores": [list(scores) for scores in self._history],
-            "last_move": (
-                None if self._last is None else {"seat": self._last[0], "move": self._last[1]}
-            ),
+            "last_move": self._last_move_view(seat),
             "last_round": self._last_round(),
         }
         return view
@@ -470,55 +453,51 @@ def deal_summary(
                 )
             )
     label = words.gettext("Round {n}").format(n=words.number(last["round"]))
-    lines.append(deal_line(label, who, last["round_scores"], words))
-    return lines + result_lines(view["result"], who, words)
+    return lines + closing_lines(label, who, last["round_scores"], view["result"], words)
 
 
-def rules_help(words: Words = ENGLISH) -> str:
-    """How to play Le 5 As, from docs/rules/cinq-as.md, in plain words."""
-    return "\n\n".join(
-        (
-            words.gettext(
-                "Le 5 As is Lost Cities played with a tarot deck: five suits (spades, hearts, "
-                "diamonds, clubs and the trumps), each with the numbers 2 to 10 and three bonus "
-                "cards (jack, queen and king; in trumps 19, 20 and 21). The four aces and the 1 "
-                "of trumps mark the five discard piles. Each player holds eight cards."
-            ),
-            words.gettext(
-                "On your turn, first lay a card: either on your own expedition of its suit, "
-                "where each number must be higher than the last one there and bonus cards "
-                "only come before any number, or face up on that suit's discard pile. Then "
-                "draw a card: from the stock, or the top card of any discard pile except the "
-                "one you just discarded. The round ends as soon as the stock is empty."
-            ),
-            words.gettext(
-                "Each expedition you open costs 20: it scores the sum of its numbers minus 20, "
-                "multiplied by one more than its bonus cards, and 20 more if it holds eight "
-                "cards or more. An expedition you never open scores nothing. After the last "
-                "round the higher total wins."
-            ),
-            words.gettext(
-                "Moves: `play` and a card puts it on your expedition, like `play 3S`; "
-                "`discard` and a card puts it on the discard pile, like `discard 10H`. Then "
-                "`draw` takes the top card of the stock, and `draw` with a suit letter takes "
-                "the top of that discard pile, like `draw H` (`T` for the trumps)."
-            ),
-            words.gettext(
-                "Options: `rounds` is the number of rounds in the match, 1 to 9 (3 if not "
-                "given). `first_seat` chooses who starts the first round: 0 for the challenger, "
-                "1 for the other player; without it, the lot decides."
-            ),
-            notation_help(CinqAsState.syntax, words),
-        )
+def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
+    """How to play Le 5 As, from docs/rules/cinq-as.md, in plain words, a paragraph a string."""
+    return (
+        words.gettext(
+            "Le 5 As is Lost Cities played with a tarot deck: five suits (spades, hearts, "
+            "diamonds, clubs and the trumps), each with the numbers 2 to 10 and three bonus "
+            "cards (jack, queen and king; in trumps 19, 20 and 21). The four aces and the 1 "
+            "of trumps mark the five discard piles. Each player holds eight cards."
+        ),
+        words.gettext(
+            "On your turn, first lay a card: either on your own expedition of its suit, "
+            "where each number must be higher than the last one there and bonus cards "
+            "only come before any number, or face up on that suit's discard pile. Then "
+            "draw a card: from the stock, or the top card of any discard pile except the "
+            "one you just discarded. The round ends as soon as the stock is empty."
+        ),
+        words.gettext(
+            "Each expedition you open costs 20: it scores the sum of its numbers minus 20, "
+            "multiplied by one more than its bonus cards, and 20 more if it holds eight "
+            "cards or more. An expedition you never open scores nothing. After the last "
+            "round the higher total wins."
+        ),
+        words.gettext(
+            "Moves: `play` and a card puts it on your expedition, like `play 3S`; "
+            "`discard` and a card puts it on the discard pile, like `discard 10H`. Then "
+            "`draw` takes the top card of the stock, and `draw` with a suit letter takes "
+            "the top of that discard pile, like `draw H` (`T` for the trumps)."
+        ),
+        words.gettext(
+            "Options: `rounds` is the number of rounds in the match, 1 to 9 (3 if not "
+            "given). `first_seat` chooses who starts the first round: 0 for the challenger, "
+            "1 for the other player; without it, the lot decides."
+        ),
     )
 
 
-class CinqAs(Game):
+class CinqAs(core.Game):
     name = NAME
     title = N_("Le 5 As")
     aliases = ("cinq as", "5 as", "le 5 as", "five-aces", "five aces", "lost-cities", "fem ess")
     pack = TAROT_SET
-    goal_option = Option("rounds", 3, minimum=1, maximum=9, help="rounds in the match")
+    goal_option = core.Option("rounds", 3, minimum=1, maximum=9, help="rounds in the match")
     first_seat_role = "player"
     first_seat_help = "who starts round 1 (default: lot)"
     summary = (
@@ -532,20 +511,11 @@ class CinqAs(Game):
         "for trumps), like 3S or 20T."
     )
 
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(CinqAsView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
-
     def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:
         opponent = range(HAND_SIZE, 2 * HAND_SIZE) if seat == first else range(HAND_SIZE)
         return list(opponent), list(range(40, len(TAROT_SET)))
 
 
-GAME: Final = CinqAs(CinqAsState)
+GAME: Final = CinqAs(
+    CinqAsState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+)

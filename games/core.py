@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self, TypedDict, TypeVar, cast
 
 from games.cards import SUITS, check_deck, parse_card, sort_cards
+from games.phrases import MOVE_WORDS, describe_common, notation_help
 from games.words import ENGLISH, Words
 
 Json = dict[str, Any]
@@ -166,22 +167,8 @@ def canonical_move(text: str, syntax: Mapping[str, Syntax], card_words: str | No
     return " ".join([verb, *sort_cards(cards)])
 
 
-# The move words of French and Swedish players (docs/notation.md), each read as the English
-# verb it stands for, with or without accents. Only words no language uses for another move
-# are here; a verb a game does not know is refused as usual.
-MOVE_WORDS: Final = {
-    "play": ("jouer", "spela"),
-    "discard": ("écarter", "kasta"),
-    "draw": ("piocher", "dra"),
-    "meld": ("annoncer", "melda"),
-    "exchange": ("échanger", "byta"),
-    "declare": ("déclarer", "visa"),
-    "propose": ("proposer", "föreslå"),
-    "accept": ("accepter", "anta"),
-    "refuse": ("refuser", "vägra"),
-    "king": ("roi", "kung"),
-}
-"""Each English move word's French and Swedish words, as the rules help lists them."""
+# Every move word of MOVE_WORDS is read as its English verb, with or without accents, and so
+# are a few other spellings; a verb a game does not know is refused as usual.
 _OTHER_SPELLINGS: Final = {"joue": "play", "ecarte": "discard", "pioche": "draw"}
 
 
@@ -285,6 +272,14 @@ def deck_for_deal(
     return shuffled(pack, seed, game, deal)
 
 
+Describe = Callable[[str, Words], str]
+"""A move in players' words (``Game.describe``)."""
+DealSummary = Callable[[Any, Words, Sequence[str] | None], list[str]]
+"""The last deal's breakdown (``Game.deal_summary``); ``Any``: each game reads its own view."""
+RulesHelp = Callable[[Words], Sequence[str]]
+"""How to play, a paragraph a string (``Game.rules_help`` adds how to type moves)."""
+
+
 class Game(ABC):
     """The rules of one game, separate from any match of it (as OpenSpiel splits game/state)."""
 
@@ -317,7 +312,7 @@ class Game(ABC):
     )
     """How this game's cards are written, for a move that names something else."""
 
-    # -- the game in players' words (each game's module writes its own) -------------------
+    # -- the game in players' words (each game's module writes its own and hands it in) -----
     def title_in(self, words: Words = ENGLISH) -> str:
         """The game's name as players of ``words``'s language call it (Piquet is Pikett in
         Swedish); each module marks its title for translation where it writes it."""
@@ -326,9 +321,7 @@ class Game(ABC):
     def describe(self, move: str, words: Words = ENGLISH) -> str:
         """``move`` (canonical, or as another seat saw it) in players' words, naming cards as
         the pictures do: ``play QS`` is "Q♠", a bare ``discard`` is "keep all cards"."""
-        from games.phrases import describe_common
-
-        return describe_common(move, words)
+        return self._describe(move, words)
 
     def deal_summary(
         self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
@@ -336,11 +329,14 @@ class Game(ABC):
         """The breakdown of the deal that ended last, one sentence a line, as the rules score
         it; [] while no deal has ended. ``names`` are seat 0's and seat 1's (default: "You"
         and "Your opponent" in a seat's view, the roles in the public view)."""
-        return []
+        return self._deal_summary(view, words, names) if self._deal_summary else []
 
     def rules_help(self, words: Words = ENGLISH) -> str:
-        """How to play, each move word and option explained in plain words."""
-        return self.summary
+        """How to play, each move word and option explained in plain words; every game's help
+        ends with how to type its moves in any language."""
+        if self._rules_help is None:
+            return self.summary
+        return "\n\n".join((*self._rules_help(words), notation_help(self.state_type.syntax, words)))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -351,10 +347,22 @@ class Game(ABC):
                 first_seat_option(cls.first_seat_role, cls.first_seat_help),
             )
 
-    def __init__(self, state_type: type[MatchState]) -> None:
-        """The game, dealing states of ``state_type`` (which learns its game here)."""
+    def __init__(
+        self,
+        state_type: type[MatchState],
+        *,
+        describe: Describe = describe_common,
+        deal_summary: DealSummary | None = None,
+        rules_help: RulesHelp | None = None,
+    ) -> None:
+        """The game, dealing states of ``state_type`` (which learns its game here), in the
+        words its module writes: each function is the module's own, typed on its own view,
+        so the game's class repeats none of them."""
         self.state_type = state_type
         state_type.game = self
+        self._describe = describe
+        self._deal_summary = deal_summary
+        self._rules_help = rules_help
 
     def check_options(self, options: Mapping[str, object] | None) -> dict[str, int | None]:
         """Every option by its own name, checked, defaults filled in; aliases accepted."""
@@ -712,6 +720,14 @@ class MatchState(State):
     @property
     def result(self) -> Json | None:
         return self._result
+
+    def _last_move_view(self, seat: Seat | None) -> MoveView | None:
+        """The last move as ``seat`` may know it: the mover sees it whole, everyone else what
+        the game stored for the others to see (the move itself where nothing is hidden)."""
+        last = self._last
+        if last is None:
+            return None
+        return {"seat": last[0], "move": last[1] if seat == last[0] else last[-1]}
 
     @classmethod
     def begin(

@@ -16,41 +16,10 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, sort_cards, sort_key
-from games.core import (
-    BaseView,
-    CardEntry,
-    Game,
-    IllegalMove,
-    MatchState,
-    MoveView,
-    Option,
-    Seat,
-    Syntax,
-    TrickView,
-    base_view,
-    deck_for_deal,
-    derived,
-    lists,
-    match_state,
-    move_cards,
-    read_cards,
-    read_int,
-    read_rows,
-    read_scores,
-    read_seat,
-    read_seat_or_none,
-    stored,
-)
-from games.phrases import (
-    cards_text,
-    deal_line,
-    describe_common,
-    notation_help,
-    points_text,
-    result_lines,
-    seat_names,
-)
+from games import core
+from games.cards import PIQUET_PACK, hand_order_by, sort_cards, sort_key, sorted_insert
+from games.core import IllegalMove, Seat
+from games.phrases import cards_text, closing_lines, describe_common, points_text, seat_names
 from games.words import ENGLISH, N_, Words
 
 NAME: Final = "ecarte"
@@ -120,13 +89,8 @@ def hand_points(tricks_won: tuple[int, int], committed: Seat | None) -> tuple[Se
     return winner, 3 if tricks_won[committed] == 0 else 2
 
 
-def _insert(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """``hand`` (kept in canonical order, so a view never tells which card was drawn) + card."""
-    key = _KEY[card]
-    for i, held in enumerate(hand):
-        if _KEY[held] > key:
-            return (*hand[:i], card, *hand[i:])
-    return (*hand, card)
+_insert: Final = sorted_insert(_KEY)
+"""A hand (kept in canonical order, so a view never tells which card was drawn) + a card."""
 
 
 def _cards(count: int) -> str:
@@ -139,7 +103,7 @@ Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
 """The hand just finished, for the table to show: (dealer, committed, tricks, points)."""
 
 
-def _tricks_json(tricks: Tricks) -> list[TrickView]:
+def _tricks_json(tricks: Tricks) -> list[core.TrickView]:
     return [
         {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
         for cards, winner in tricks
@@ -151,7 +115,7 @@ def _stored_tricks(tricks: Tricks) -> list[Any]:
 
 
 def _read_tricks(value: Any) -> Tricks:
-    return cast(Tricks, read_rows(value, _read_trick, read_seat))
+    return cast(Tricks, core.read_rows(value, _read_trick, core.read_seat))
 
 
 def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -161,11 +125,11 @@ def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _read_trick(value: Any) -> Trick:
-    return cast(Trick, read_rows(value, read_seat, str))
+    return cast(Trick, core.read_rows(value, core.read_seat, str))
 
 
 def _read_exchanges(value: Any) -> tuple[tuple[Seat, int], ...]:
-    return cast(tuple[tuple[Seat, int], ...], read_rows(value, read_seat, read_int))
+    return cast(tuple[tuple[Seat, int], ...], core.read_rows(value, core.read_seat, core.read_int))
 
 
 def _stored_previous(previous: Previous | None) -> list[Any] | None:
@@ -180,10 +144,10 @@ def _read_previous(value: Any) -> Previous | None:
         return None
     dealer, committed, tricks, points = value
     return (
-        read_seat(dealer),
-        read_seat_or_none(committed),
+        core.read_seat(dealer),
+        core.read_seat_or_none(committed),
         _read_tricks(tricks),
-        read_scores(points),
+        core.read_scores(points),
     )
 
 
@@ -199,12 +163,12 @@ class PreviousHandView(TypedDict):
 
     dealer: Seat
     committed: Seat | None
-    tricks: list[TrickView]
+    tricks: list[core.TrickView]
     tricks_won: list[int]
     points: list[int]
 
 
-class EcarteView(BaseView):
+class EcarteView(core.BaseView):
     """A seat's view of an Écarté match, field by field in docs/views.md."""
 
     deal: int
@@ -220,19 +184,19 @@ class EcarteView(BaseView):
     exchanges: list[ExchangeView]
     discarded: list[str]
     king: Seat | None
-    trick: list[CardEntry]
-    tricks: list[TrickView]
+    trick: list[core.CardEntry]
+    tricks: list[core.TrickView]
     tricks_won: list[int]
     hand_sizes: list[int]
     deal_scores: list[int]
     hand_scores: list[list[int]]
     previous_hand: PreviousHandView | None
-    last_move: MoveView | None
+    last_move: core.MoveView | None
 
 
-@match_state
-class EcarteState(MatchState):
-    syntax: ClassVar[Mapping[str, Syntax]] = {
+@core.match_state
+class EcarteState(core.MatchState):
+    syntax: ClassVar[Mapping[str, core.Syntax]] = {
         "play": "card",
         "propose": "none",
         "accept": "none",
@@ -242,21 +206,21 @@ class EcarteState(MatchState):
     }
 
     # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Écarté's.
-    _deck: tuple[str, ...] = stored(write=list, read=read_cards)
-    _pos: int = stored(read=read_int)
-    _trump: str = derived()
-    _hands: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_pair)
-    _discards: tuple[tuple[str, ...], tuple[str, ...]] = stored(write=lists, read=_pair)
-    _phase: int = stored(read=read_int)
-    _committed: Seat | None = stored(read=read_seat_or_none)
-    _proposals: int = stored(read=read_int)
-    _exchanges: tuple[tuple[Seat, int], ...] = stored(write=lists, read=_read_exchanges)
-    _king: Seat | None = stored(read=read_seat_or_none)
-    _trick: Trick = stored(write=lists, read=_read_trick)
-    _tricks: Tricks = stored(write=_stored_tricks, read=_read_tricks)
-    _won: tuple[int, int] = derived()
-    _points: tuple[int, int] = stored(write=list, read=read_scores)
-    _previous: Previous | None = stored(write=_stored_previous, read=_read_previous)
+    _deck: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
+    _pos: int = core.stored(read=core.read_int)
+    _trump: str = core.derived()
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(write=core.lists, read=_pair)
+    _discards: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(write=core.lists, read=_pair)
+    _phase: int = core.stored(read=core.read_int)
+    _committed: Seat | None = core.stored(read=core.read_seat_or_none)
+    _proposals: int = core.stored(read=core.read_int)
+    _exchanges: tuple[tuple[Seat, int], ...] = core.stored(write=core.lists, read=_read_exchanges)
+    _king: Seat | None = core.stored(read=core.read_seat_or_none)
+    _trick: Trick = core.stored(write=core.lists, read=_read_trick)
+    _tricks: Tricks = core.stored(write=_stored_tricks, read=_read_tricks)
+    _won: tuple[int, int] = core.derived()
+    _points: tuple[int, int] = core.stored(write=list, read=core.read_scores)
+    _previous: Previous | None = core.stored(write=_stored_previous, read=_read_previous)
 
     # -- the contract ---------------------------------------------------------------------
     @property
@@ -349,7 +313,7 @@ class EcarteState(MatchState):
         action = _MOVES.get(move)
         if action is not None:
             return move, action
-        cards = move_cards(move)
+        cards = core.move_cards(move)
         strangers = [card for card in cards if card not in _POWER]
         if strangers:
             raise IllegalMove(
@@ -534,7 +498,7 @@ class EcarteState(MatchState):
         self._deal(self._deal_no + 1, 1 - scorer)  # ecarte D1: the loser deals
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
-        deck = deck_for_deal(self._decks, PACK, self._seed, NAME, deal_no)
+        deck = core.deck_for_deal(self._decks, PACK, self._seed, NAME, deal_no)
         elder_hand = tuple(sorted(deck[:HAND_SIZE], key=_KEY.__getitem__))
         dealer_hand = tuple(sorted(deck[HAND_SIZE:TURN_UP], key=_KEY.__getitem__))
         self._deal_no = deal_no
@@ -559,7 +523,7 @@ class EcarteState(MatchState):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> EcarteView:
-        base = base_view(self, seat, self._hands[seat] if seat is not None else ())
+        base = core.base_view(self, seat, self._hands[seat] if seat is not None else ())
         view: EcarteView = {
             **base,
             "deal": self._deal_no + 1,
@@ -599,7 +563,7 @@ class EcarteState(MatchState):
             "points": list(points),
         }
 
-    def _public_last(self, seat: Seat | None) -> MoveView | None:
+    def _public_last(self, seat: Seat | None) -> core.MoveView | None:
         """The last move as ``seat`` may know it: others' discards are face down (counts only)."""
         if self._last is None:
             return None
@@ -646,26 +610,23 @@ class EcarteState(MatchState):
             raise ValueError(f"impossible target {self._goal}")
 
 
-_HAND_RANKS: Final = ("K", "Q", "J", "A", "10", "9", "8", "7")
-
-
-def hand_order(card: str) -> tuple[int, int]:
-    """A card's place in a hand: suits grouped, then Écarté's order, the ace below the jack."""
-    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+hand_order: Final = hand_order_by(("K", "Q", "J", "A", "10", "9", "8", "7"))
+"""A card's place in a hand: suits grouped, then Écarté's order, the ace below the jack."""
 
 
 # -- words: Écarté's moves, hand breakdown and rules help in players' words -------------------
+_FIXED_PHRASES: Final = {
+    "propose": N_("propose an exchange"),
+    "accept": N_("accept the proposal"),
+    "refuse": N_("refuse the proposal"),
+    "king": N_("announce the king of trumps"),
+}
+"""Écarté's moves of one word, each with its phrase."""
+
+
 def describe(move: str, words: Words = ENGLISH) -> str:
     """A move in players' words: "K♥", "propose an exchange", "keep all cards"."""
-    if move == "propose":
-        return words.gettext("propose an exchange")
-    if move == "accept":
-        return words.gettext("accept the proposal")
-    if move == "refuse":
-        return words.gettext("refuse the proposal")
-    if move == "king":
-        return words.gettext("announce the king of trumps")
-    return describe_common(move, words)
+    return describe_common(move, words, _FIXED_PHRASES)
 
 
 def deal_summary(
@@ -729,61 +690,57 @@ def deal_summary(
             )
         )
     label = words.gettext("Hand {n}").format(n=words.number(number))
-    lines.append(deal_line(label, who, hand_scores, words))
-    return lines + result_lines(view["result"], who, words)
+    return lines + closing_lines(label, who, hand_scores, view["result"], words)
 
 
-def rules_help(words: Words = ENGLISH) -> str:
-    """How to play Écarté, from docs/rules/ecarte.md, in plain words."""
-    return "\n\n".join(
-        (
-            words.gettext(
-                "Écarté is played with 32 cards, from the seven to the ace. The king ranks "
-                "highest, then the queen, the jack, the ace, the ten, the nine, the eight and "
-                "the seven. Each player gets five cards and the next card is turned up: its "
-                "suit is trumps. A king turned up gives the dealer 1 point."
-            ),
-            words.gettext(
-                "The player who does not deal (elder) either plays at once or asks for new "
-                "cards. Asking is called proposing. The dealer may accept: then both discard "
-                "unwanted cards face down and draw as many from the stock, and elder chooses "
-                "again. If the dealer refuses, play begins."
-            ),
-            words.gettext(
-                "Whoever plays without exchanging bears the risk of the hand: elder who plays "
-                "without proposing, or the dealer who refuses the first proposal. They score "
-                "as usual if they take three tricks or more, but if they fail their opponent "
-                "scores 2 points, or 3 if they took no trick at all."
-            ),
-            words.gettext(
-                "Then five tricks are played. The second player must follow suit and beat the "
-                "card led if they can; without that suit they must trump if they can. Three or "
-                "four tricks score 1 point, all five tricks (the vole) score 2. The first to "
-                "reach the target (11 points, or 17) wins, even in the middle of a hand."
-            ),
-            words.gettext(
-                "Moves: `play` and a card plays it, like `play KH`. `propose` asks for new "
-                "cards; the dealer answers `accept` or `refuse`. `discard` and the cards you "
-                "exchange, like `discard 7S 8D`; the dealer may type `discard` alone to keep all "
-                "cards. `king` announces the king of trumps for 1 point, as you come to play "
-                "your first card; it does not use up your turn."
-            ),
-            words.gettext(
-                "Options: `target` is the score that wins the match, 11 or 17 (11 if not "
-                "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
-                "other player; without it, the lot decides."
-            ),
-            notation_help(EcarteState.syntax, words),
-        )
+def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
+    """How to play Écarté, from docs/rules/ecarte.md, in plain words, a paragraph a string."""
+    return (
+        words.gettext(
+            "Écarté is played with 32 cards, from the seven to the ace. The king ranks "
+            "highest, then the queen, the jack, the ace, the ten, the nine, the eight and "
+            "the seven. Each player gets five cards and the next card is turned up: its "
+            "suit is trumps. A king turned up gives the dealer 1 point."
+        ),
+        words.gettext(
+            "The player who does not deal (elder) either plays at once or asks for new "
+            "cards. Asking is called proposing. The dealer may accept: then both discard "
+            "unwanted cards face down and draw as many from the stock, and elder chooses "
+            "again. If the dealer refuses, play begins."
+        ),
+        words.gettext(
+            "Whoever plays without exchanging bears the risk of the hand: elder who plays "
+            "without proposing, or the dealer who refuses the first proposal. They score "
+            "as usual if they take three tricks or more, but if they fail their opponent "
+            "scores 2 points, or 3 if they took no trick at all."
+        ),
+        words.gettext(
+            "Then five tricks are played. The second player must follow suit and beat the "
+            "card led if they can; without that suit they must trump if they can. Three or "
+            "four tricks score 1 point, all five tricks (the vole) score 2. The first to "
+            "reach the target (11 points, or 17) wins, even in the middle of a hand."
+        ),
+        words.gettext(
+            "Moves: `play` and a card plays it, like `play KH`. `propose` asks for new "
+            "cards; the dealer answers `accept` or `refuse`. `discard` and the cards you "
+            "exchange, like `discard 7S 8D`; the dealer may type `discard` alone to keep all "
+            "cards. `king` announces the king of trumps for 1 point, as you come to play "
+            "your first card; it does not use up your turn."
+        ),
+        words.gettext(
+            "Options: `target` is the score that wins the match, 11 or 17 (11 if not "
+            "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
+            "other player; without it, the lot decides."
+        ),
     )
 
 
-class Ecarte(Game):
+class Ecarte(core.Game):
     name = NAME
     title = N_("Écarté")
     # No aliases needed: the registry folds case and accents, so 'Écarté' finds 'ecarte'.
     pack = PACK
-    goal_option = Option("target", 11, choices=(11, 17), help="points to win the match")
+    goal_option = core.Option("target", 11, choices=(11, 17), help="points to win the match")
     first_seat_role = "dealer"
     first_seat_help = "who deals first (default: lot)"
     summary = (
@@ -793,21 +750,12 @@ class Ecarte(Game):
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
 
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(EcarteView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
-
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
         opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)
         return list(opponent), list(range(TURN_UP + 1, len(PACK)))
 
 
-GAME: Final = Ecarte(EcarteState)
+GAME: Final = Ecarte(
+    EcarteState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+)

@@ -8,13 +8,29 @@ when no names are given — is here, so that the four games say these things ali
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from games.cards import COLOUR_RANKS, SUITS, TRUMP_RANKS, card_name
-from games.core import MOVE_WORDS
 from games.words import ENGLISH, Words
 
 _RANKS = frozenset(COLOUR_RANKS) | frozenset(TRUMP_RANKS)
+
+# The move words of French and Swedish players (docs/notation.md): the rules help lists them,
+# and the move parser (games/core.py) reads each as the English verb it stands for, with or
+# without accents. Only words no language uses for another move are here.
+MOVE_WORDS: Final = {
+    "play": ("jouer", "spela"),
+    "discard": ("écarter", "kasta"),
+    "draw": ("piocher", "dra"),
+    "meld": ("annoncer", "melda"),
+    "exchange": ("échanger", "byta"),
+    "declare": ("déclarer", "visa"),
+    "propose": ("proposer", "föreslå"),
+    "accept": ("accepter", "anta"),
+    "refuse": ("refuser", "vägra"),
+    "king": ("roi", "kung"),
+}
+"""Each English move word's French and Swedish words, as the rules help lists them."""
 
 
 def cards_text(cards: Iterable[str], words: Words = ENGLISH) -> str:
@@ -47,9 +63,15 @@ def seat_names(
     return words.gettext("Player 1"), words.gettext("Player 2")
 
 
-def describe_common(move: str, words: Words = ENGLISH) -> str:
+def describe_common(
+    move: str, words: Words = ENGLISH, fixed: Mapping[str, str] | None = None
+) -> str:
     """The moves several games share: a card played, a discard (cards named, or counted as
-    an opponent sees it, or none: keep all cards). Anything else is given back as it is."""
+    an opponent sees it, or none: keep all cards); a move of a game's ``fixed`` table (whole
+    move -> its phrase, marked with ``N_``) is that phrase. Anything else is given back as
+    it is."""
+    if fixed is not None and move in fixed:
+        return words.gettext(fixed[move])
     verb, *rest = move.split()
     if verb == "play" and len(rest) == 1 and is_card(rest[0]):
         return card_name(rest[0], words)
@@ -77,6 +99,17 @@ def deal_line(
         second=names[1],
         second_score=words.number(scores[1]),
     )
+
+
+def closing_lines(
+    label: str,
+    names: tuple[str, str],
+    scores: Sequence[int],
+    result: Mapping[str, Any] | None,
+    words: Words = ENGLISH,
+) -> list[str]:
+    """How a breakdown ends: the deal's points, then the match's end if it came with it."""
+    return [deal_line(label, names, scores, words), *result_lines(result, names, words)]
 
 
 def notation_help(syntax: Mapping[str, object], words: Words = ENGLISH) -> str:

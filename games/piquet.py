@@ -19,37 +19,10 @@ from itertools import repeat
 from operator import add
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, card_name
-from games.core import (
-    BaseView,
-    CardEntry,
-    Game,
-    IllegalMove,
-    MatchState,
-    MoveView,
-    Option,
-    Seat,
-    Syntax,
-    TrickView,
-    base_view,
-    deck_for_deal,
-    lists,
-    match_state,
-    read_cards,
-    read_int,
-    read_rows,
-    read_scores,
-    read_seat,
-    stored,
-)
-from games.phrases import (
-    cards_text,
-    deal_line,
-    describe_common,
-    notation_help,
-    points_text,
-    seat_names,
-)
+from games import core
+from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, card_name, hand_order_by
+from games.core import IllegalMove, Seat
+from games.phrases import cards_text, deal_line, points_text, seat_names
 from games.words import ENGLISH, N_, Words
 
 NAME: Final = "piquet"
@@ -385,11 +358,13 @@ def _stored_last_trick(trick: LastTrick | None) -> list[Any] | None:
 def _read_last_trick(value: Any) -> LastTrick | None:
     if value is None:
         return None
-    return read_seat(value[0]), _INDEX[value[1]], _INDEX[value[2]], read_seat(value[3])
+    return core.read_seat(value[0]), _INDEX[value[1]], _INDEX[value[2]], core.read_seat(value[3])
 
 
 def _read_declarations(value: Any) -> tuple[Declaration, ...]:
-    return cast(tuple[Declaration, ...], read_rows(value, read_seat, str, str, read_int))
+    return cast(
+        tuple[Declaration, ...], core.read_rows(value, core.read_seat, str, str, core.read_int)
+    )
 
 
 Previous = tuple[Seat, tuple[Declaration, ...], tuple[int, int], tuple[int, int], LastTrick]
@@ -399,7 +374,7 @@ scores, tricks won, the last trick)."""
 
 def _stored_previous(previous: Previous) -> list[Any]:
     dealer, decls, scores, tricks, last = previous
-    return [dealer, lists(decls), list(scores), list(tricks), _stored_last_trick(last)]
+    return [dealer, core.lists(decls), list(scores), list(tricks), _stored_last_trick(last)]
 
 
 def _read_previous(value: Any) -> Previous:
@@ -408,10 +383,10 @@ def _read_previous(value: Any) -> Previous:
     if trick is None:
         raise ValueError("a finished deal has a last trick")
     return (
-        read_seat(dealer),
+        core.read_seat(dealer),
         _read_declarations(decls),
-        read_scores(scores),
-        read_scores(tricks),
+        core.read_scores(scores),
+        core.read_scores(tricks),
         trick,
     )
 
@@ -433,10 +408,10 @@ class PiquetDealView(TypedDict):
     declarations: list[DeclarationView]
     deal_scores: list[int]
     tricks_won: list[int]
-    last_trick: TrickView
+    last_trick: core.TrickView
 
 
-class PiquetView(BaseView):
+class PiquetView(core.BaseView):
     """A seat's view of a Piquet match, field by field in docs/views.md."""
 
     deal: int
@@ -449,40 +424,44 @@ class PiquetView(BaseView):
     talon_seen: list[str]
     discarded: list[str]
     declarations: list[DeclarationView]
-    trick: list[CardEntry]
-    last_trick: TrickView | None
+    trick: list[core.CardEntry]
+    last_trick: core.TrickView | None
     tricks_won: list[int]
     deal_scores: list[int]
     deal_history: list[list[int]]
     hand_sizes: list[int]
-    last_move: MoveView | None
+    last_move: core.MoveView | None
     last_deal: PiquetDealView | None
 
 
-@match_state
-class PiquetState(MatchState):
-    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "cards"}
+@core.match_state
+class PiquetState(core.MatchState):
+    syntax: ClassVar[Mapping[str, core.Syntax]] = {"play": "card", "discard": "cards"}
     stored_keys: ClassVar[Mapping[str, str]] = {"_totals": "scores"}
 
     # The header (seed, deals, deal, dealer, totals …) is MatchState's; these are Piquet's.
     # The last move is (seat, move, what the others see of it): discards are face down.
-    _deck: tuple[str, ...] = stored(write=list, read=read_cards)
-    _hands: tuple[int, int] = stored(write=_stored_masks, read=_read_masks)
-    _discards: tuple[int, int] = stored(write=_stored_masks, read=_read_masks)
-    _exchanged: tuple[int | None, int | None] = stored(write=list, read=_read_exchanged)
+    _deck: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
+    _hands: tuple[int, int] = core.stored(write=_stored_masks, read=_read_masks)
+    _discards: tuple[int, int] = core.stored(write=_stored_masks, read=_read_masks)
+    _exchanged: tuple[int | None, int | None] = core.stored(write=list, read=_read_exchanged)
     """Cards exchanged by elder, by younger (None: not yet); also how much of each talon
     was taken, from its first card on."""
-    _lead: int = stored(write=_stored_lead, read=_read_lead)
+    _lead: int = core.stored(write=_stored_lead, read=_read_lead)
     """Index of the card led to the trick in progress, or -1 (no trick in progress)."""
-    _played: int = stored(write=cards_of, read=mask_of)
-    _tricks: tuple[int, int] = stored(write=list, read=read_scores)
-    _last_trick: LastTrick | None = stored(write=_stored_last_trick, read=_read_last_trick)
+    _played: int = core.stored(write=cards_of, read=mask_of)
+    _tricks: tuple[int, int] = core.stored(write=list, read=core.read_scores)
+    _last_trick: LastTrick | None = core.stored(write=_stored_last_trick, read=_read_last_trick)
     """(leader, card led, card played second, winner) of the last completed trick."""
-    _deal_scores: tuple[int, int] = stored(write=list, read=read_scores)
-    _bonus: bool = stored(read=bool)
+    _deal_scores: tuple[int, int] = core.stored(write=list, read=core.read_scores)
+    _bonus: bool = core.stored(read=bool)
     """Repique or pique was scored this deal: a player never scores both (piquet D10)."""
-    _decls: tuple[Declaration, ...] = stored("declarations", write=lists, read=_read_declarations)
-    _previous: Previous | None = stored(write=_stored_previous, read=_read_previous, optional=True)
+    _decls: tuple[Declaration, ...] = core.stored(
+        "declarations", write=core.lists, read=_read_declarations
+    )
+    _previous: Previous | None = core.stored(
+        write=_stored_previous, read=_read_previous, optional=True
+    )
     """The deal that ended last (None before the first ends), shown until the next ends."""
 
     # -- the contract ---------------------------------------------------------------------
@@ -682,7 +661,7 @@ class PiquetState(MatchState):
         }
 
     def _start_deal(self, deal: int, dealer: Seat) -> None:
-        deck = deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
+        deck = core.deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
         elder_hand = mask_of(deck[:HAND_SIZE])
         younger_hand = mask_of(deck[HAND_SIZE : 2 * HAND_SIZE])
         self._deal_no = deal
@@ -713,7 +692,7 @@ class PiquetState(MatchState):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> PiquetView:
-        base = base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
+        base = core.base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
         elder = self.elder
         talon_seen: list[str] = []
         discarded: list[str] = []
@@ -726,8 +705,7 @@ class PiquetState(MatchState):
             ELDER_TALON - (self._exchanged[0] or 0),
             YOUNGER_TALON - (self._exchanged[1] or 0),
         ]
-        last = self._last
-        trick: list[CardEntry] = []
+        trick: list[core.CardEntry] = []
         if self._lead >= 0 and self._turn is not None:  # the leader is the one not to move
             trick = [{"seat": 1 - self._turn, "card": _CODES[self._lead]}]
         last_trick = self._last_trick
@@ -768,11 +746,7 @@ class PiquetState(MatchState):
             "deal_scores": list(self._deal_scores),
             "deal_history": [list(scores) for scores in self._history],
             "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
-            "last_move": (
-                None
-                if last is None
-                else {"seat": last[0], "move": last[1] if seat == last[0] else last[-1]}
-            ),
+            "last_move": self._last_move_view(seat),
             "last_deal": self._last_deal(),
         }
         return view
@@ -833,12 +807,8 @@ class PiquetState(MatchState):
             raise ValueError("the played cards do not fit the tricks won")
 
 
-_HAND_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7")
-
-
-def hand_order(card: str) -> tuple[int, int]:
-    """A card's place in a hand: suits grouped, then from the ace down."""
-    return "SHDC".index(card[-1]), _HAND_RANKS.index(card[:-1])
+hand_order: Final = hand_order_by(("A", "K", "Q", "J", "10", "9", "8", "7"))
+"""A card's place in a hand: suits grouped, then from the ace down."""
 
 
 # -- words: Piquet's moves, deal breakdown and rules help in players' words -------------------
@@ -896,11 +866,6 @@ def declaration_text(kind: str, text: str, words: Words = ENGLISH) -> str:
 
 
 _COUNT_VALUES: Final = {name: count for count, name in _COUNT_NAMES.items()}
-
-
-def describe(move: str, words: Words = ENGLISH) -> str:
-    """A move in players' words: "A♥", "discard 7♠ 8♦", "keep all cards"."""
-    return describe_common(move, words)
 
 
 def deal_summary(
@@ -985,57 +950,54 @@ def settlement_lines(scores: Sequence[int], who: Sequence[str], words: Words) ->
     ]
 
 
-def rules_help(words: Words = ENGLISH) -> str:
-    """How to play Piquet, from docs/rules/piquet.md, in plain words."""
-    return "\n\n".join(
-        (
-            words.gettext(
-                "Piquet is played with 32 cards, from the seven to the ace, without trumps. "
-                "A partie is six deals, and the deal alternates. The player who does not deal "
-                "is elder, the dealer is younger. Each gets twelve cards; the eight left over "
-                "make two talons, five cards for elder and three for younger."
-            ),
-            words.gettext(
-                "First the exchange: elder discards up to five cards and takes as many from "
-                "the top of their talon, then younger up to three from theirs. Then the "
-                "declarations, which Tapis counts for you: the point (the longest suit, 1 "
-                "point a card), sequences (three or more cards in a row in one suit) and "
-                "sets of tens or better (a trio scores 3, a quatorze 14). In each class only "
-                "the better holding scores. A player who reaches 30 from declarations "
-                "before the other scores anything adds the repique, 60."
-            ),
-            words.gettext(
-                "Then twelve tricks, without trumps: follow suit if you can. Leading a ten or "
-                "better scores 1, and so does winning a trick second with a ten or better; "
-                "the last trick scores 1 more. Reaching 30 in declarations and play before "
-                "the other scores anything adds the pique, 30. Seven tricks or more win the "
-                "cards, 10; all twelve win the capot, 40."
-            ),
-            words.gettext(
-                "After the last deal the higher total wins. If the loser reached 100, the "
-                "winner scores 100 and the difference; if not, the loser is rubiconed and the "
-                "winner scores 100 and both totals."
-            ),
-            words.gettext(
-                "Moves: `discard` and the cards you give up, like `discard 7S 8D 9C`; "
-                "`discard` alone keeps all your cards. Then `play` and a card, like `play AH`."
-            ),
-            words.gettext(
-                "Options: `deals` is the number of deals in the partie, 1 to 12 (6 if not "
-                "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
-                "other player; without it, the lot decides."
-            ),
-            notation_help(PiquetState.syntax, words),
-        )
+def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
+    """How to play Piquet, from docs/rules/piquet.md, in plain words, a paragraph a string."""
+    return (
+        words.gettext(
+            "Piquet is played with 32 cards, from the seven to the ace, without trumps. "
+            "A partie is six deals, and the deal alternates. The player who does not deal "
+            "is elder, the dealer is younger. Each gets twelve cards; the eight left over "
+            "make two talons, five cards for elder and three for younger."
+        ),
+        words.gettext(
+            "First the exchange: elder discards up to five cards and takes as many from "
+            "the top of their talon, then younger up to three from theirs. Then the "
+            "declarations, which Tapis counts for you: the point (the longest suit, 1 "
+            "point a card), sequences (three or more cards in a row in one suit) and "
+            "sets of tens or better (a trio scores 3, a quatorze 14). In each class only "
+            "the better holding scores. A player who reaches 30 from declarations "
+            "before the other scores anything adds the repique, 60."
+        ),
+        words.gettext(
+            "Then twelve tricks, without trumps: follow suit if you can. Leading a ten or "
+            "better scores 1, and so does winning a trick second with a ten or better; "
+            "the last trick scores 1 more. Reaching 30 in declarations and play before "
+            "the other scores anything adds the pique, 30. Seven tricks or more win the "
+            "cards, 10; all twelve win the capot, 40."
+        ),
+        words.gettext(
+            "After the last deal the higher total wins. If the loser reached 100, the "
+            "winner scores 100 and the difference; if not, the loser is rubiconed and the "
+            "winner scores 100 and both totals."
+        ),
+        words.gettext(
+            "Moves: `discard` and the cards you give up, like `discard 7S 8D 9C`; "
+            "`discard` alone keeps all your cards. Then `play` and a card, like `play AH`."
+        ),
+        words.gettext(
+            "Options: `deals` is the number of deals in the partie, 1 to 12 (6 if not "
+            "given). `first_seat` chooses who deals first: 0 for the challenger, 1 for the "
+            "other player; without it, the lot decides."
+        ),
     )
 
 
-class Piquet(Game):
+class Piquet(core.Game):
     name = NAME
     title = N_("Piquet")
     aliases = ("rubicon piquet", "piquet au cent", "pikett")
     pack = _CODES
-    goal_option = Option("deals", 6, minimum=1, maximum=12, help="deals in the partie")
+    goal_option = core.Option("deals", 6, minimum=1, maximum=12, help="deals in the partie")
     first_seat_role = "dealer"
     first_seat_help = "who deals first (default: lot)"
     summary = (
@@ -1045,17 +1007,6 @@ class Piquet(Game):
     example_moves = ("discard 7S 8D 9C", "play AH")
     example_options = "deals=2"
     public_facts = ("declarations",)
-
-    def describe(self, move: str, words: Words = ENGLISH) -> str:
-        return describe(move, words)
-
-    def deal_summary(
-        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-    ) -> list[str]:
-        return deal_summary(cast(PiquetView, view), words, names)
-
-    def rules_help(self, words: Words = ENGLISH) -> str:
-        return rules_help(words)
 
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         elder_cards = range(HAND_SIZE)
@@ -1070,9 +1021,14 @@ class Piquet(Game):
 def _count_or_none(value: Any, most: int) -> int | None:
     if value is None:
         return None
-    if not 0 <= read_int(value) <= most:
+    if not 0 <= core.read_int(value) <= most:
         raise ValueError(f"an exchange is 0 to {most} cards, not {value!r}")
     return int(value)
 
 
-GAME: Final = Piquet(PiquetState)
+GAME: Final = Piquet(
+    # No describe: Piquet's moves are all shared ones, a card played or a discard.
+    PiquetState,
+    deal_summary=deal_summary,
+    rules_help=rules_help,
+)

@@ -22,18 +22,18 @@ from rendering.canvas import (
     TEXT_BOLD,
     WIDTH,
     Draw,
-    breakdown,
     breakdown_height,
     canvas,
     caption,
     check_entries,
+    deal_foot,
     fan,
-    footer,
     footer_height,
     header,
     lines,
+    news_breakdown,
     number,
-    player_band,
+    seat_band,
     stock_and_turn_up,
     text,
     tricks,
@@ -78,11 +78,8 @@ def draw_table(view: BeziqueView, names: Names, four_colour: bool, words: Words)
     melded_h = [_melded_height(view, seat) for seat in (0, 1)]
     history = view.get("deal_history") or []  # views from older versions may lack it
     ended = view.get("last_deal")
-    summary: list[str] = []
-    last = None
-    if ended is not None and (fresh(view) or view["phase"] == "over"):
-        summary = GAME.deal_summary(view, words, names)
-        last = ended["last_trick"]
+    news = fresh(view) or view["phase"] == "over"
+    summary, last = news_breakdown(GAME, view, ended, news, names, words)
     panel_h = breakdown_height(summary, last is not None)
     height = HEADER_H + 12 + 2 * (BAND_H + 10) + sum(melded_h) + middle_h + melds_h + panel_h
     height += footer_height(history)
@@ -106,19 +103,7 @@ def draw_table(view: BeziqueView, names: Names, four_colour: bool, words: Words)
     y += BAND_H + melded_h[1] + 10
     _melds(draw, view, names, y, melds_h - 10, words)
     y += melds_h
-    if ended is not None and summary:
-        title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
-        breakdown(image, draw, y, title, summary, last, names, four_colour)
-    footer(
-        draw,
-        view,
-        names,
-        height,
-        history_label=words.gettext("Deals so far"),
-        history=history,
-        words=words,
-        describe=lambda move: GAME.describe(move, words),
-    )
+    deal_foot(image, draw, y, height, view, names, (summary, last), four_colour, words, GAME)
     return image
 
 
@@ -147,15 +132,7 @@ def _band(draw: Draw, view: BeziqueView, names: Names, seat: int, y: int, words:
     notes.append(
         words.gettext("this deal {score}").format(score=number(view["deal_scores"][seat], words))
     )
-    player_band(
-        draw,
-        y,
-        WIDTH,
-        names[seat],
-        number(view["scores"][seat], words),
-        to_move=view["to_move"] == seat,
-        notes=notes,
-    )
+    seat_band(draw, y, view, names, seat, notes, words)
 
 
 def _melded_height(view: BeziqueView, seat: int) -> int:

@@ -7,13 +7,14 @@ same band per player (name, score, who is to move), the same card sizes and labe
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from PIL import Image, ImageDraw
 
 from games.cards import SUIT_SYMBOLS
+from games.core import Game
 from games.phrases import result_lines
 from games.words import ENGLISH, Words
 from rendering import typeset
@@ -269,6 +270,22 @@ def header(
     )
 
 
+def seat_band(
+    draw: Draw,
+    y: int,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    seat: int,
+    notes: Sequence[str],
+    words: Words,
+    score: str | None = None,
+) -> None:
+    """``seat``'s band on a table, read from its view: the name, the match score (unless the
+    game shows its own ``score``), the turn, and the game's ``notes``."""
+    shown = number(view["scores"][seat], words) if score is None else score
+    player_band(draw, y, WIDTH, names[seat], shown, to_move=view["to_move"] == seat, notes=notes)
+
+
 def player_band(
     draw: Draw,
     y: int,
@@ -416,10 +433,10 @@ def footer(
     history_label: str = "",
     history: Sequence[Sequence[int]] = (),
     words: Words = ENGLISH,
-    describe: Callable[[str], str] = str,
+    game: Game | None = None,
 ) -> None:
     """The foot of a table: the points of each finished deal or round, then who did what last
-    (the move in players' words, as ``describe`` gives it). When the deals do not all fit,
+    (the move in players' words, as ``game`` describes it). When the deals do not all fit,
     the newest are kept: they tell how the match stands now."""
     y = height - footer_height(history) + 10
     room = WIDTH - 2 * MARGIN
@@ -437,7 +454,8 @@ def footer(
     last = view.get("last_move")
     if last:
         shown = words.gettext("Last move, {name}: {move}").format(
-            name=names[last["seat"]], move=describe(last["move"])
+            name=names[last["seat"]],
+            move=game.describe(last["move"], words) if game else last["move"],
         )
         text(draw, (MARGIN, y), shown, TEXT, fill=MUTED, max_width=room)
 
@@ -594,6 +612,46 @@ def breakdown_lines(summary: Sequence[str], with_trick: bool) -> list[str]:
     """The lines of a breakdown panel once each sentence is wrapped to the panel's width."""
     room = WIDTH - 2 * MARGIN - 28 - (BREAKDOWN_TRICK_W if with_trick else 0)
     return [line for sentence in summary for line in wrap(sentence, TEXT, room)]
+
+
+def news_breakdown(
+    game: Game,
+    view: Mapping[str, Any],
+    ended: Mapping[str, Any] | None,
+    news: bool,
+    names: Sequence[str],
+    words: Words,
+) -> tuple[list[str], Mapping[str, Any] | None]:
+    """The breakdown of the deal that ended last (``ended``, from the view) and its last trick,
+    while it is still the ``news`` (nothing played since, or the match over); else nothing."""
+    if ended is None or not news:
+        return [], None
+    return game.deal_summary(view, words, names), ended.get("last_trick")
+
+
+def deal_foot(
+    image: Image.Image,
+    draw: Draw,
+    y: int,
+    height: int,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    news: tuple[Sequence[str], Mapping[str, Any] | None],
+    four_colour: bool,
+    words: Words,
+    game: Game,
+) -> None:
+    """The foot of a table of a game played in deals (Bézigue, Piquet): from ``y``, the last
+    deal's breakdown and last trick while they are the ``news`` (see :func:`news_breakdown`),
+    then the deals so far and the last move."""
+    ended = view.get("last_deal")
+    summary, last = news
+    if ended is not None and summary:
+        title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
+        breakdown(image, draw, y, title, summary, last, names, four_colour)
+    history = view.get("deal_history") or []  # views from older versions may lack it
+    label = words.gettext("Deals so far")
+    footer(draw, view, names, height, history_label=label, history=history, words=words, game=game)
 
 
 def breakdown_height(summary: Sequence[str], with_trick: bool) -> int:

@@ -24,9 +24,10 @@ from rendering.canvas import (
     footer,
     footer_height,
     header,
+    news_breakdown,
     number,
-    player_band,
     score_chip,
+    seat_band,
     slot,
     stock,
     text,
@@ -84,9 +85,8 @@ def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) 
     middle_h = CARD_H + 2 * TEXT + 50
     history = view["round_scores"]
     ended = view.get("last_round")
-    summary: list[str] = []
-    if ended is not None and (fresh(view) or view["phase"] == "over"):
-        summary = GAME.deal_summary(view, words, names)
+    news = fresh(view) or view["phase"] == "over"
+    summary, _ = news_breakdown(GAME, view, ended, news, names, words)
     panel_h = breakdown_height(summary, False)
     sections = _section_height(view, 0) + _section_height(view, 1)
     height = HEADER_H + 12 + sections + middle_h + panel_h + footer_height(history)
@@ -113,7 +113,7 @@ def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) 
         history_label=words.gettext("Rounds so far"),
         history=history,
         words=words,
-        describe=lambda move: GAME.describe(move, words),
+        game=GAME,
     )
     return image
 
@@ -138,15 +138,7 @@ def _section(
     if view["to_move"] == seat and view["phase"] != "over":
         phase = view["phase"]
         notes.insert(0, words.gettext("to draw") if phase == "draw" else words.gettext("to play"))
-    player_band(
-        draw,
-        y,
-        WIDTH,
-        names[seat],
-        number(view["scores"][seat], words),
-        to_move=view["to_move"] == seat,
-        notes=notes,
-    )
+    seat_band(draw, y, view, names, seat, notes, words)
     y += BAND_H + 12
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]

@@ -32,7 +32,7 @@ from rendering.canvas import (
     header,
     lines,
     number,
-    player_band,
+    seat_band,
     stock_and_turn_up,
     text,
     trick,
@@ -108,7 +108,7 @@ def draw_table(view: EcarteView, names: Names, four_colour: bool, words: Words) 
     number_shown = view["deal"] if view["phase"] == "over" else view["deal"] - 1
     title = words.gettext("End of hand {n}").format(n=words.number(number_shown))
     breakdown(image, draw, y, title, summary, last, names, four_colour)
-    footer(draw, view, names, height, words=words, describe=lambda move: GAME.describe(move, words))
+    footer(draw, view, names, height, words=words, game=GAME)
     return image
 
 
@@ -136,15 +136,8 @@ def _player(
     four_colour: bool,
     words: Words,
 ) -> None:
-    player_band(
-        draw,
-        y,
-        WIDTH,
-        names[seat],
-        f"{number(view['scores'][seat], words)} / {number(view['target'], words)}",
-        to_move=view["to_move"] == seat,
-        notes=_notes(view, seat, words),
-    )
+    score = f"{number(view['scores'][seat], words)} / {number(view['target'], words)}"
+    seat_band(draw, y, view, names, seat, _notes(view, seat, words), words, score)
     won = [done for done in view["tricks"] if done["winner"] == seat]
     top = y + BAND_H + 10
     count = view["tricks_won"][seat]

@@ -20,17 +20,17 @@ from rendering.canvas import (
     TEXT,
     WIDTH,
     Draw,
-    breakdown,
     breakdown_height,
     canvas,
     caption,
     check_entries,
-    footer,
+    deal_foot,
     footer_height,
     header,
     lines,
+    news_breakdown,
     number,
-    player_band,
+    seat_band,
     stock,
     text,
     tricks,
@@ -89,12 +89,9 @@ def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) 
     declarations_h = CAPTION_H + max(1, len(rows)) * LINE_H + 28
     middle_h = CAPTION_H + CARD_H + 2 * TEXT + 30
     history = view["deal_history"]
-    summary: list[str] = []
-    last = None
     ended = view.get("last_deal")
-    if (fresh(view) or view["phase"] == "over") and ended is not None:
-        summary = GAME.deal_summary(view, words, names)
-        last = ended["last_trick"]
+    news = fresh(view) or view["phase"] == "over"
+    summary, last = news_breakdown(GAME, view, ended, news, names, words)
     panel_h = breakdown_height(summary, last is not None)
     height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + panel_h
     height += footer_height(history)
@@ -112,20 +109,8 @@ def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) 
     y += middle_h
     _band(draw, view, names, 1, y, words)
     y += BAND_H + 14
-    if ended is not None and last is not None:
-        title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
-        breakdown(image, draw, y, title, summary, last, names, four_colour)
     # piquet D1, D2: the deals so far show how the partie stands.
-    footer(
-        draw,
-        view,
-        names,
-        height,
-        history_label=words.gettext("Deals so far"),
-        history=history,
-        words=words,
-        describe=lambda move: GAME.describe(move, words),
-    )
+    deal_foot(image, draw, y, height, view, names, (summary, last), four_colour, words, GAME)
     return image
 
 
@@ -142,15 +127,7 @@ def _band(draw: Draw, view: PiquetView, names: Names, seat: int, y: int, words: 
     notes.append(
         words.gettext("this deal {score}").format(score=number(view["deal_scores"][seat], words))
     )
-    player_band(
-        draw,
-        y,
-        WIDTH,
-        names[seat],
-        number(view["scores"][seat], words),
-        to_move=view["to_move"] == seat,
-        notes=notes,
-    )
+    seat_band(draw, y, view, names, seat, notes, words)
 
 
 def _declarations(

@@ -13,20 +13,19 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import discord
 
 from bot import i18n, logs
 from bot.computer import computer_player, is_computer
 from bot.discord.components import challenge_buttons, move_buttons, resign_buttons
+from bot.discord.courier import Courier
+from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
 from bot.service.values import Phrase, Sayable
 from games.words import N_, Words
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
 log = logging.getLogger(__name__)
 SORRY = N_("Something went wrong on my side; nothing more was changed. Please try again.")
@@ -107,8 +106,9 @@ def polite(flow: Flow) -> Flow:
 
 
 class Actions:
-    def __init__(self, bot: TapisBot) -> None:
+    def __init__(self, bot: Host, courier: Courier) -> None:
         self.bot = bot
+        self.courier = courier
 
     @property
     def service(self) -> MatchService:
@@ -168,7 +168,7 @@ class Actions:
         except ServiceError as error:
             await tell(interaction, error)
             # A refusal may still have changed something to tell (too late: lost on time).
-            await self.bot.courier.send(error.deliveries, interaction)
+            await self.courier.send(error.deliveries, interaction)
             return
         # The confirmation goes with the mover's new hand, in one answer Discord does not
         # count toward the bot's rate limits.
@@ -176,7 +176,7 @@ class Actions:
         confirmation = w.gettext("Your move in match #{id}: {move}.").format(
             move=wording.move_text(info.game, move, w), id=info.id
         )
-        told = await self.bot.courier.send(deliveries, interaction, reply=confirmation)
+        told = await self.courier.send(deliveries, interaction, reply=confirmation)
         if interaction.type == discord.InteractionType.component:
             # The hand these buttons belong to is now history: a fresh one was just sent.
             await _strip_components(interaction)
@@ -263,7 +263,7 @@ class Actions:
         except ServiceError as error:
             await _replace(interaction, error.say(w))
             return
-        await self.bot.courier.send(deliveries, interaction)
+        await self.courier.send(deliveries, interaction)
         await _replace(interaction, w.gettext("You resigned match #{id}.").format(id=info.id))
 
     # -- challenges --------------------------------------------------------------------------
@@ -394,7 +394,7 @@ class Actions:
             .gettext("Match #{id} against {computer} started in {where}.")
             .format(id=info.id, computer=computer.name, where=f"<#{where}>")
         )
-        if not await self.bot.courier.send(deliveries, interaction, reply=said):
+        if not await self.courier.send(deliveries, interaction, reply=said):
             await interaction.followup.send(said, ephemeral=True)
 
     def public_words(self, info: MatchInfo) -> Words:
@@ -416,7 +416,7 @@ class Actions:
             text = f"<@{mention}> {text}"  # the challenged member is notified
         rest = [d for d in deliveries if d is not announce]
         where = await self._post_challenge(channel, info, text, mention)
-        await self.bot.courier.send(rest, interaction)
+        await self.courier.send(rest, interaction)
         return where
 
     @polite
@@ -436,7 +436,7 @@ class Actions:
             # not to the challenge's post.
             await self._answered(interaction, info, deliveries, accepted=True, on_post=False)
             return
-        channel = await self._channel(info.channel_id)
+        channel = await channel_of(self.bot, info.channel_id)
         if channel is None:
             await tell(
                 interaction,
@@ -465,17 +465,6 @@ class Actions:
             .format(id=info.id, where=f"<#{where}>"),
             ephemeral=True,
         )
-
-    async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
-        if channel_id is None:
-            return None
-        channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(channel_id)
-            except discord.HTTPException:
-                return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _post_challenge(
         self,
@@ -566,7 +555,7 @@ class Actions:
             else:
                 await _strip_components(interaction)
                 await self._edit_post(info, post)
-            await self.bot.courier.send(deliveries, interaction)
+            await self.courier.send(deliveries, interaction)
         else:
             await self._edit_post(info, post)
             w = words_of(interaction)
@@ -575,14 +564,14 @@ class Actions:
                 if accepted
                 else w.gettext("Challenge #{id} declined.")
             ).format(id=info.id)
-            if not await self.bot.courier.send(deliveries, interaction, reply=done):
+            if not await self.courier.send(deliveries, interaction, reply=done):
                 await interaction.followup.send(done, ephemeral=True)
         if accepted and info.thread_id is not None:
             await self._rename_thread(info.thread_id, thread_name(info, public))
 
     async def _edit_post(self, info: MatchInfo, post: str) -> None:
         """Edit a challenge's post (the message its thread was opened on: the same id)."""
-        channel = await self._channel(info.channel_id)
+        channel = await channel_of(self.bot, info.channel_id)
         if channel is None or info.thread_id is None:
             return
         try:
@@ -593,7 +582,7 @@ class Actions:
             log.debug("could not edit the post of challenge %s", info.id, exc_info=True)
 
     async def _rename_thread(self, thread_id: int, name: str) -> None:
-        thread = await self._channel(thread_id)
+        thread = await channel_of(self.bot, thread_id)
         if isinstance(thread, discord.Thread) and thread.name != name:
             try:
                 await thread.edit(name=name)
@@ -627,7 +616,7 @@ class Actions:
         self, interaction: discord.Interaction, match_id: int | None, where: str | None
     ) -> None:
         await defer(interaction)
-        courier = self.bot.courier
+        courier = self.courier
         try:
             match_id = await self.resolve(interaction, match_id)
             delivery = await self.service.hand_delivery(match_id, interaction.user.id)
@@ -682,7 +671,7 @@ class Actions:
                 error.say(words_of(interaction)), allowed_mentions=NO_PINGS
             )
             return
-        picture = await self.bot.courier.picture(delivery)
+        picture = await self.courier.picture(delivery)
         await interaction.followup.send(
             delivery.text[:2000],
             file=_file(picture, "table"),

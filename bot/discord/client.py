@@ -58,7 +58,7 @@ class TapisBot(commands.Bot):
             dm_opened=self._dm_opened,
             gauge=gauge,
         )
-        self.actions = Actions(self)
+        self.actions = Actions(self, self.courier)
         self._clocks: asyncio.Task[None] | None = None
         self._tournaments: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
@@ -77,7 +77,7 @@ class TapisBot(commands.Bot):
                 limits=ChallengeLimits(hours=self.settings.challenge_hours),
             )
         self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
-        await self.add_cog(Play(self))
+        await self.add_cog(Play(self, self.actions))
         await self.add_cog(Info(self))
         await self.add_cog(Replay(self))
         await self.add_cog(TournamentCommands(self))

@@ -8,7 +8,6 @@ ids and legal moves at the edge; the service validates whatever finally arrives.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -20,6 +19,7 @@ import games
 from bot import ratings
 from bot.discord.actions import Actions, tell, words_of
 from bot.discord.components import pretty
+from bot.discord.host import Host
 from bot.discord.locales import OPTIONS_HELP
 from bot.discord.names import plain_name, safe_name
 from bot.discord.replay import export_match, finished_choices, switch_language, switch_web
@@ -27,9 +27,6 @@ from bot.discord.seasons import season_table, start_season
 from bot.service import MatchInfo, ServiceError, wording
 from bot.service.wording import rules_text
 from games.words import N_, Words
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
 MAX_CHOICES = 25
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
@@ -127,12 +124,9 @@ def matches_filter(move: str, typed: str, shown: str = "") -> bool:
 class Play(commands.Cog):
     """Challenging, playing, and looking at one's own matches."""
 
-    def __init__(self, bot: TapisBot) -> None:
+    def __init__(self, bot: Host, actions: Actions) -> None:
         self.bot = bot
-
-    @property
-    def actions(self) -> Actions:
-        return self.bot.actions
+        self.actions = actions
 
     # -- autocomplete ------------------------------------------------------------------------
 
@@ -300,7 +294,7 @@ class Play(commands.Cog):
 class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, rankings and help")):
     """Looking things up: rules, leaderboard, stats, help."""
 
-    def __init__(self, bot: TapisBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         super().__init__()
 

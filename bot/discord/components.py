@@ -2,24 +2,24 @@
 
 Every component carries what it needs in its ``custom_id`` (the match id, the move or the verb),
 and discord.py's ``DynamicItem`` rebuilds it from a pattern after a restart, so a hand sent
-yesterday still plays today. The callbacks only hand over to the bot's :class:`Actions`; the
-rules stay in the service and the engines. A ``discord.ui.View`` is called buttons or
-components here: in Tapis a "view" is what a game shows a seat.
+yesterday still plays today. The callbacks only hand over to the bot's actions
+(``bot.discord.host.Presses``); the rules stay in the service and the engines. A
+``discord.ui.View`` is called buttons or components here: in Tapis a "view" is what a game
+shows a seat.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Self
 
 import discord
 
+from bot.discord.host import host_of
 from bot.service import wording
 from games.core import move_cards
 from games.words import ENGLISH, Words
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
 MAX_ROWS = 5
 PER_ROW = 5
@@ -27,44 +27,59 @@ MAX_OPTIONS = 25
 pretty = wording.pretty
 
 
-def _bot(interaction: discord.Interaction) -> TapisBot:
-    return interaction.client  # type: ignore[return-value]
+class Rebuilt:
+    """A component that outlives the process: discord.py rebuilds it from its ``custom_id``,
+    whose template names its constructor's arguments. A part of digits alone is a number
+    (an id, a version, a time); the words a custom id carries (moves, verbs, answers) never
+    are."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        parts = match.groupdict()
+        make: Callable[..., Self] = cls
+        return make(**{name: int(v) if v.isdecimal() else v for name, v in parts.items()})
+
+
+def button(label: str, style: discord.ButtonStyle, *parts: object) -> discord.ui.Button[Any]:
+    """A button whose ``custom_id`` is ``tapis`` then ``parts``, as its template reads them."""
+    custom_id = ":".join(["tapis", *map(str, parts)])
+    return discord.ui.Button(label=label[:80], style=style, custom_id=custom_id)
+
+
+def buttons(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """Components that never time out: they stay usable for as long as the message lives."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
 
 
 class MoveButton(
+    Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:move:(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<move>.+)",
+    template=r"tapis:move:(?P<match_id>[0-9]+):(?P<version>[0-9]+):(?P<move>.+)",
 ):
     """One legal move, played when pressed — if the match is still where it was drawn
     (``version``): an old hand's button must not play into a position never seen."""
 
     def __init__(self, match_id: int, version: int, move: str, label: str | None = None) -> None:
         style = discord.ButtonStyle.primary if move_cards(move) else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(
-                label=(label or pretty(move))[:80],
-                style=style,
-                custom_id=f"tapis:move:{match_id}:{version}:{move}",
-            )
-        )
+        super().__init__(button(label or pretty(move), style, "move", match_id, version, move))
         self.match_id = match_id
         self.version = version
         self.move = move
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> MoveButton:
-        return cls(int(match["match"]), int(match["version"]), match["move"])
-
     async def callback(self, interaction: discord.Interaction) -> None:
-        actions = _bot(interaction).actions
+        actions = host_of(interaction).actions
         await actions.play(interaction, self.match_id, self.move, expected_version=self.version)
 
 
 class PickSelect(
+    Rebuilt,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"tapis:pick:(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z]*)",
+    template=r"tapis:pick:(?P<match_id>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z]*)",
 ):
     """A select menu: cards for one verb (several at once: discards, melds), or whole moves
     when ``verb`` is empty (too many moves for buttons)."""
@@ -98,46 +113,31 @@ class PickSelect(
         self.version = version
         self.verb = verb
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PickSelect:
-        return cls(int(match["match"]), int(match["version"]), match["verb"])
-
     async def callback(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(value) for value in data.get("values", [])]
         move = " ".join([self.verb, *values]) if self.verb else (values[0] if values else "")
-        actions = _bot(interaction).actions
+        actions = host_of(interaction).actions
         await actions.play(interaction, self.match_id, move, expected_version=self.version)
 
 
 class AnswerButton(
+    Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:(?P<answer>accept|decline):(?P<match>[0-9]+)",
+    template=r"tapis:(?P<answer>accept|decline):(?P<match_id>[0-9]+)",
 ):
     """Accept or decline a challenge, from the challenge message itself."""
 
     def __init__(self, match_id: int, answer: str, w: Words = ENGLISH) -> None:
         accept = answer == "accept"
-        super().__init__(
-            discord.ui.Button(
-                label=w.gettext("Accept") if accept else w.gettext("Decline"),
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=f"tapis:{answer}:{match_id}",
-            )
-        )
+        label = w.gettext("Accept") if accept else w.gettext("Decline")
+        style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
+        super().__init__(button(label, style, answer, match_id))
         self.match_id = match_id
         self.answer = answer
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AnswerButton:
-        return cls(int(match["match"]), match["answer"])
-
     async def callback(self, interaction: discord.Interaction) -> None:
-        actions = _bot(interaction).actions
+        actions = host_of(interaction).actions
         if self.answer == "accept":
             await actions.accept(interaction, self.match_id)
         else:
@@ -145,34 +145,26 @@ class AnswerButton(
 
 
 class RematchButton(
+    Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:rematch:(?P<match>[0-9]+)",
+    template=r"tapis:rematch:(?P<match_id>[0-9]+)",
 ):
     """Another match against the same opponent, on the same terms."""
 
     def __init__(self, match_id: int, w: Words = ENGLISH) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=w.gettext("Rematch"),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"tapis:rematch:{match_id}",
-            )
+            button(w.gettext("Rematch"), discord.ButtonStyle.primary, "rematch", match_id)
         )
         self.match_id = match_id
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RematchButton:
-        return cls(int(match["match"]))
-
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).actions.rematch(interaction, self.match_id)
+        await host_of(interaction).actions.rematch(interaction, self.match_id)
 
 
 class ResignButton(
+    Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:resign:(?P<answer>confirm|cancel):(?P<match>[0-9]+):(?P<user>[0-9]+)"
+    template=r"tapis:resign:(?P<answer>confirm|cancel):(?P<match_id>[0-9]+):(?P<user_id>[0-9]+)"
     r":(?P<asked>[0-9]+)",
 ):
     """Confirm or cancel a resignation asked with ``/resign``: for that player only, and only
@@ -182,26 +174,16 @@ class ResignButton(
         self, match_id: int, user_id: int, asked: int, answer: str, w: Words = ENGLISH
     ) -> None:
         confirm = answer == "confirm"
-        super().__init__(
-            discord.ui.Button(
-                label=w.gettext("Resign") if confirm else w.gettext("Cancel"),
-                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
-                custom_id=f"tapis:resign:{answer}:{match_id}:{user_id}:{asked}",
-            )
-        )
+        label = w.gettext("Resign") if confirm else w.gettext("Cancel")
+        style = discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary
+        super().__init__(button(label, style, "resign", answer, match_id, user_id, asked))
         self.match_id = match_id
         self.user_id = user_id
         self.asked = asked
         self.answer = answer
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ResignButton:
-        return cls(int(match["match"]), int(match["user"]), int(match["asked"]), match["answer"])
-
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).actions.answer_resign(
+        await host_of(interaction).actions.answer_resign(
             interaction, self.match_id, self.user_id, self.asked, self.answer == "confirm"
         )
 
@@ -210,23 +192,18 @@ DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButt
 
 
 def resign_buttons(match_id: int, user_id: int, asked: int, w: Words = ENGLISH) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(ResignButton(match_id, user_id, asked, "confirm", w))
-    view.add_item(ResignButton(match_id, user_id, asked, "cancel", w))
-    return view
+    return buttons(
+        ResignButton(match_id, user_id, asked, "confirm", w),
+        ResignButton(match_id, user_id, asked, "cancel", w),
+    )
 
 
 def rematch_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
-    buttons = discord.ui.View(timeout=None)
-    buttons.add_item(RematchButton(match_id, w))
-    return buttons
+    return buttons(RematchButton(match_id, w))
 
 
 def challenge_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
-    buttons = discord.ui.View(timeout=None)
-    buttons.add_item(AnswerButton(match_id, "accept", w))
-    buttons.add_item(AnswerButton(match_id, "decline", w))
-    return buttons
+    return buttons(AnswerButton(match_id, "accept", w), AnswerButton(match_id, "decline", w))
 
 
 def move_buttons(

@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
-import re
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import discord
 from discord import app_commands
@@ -20,14 +19,13 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import i18n
+from bot.discord.components import Rebuilt, button
+from bot.discord.host import Host, host_of
 from bot.service import wording
 from bot.web import queries
 from bot.web.replays import Replays, composite, export
 from bot.web.settings import set_web
 from games.words import N_, Words
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
 MAX_ANIMATED_PLIES: Final = 60  # longer matches are paged: one picture a move, on demand
 MAX_BYTES: Final = 8 * 1024 * 1024
@@ -36,11 +34,7 @@ PAGE_WIDTH: Final = 640
 HOLD_LAST_MS: Final = 3000  # the final position stays a moment before the loop restarts
 
 
-def _bot(interaction: discord.Interaction) -> TapisBot:
-    return interaction.client  # type: ignore[return-value]
-
-
-def _replays(bot: TapisBot) -> Replays:
+def _replays(bot: Host) -> Replays:
     """One cache of replayed matches per bot (made on first use, over the bot's database)."""
     found: Replays | None = getattr(bot, "_replays", None)
     if found is None or found.db is not bot.service.database:
@@ -59,7 +53,7 @@ def _words(interaction: discord.Interaction) -> Words:
     return i18n.words(i18n.lang_of(interaction.locale))
 
 
-async def _finished(bot: TapisBot, match_id: int, w: Words) -> queries.Match | str:
+async def _finished(bot: Host, match_id: int, w: Words) -> queries.Match | str:
     """The match if it can be replayed, else the sentence that says why not."""
     match = await queries.match(bot.service.database, match_id)
     if match is None:
@@ -104,7 +98,7 @@ def _page_png(state: Any, names: tuple[str, str]) -> bytes:
 
 
 async def _page(
-    bot: TapisBot, match: queries.Match, ply: int, w: Words
+    bot: Host, match: queries.Match, ply: int, w: Words
 ) -> tuple[str, discord.File, Pager]:
     """The text, picture and buttons of a replay page at ``ply``."""
     replays = _replays(bot)
@@ -151,38 +145,28 @@ class Pager(discord.ui.View):
     def __init__(self, match_id: int, ply: int, last: int) -> None:
         super().__init__(timeout=None)
         for target, tag in ((0, "first"), (ply - 1, "prev"), (ply + 1, "next"), (last, "last")):
-            button = PageButton(match_id, max(0, min(target, last)), tag)
-            button.item.disabled = target < 0 or target > last or target == ply
-            self.add_item(button)
+            page = PageButton(match_id, max(0, min(target, last)), tag)
+            page.item.disabled = target < 0 or target > last or target == ply
+            self.add_item(page)
 
 
 class PageButton(
+    Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:replay:(?P<match>[0-9]+):(?P<ply>[0-9]+):(?P<tag>first|prev|next|last)",
+    template=r"tapis:replay:(?P<match_id>[0-9]+):(?P<ply>[0-9]+):(?P<tag>first|prev|next|last)",
 ):
     """Shows ply ``ply`` of a finished match in place of the page; rebuilt from its
     ``custom_id`` after a restart, so old replays keep paging."""
 
     def __init__(self, match_id: int, ply: int, tag: str) -> None:
         labels = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
-        super().__init__(
-            discord.ui.Button(
-                label=labels[tag],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tapis:replay:{match_id}:{ply}:{tag}",
-            )
-        )
+        style = discord.ButtonStyle.secondary
+        super().__init__(button(labels[tag], style, "replay", match_id, ply, tag))
         self.match_id = match_id
         self.ply = ply
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PageButton:
-        return cls(int(match["match"]), int(match["ply"]), match["tag"])
-
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = _bot(interaction)
+        bot = host_of(interaction)
         await interaction.response.defer()
         w = _words(interaction)
         found = await _finished(bot, self.match_id, w)
@@ -204,7 +188,7 @@ DYNAMIC_ITEMS: Final = (PageButton,)
 class Replay(commands.Cog):
     """``/replay``: a finished match, move by move."""
 
-    def __init__(self, bot: TapisBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     async def finished_choices(
@@ -274,7 +258,7 @@ class Replay(commands.Cog):
 
 
 async def finished_choices(
-    bot: TapisBot, interaction: discord.Interaction, current: str
+    bot: Host, interaction: discord.Interaction, current: str
 ) -> list[Choice[int]]:
     """The invoker's finished matches, newest first, filtered by what is typed."""
     mine = await queries.recent_of(bot.service.database, interaction.user.id, 25)
@@ -292,7 +276,7 @@ async def finished_choices(
     return found
 
 
-async def export_match(bot: TapisBot, interaction: discord.Interaction, match_id: int) -> None:
+async def export_match(bot: Host, interaction: discord.Interaction, match_id: int) -> None:
     """``/tapis export``: the match's moves as a notation file, privately."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     w = _words(interaction)
@@ -325,7 +309,7 @@ async def _manager(interaction: discord.Interaction, what: str) -> bool:
     return True
 
 
-async def switch_web(bot: TapisBot, interaction: discord.Interaction, on: bool) -> None:
+async def switch_web(bot: Host, interaction: discord.Interaction, on: bool) -> None:
     """``/tapis web on|off``: only on a server, only by someone who may manage it."""
     w = _words(interaction)
     refused = w.gettext(
@@ -356,7 +340,7 @@ async def switch_web(bot: TapisBot, interaction: discord.Interaction, on: bool) 
 LANGUAGE_NAMES: Final = {"en": N_("English"), "fr": N_("French"), "sv": N_("Swedish")}
 
 
-async def switch_language(bot: TapisBot, interaction: discord.Interaction, lang: str) -> None:
+async def switch_language(bot: Host, interaction: discord.Interaction, lang: str) -> None:
     """``/tapis language``: the language of this server's public posts; ``auto`` follows
     the server's language in Discord. Replies and DMs keep each reader's own language."""
     w = _words(interaction)

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 import games
 from bot.discord.actions import tell
+from bot.discord.host import Host
 from bot.discord.names import NO_PINGS
 from bot.service import ServiceError
 
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
-
-async def start_season(bot: TapisBot, interaction: discord.Interaction) -> None:
+async def start_season(bot: Host, interaction: discord.Interaction) -> None:
     """Close the server's current season and open the next (managers only: every member's
     season table starts again from nothing). Ratings are kept."""
     if interaction.guild_id is None:
@@ -37,9 +33,7 @@ async def start_season(bot: TapisBot, interaction: discord.Interaction) -> None:
     )
 
 
-async def season_table(
-    bot: TapisBot, interaction: discord.Interaction, game: str, season: int
-) -> None:
+async def season_table(bot: Host, interaction: discord.Interaction, game: str, season: int) -> None:
     """A season's table of a game on this server: a point a win, half a point a draw."""
     if interaction.guild_id is None:
         await tell(interaction, "Seasons belong to a server: use this command in one.")

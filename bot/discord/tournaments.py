@@ -12,7 +12,6 @@ import io
 import logging
 import re
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -22,15 +21,13 @@ from discord.ext import commands
 import rendering.standings
 from bot.discord.actions import THREAD_ARCHIVE_MINUTES, defer, player_ref, tell
 from bot.discord.commands import GAME_CHOICES, parse_options
+from bot.discord.host import Host, channel_of
 from bot.discord.locales import OPTIONS_HELP, START_HELP
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
 from bot.service.tournament_words import created
 from bot.service.tournaments import Posting, Report, StandingLine, TournamentInfo
 from games.words import N_
-
-if TYPE_CHECKING:
-    from bot.discord.client import TapisBot
 
 log = logging.getLogger(__name__)
 
@@ -40,19 +37,6 @@ FORMAT_CHOICES = [
 ]
 RELATIVE = re.compile(r"^in\s+(\d{1,3})\s*(m|min|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
 MAX_AHEAD = timedelta(days=60)
-
-
-async def channel_of(bot: TapisBot, channel_id: int | None) -> discord.abc.Messageable | None:
-    """A channel or thread to post in, fetched if not cached; None if it is gone."""
-    if channel_id is None:
-        return None
-    channel = bot.get_channel(channel_id)
-    if channel is None:
-        try:
-            channel = await bot.fetch_channel(channel_id)
-        except discord.HTTPException:
-            return None
-    return channel if isinstance(channel, discord.abc.Messageable) else None
 
 
 def parse_start(text: str | None, now: datetime) -> float | None:
@@ -111,7 +95,7 @@ class TournamentCommands(
 ):
     """Create, join, leave, start a tournament, and see its standings."""
 
-    def __init__(self, bot: TapisBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         super().__init__()
 
@@ -313,7 +297,7 @@ class TournamentPoster:
     """What the tournament task owes Discord after each pass: deliveries (second legs,
     duplicate results), reports (pairings, standings pictures) and new matches' threads."""
 
-    def __init__(self, bot: TapisBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     async def act(self, deliveries: list[Delivery]) -> None:

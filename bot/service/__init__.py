@@ -17,6 +17,7 @@ The rooms, each readable alone, none importing one that imports it back:
 - ``match_service``: :class:`MatchService`, the one object callers use.
 """
 
+from bot.ratings import Standing
 from bot.service.life import fresh_seed
 from bot.service.match_service import MatchService, utcnow
 from bot.service.values import (
@@ -34,7 +35,6 @@ from bot.service.values import (
     PlayerStats,
     Refused,
     ServiceError,
-    Standing,
 )
 
 __all__ = [

@@ -440,7 +440,7 @@ class MatchLife:
                     why=wording.engine_reason(error),
                     open=wording.Listing(row.game, tuple(state.legal_moves())),
                 ) from None
-            return _moved(row, seat, user_id, canonical, after, now)
+            return _moved(row, seat, canonical, after, now)
 
         def words(done: Changed[list[ratings.Change]]) -> Words:
             if late:
@@ -593,10 +593,12 @@ def _move_words(done: Changed[list[ratings.Change]], public: str) -> Words:
 
 
 def _moved(
-    row: MatchRow, seat: int, user_id: int, move: str, after: State, now: float
+    row: MatchRow, seat: int, move: str, after: State, now: float
 ) -> Change[list[ratings.Change]]:
-    """The change a move makes: new state and turn, the move logged, the result if over."""
+    """The change ``seat``'s move makes: new state and turn, the move logged (with the seat's
+    player, read from the row like everything else), the result if over."""
     assert row.seat_ids is not None
+    user_id = row.seat_ids[seat]
     result = after.result
     finished = result is not None or after.to_move is None
     if finished:

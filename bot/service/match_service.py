@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import bot.service.wording as wording
+from bot.backends import open_database
+from bot.ratings import Standing
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
@@ -32,10 +34,9 @@ from bot.service.values import (
     PlayerProfile,
     PlayerRef,
     PlayerStats,
-    Standing,
     game_view,
 )
-from bot.sql import Database, open_database
+from bot.sql import Database
 from bot.storage import Closed
 from games.words import N_
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.service.store import MatchStore
 from bot.service.values import Refused
-from bot.sql import Connection
+from bot.sql import Connection, ranked
 
 
 @dataclass(frozen=True)
@@ -139,16 +139,4 @@ class Seasons:
             " ORDER BY s.points DESC, s.games, s.user_id LIMIT ?",
             (guild_id, season, game, max(1, min(limit, 100))),
         )
-        return [
-            SeasonLine(
-                rank=rank,
-                user_id=line["user_id"],
-                name=line["name"],
-                points=line["points"],
-                games=line["games"],
-                wins=line["wins"],
-                draws=line["draws"],
-                losses=line["losses"],
-            )
-            for rank, line in enumerate(stored, 1)
-        ]
+        return ranked(SeasonLine, stored)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import games
 from bot import ratings
+from bot.ratings import Standing
 from bot.service import seasons
 from bot.service.store import MatchStore, dumps
-from bot.service.values import MatchRow, NotFound, PlayerStats, Standing
-from bot.sql import Connection
+from bot.service.values import MatchRow, NotFound, PlayerStats
+from bot.sql import Connection, ranked
 from games.words import N_
 
 _TOTALS = (
@@ -81,19 +82,7 @@ class Standings:
             " LIMIT ?",
             (name, scope, max(1, min(limit, 100))),
         )
-        return [
-            Standing(
-                rank=rank,
-                user_id=line["user_id"],
-                name=line["name"],
-                rating=line["rating"],
-                games=line["games"],
-                wins=line["wins"],
-                losses=line["losses"],
-                draws=line["draws"],
-            )
-            for rank, line in enumerate(stored, 1)
-        ]
+        return ranked(Standing, stored)
 
     async def stats(
         self, user_id: int, game: str | None = None, guild_id: int | None = None

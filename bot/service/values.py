@@ -224,20 +224,6 @@ class MatchInfo:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """One line of a leaderboard."""
-
-    rank: int
-    user_id: int
-    name: str
-    rating: float
-    games: int
-    wins: int
-    losses: int
-    draws: int
-
-
-@dataclass(frozen=True)
 class PlayerStats:
     """A player's results in one game (or all games) on one server (or everywhere)."""
 

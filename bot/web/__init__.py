@@ -10,7 +10,7 @@ import asyncio
 import os
 from pathlib import Path
 
-from bot.sql import open_database
+from bot.backends import open_database
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080

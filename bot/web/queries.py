@@ -13,11 +13,11 @@ scope is everywhere or one server, all time; seasons will add a field there and 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from bot.ratings import GLOBAL_SCOPE, displayed
-from bot.sql import Database, Row
+from bot.ratings import GLOBAL_SCOPE, Standing, displayed
+from bot.sql import Database, Row, ranked
 
 PAGE_SIZE: Final = 50
 RECENT: Final = 20
@@ -38,18 +38,6 @@ class Board:
     @property
     def scope(self) -> int:
         return GLOBAL_SCOPE if self.guild_id is None else self.guild_id
-
-
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    user_id: int
-    name: str
-    rating: float
-    games: int
-    wins: int
-    losses: int
-    draws: int
 
 
 @dataclass(frozen=True)
@@ -150,17 +138,7 @@ async def leaderboard(db: Database, board: Board, page: int) -> Page | None:
     )
     first = (page - 1) * PAGE_SIZE + 1
     standings = [
-        Standing(
-            rank=first + index,
-            user_id=row["user_id"],
-            name=row["name"],
-            rating=displayed(row["rating"]),
-            games=row["games"],
-            wins=row["wins"],
-            losses=row["losses"],
-            draws=row["draws"],
-        )
-        for index, row in enumerate(rows)
+        replace(line, rating=displayed(line.rating)) for line in ranked(Standing, rows, first)
     ]
     return Page(standings, page, pages, total)
 

@@ -11,9 +11,10 @@ import pytest
 
 from bot import config, sql, storage
 from bot.__main__ import backup
+from bot.backends import open_database
 from bot.migrations import MIGRATIONS
 from bot.service import MatchOver, MatchService
-from bot.sql import Connection, Plan, open_database
+from bot.sql import Connection, Plan
 from tests import pg
 from tests.bot.conftest import ALICE, FakeClock, play_random, rows, start_match, write
 
