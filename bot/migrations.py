@@ -285,6 +285,14 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE guild_settings ADD COLUMN language TEXT;
     ALTER TABLE guild_settings ADD COLUMN locale TEXT;
     """,
+    # 8: an outbox row is sent under a lease. The process replaying it notes itself and until
+    # when the row is its own; it sends, then marks the row sent. If it dies between the two,
+    # the lease runs out and any process claims the row again and sends it with the same
+    # nonce (Discord shows a nonce's message once): every message goes out, none twice.
+    """
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+    ALTER TABLE outbox ADD COLUMN claimed_until REAL;
+    """,
 )
 
 

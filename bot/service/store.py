@@ -16,8 +16,12 @@ import asyncio
 import functools
 import json
 import logging
+import math
+import os
+import secrets
+import socket
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -329,6 +333,9 @@ class MatchStore:
         self.locks = KeyedLocks()
         self.cache: OrderedDict[int, MatchRow] = OrderedDict()
         self._people: dict[int, PlayerProfile] = {}
+        # Who claims outbox rows from here, as stored with a claim: for a person reading the
+        # table (which process held a row); claims are decided by their lease alone.
+        self._claimer = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         if db.shared:
             # Other processes change matches too (PostgreSQL): a match kept from an earlier
             # read may be stale, so each is read afresh under its lock; the version check in
@@ -547,15 +554,43 @@ class MatchStore:
         return row, deliveries
 
     # -- the outbox -------------------------------------------------------------------------
-    async def unsent(self) -> list[Delivery]:
-        """Every delivery stored and not yet marked sent, oldest first (to replay at start)."""
-        found: Sequence[Row]
-        if self.db.shared:
-            found = await self._claim_unsent()
-        else:
-            found = await self.db.fetchall(
-                "SELECT id, delivery FROM outbox WHERE sent_at IS NULL ORDER BY id"
-            )
+    # Rows younger than this may be in the hands of the live process that committed them (it
+    # sends right after its commit): only older ones are claimed, except by a lone process
+    # at its start (SQLite), when nothing can be in flight.
+    UNSENT_GRACE = 120.0
+    # How long a claimed row is its claimer's: time enough to send a claim's rows through
+    # Discord's rate limits, and short enough that a row resent after its claimer died goes
+    # out while Discord still remembers its nonce (a few minutes).
+    LEASE = 120.0
+    CLAIM_LIMIT = 500  # rows claimed at once at most: the rest go with the next claim
+
+    async def unsent(self, *, at_start: bool = False) -> list[Delivery]:
+        """Deliveries stored and not yet marked sent, now this process's to send (oldest
+        first): each claimed for ``LEASE`` seconds, so no other process sends it meanwhile.
+
+        ``at_start``: this process has just started and sent nothing yet. On a database no
+        other process opens (SQLite), every unsent row is then a dead process's, whatever
+        its age or its claim, and all are taken at once.
+        """
+        now = self.ts()
+        lone = at_start and not self.db.shared
+        cutoff = math.inf if lone else now - self.UNSENT_GRACE
+        free_after = math.inf if lone else now  # a lease that ended before this is free
+        token = self._claimer
+        # On PostgreSQL, rows another transaction is claiming are skipped, not waited for,
+        # so processes claiming at once share the rows out; SQLite's one writer claims alone.
+        lock = " FOR UPDATE SKIP LOCKED" if self.db.shared else ""
+        sql = (
+            "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN (SELECT id FROM"
+            " outbox WHERE sent_at IS NULL AND created_at < ? AND (claimed_until IS NULL OR"
+            f" claimed_until < ?) ORDER BY id LIMIT ?{lock}) RETURNING id, delivery"
+        )
+        params = (token, now + self.LEASE, cutoff, free_after, self.CLAIM_LIMIT)
+
+        def plan(conn: Connection) -> list[Row]:
+            return conn.execute(sql, params).fetchall()
+
+        found = sorted(await self.db.transact(plan), key=lambda row: int(row["id"]))
         unsent = []
         for stored in found:
             try:
@@ -566,28 +601,6 @@ class MatchStore:
                 continue
             unsent.append(replace(delivery, outbox_id=stored["id"]))
         return unsent
-
-    # On a shared database, rows younger than this may be in the hands of the live process
-    # that committed them (it sends right after its commit): only older ones are replayed.
-    UNSENT_GRACE = 120.0
-
-    async def _claim_unsent(self) -> list[Row]:
-        """The unsent rows for this process alone to replay, on a database other processes
-        share: taken with ``FOR UPDATE SKIP LOCKED``, so two processes starting at once get
-        none in common, and noted sent in the same transaction, so no later start takes them
-        again (a crash during the replay itself then loses them rather than sending twice)."""
-        now = self.ts()
-        cutoff = now - self.UNSENT_GRACE
-
-        def plan(conn: Connection) -> list[Row]:
-            return conn.execute(
-                "UPDATE outbox SET sent_at = ? WHERE id IN (SELECT id FROM outbox"
-                " WHERE sent_at IS NULL AND created_at < ? ORDER BY id FOR UPDATE SKIP LOCKED)"
-                " RETURNING id, delivery",
-                (now, cutoff),
-            ).fetchall()
-
-        return sorted(await self.db.transact(plan), key=lambda row: int(row["id"]))
 
     async def mark_sent(self, outbox_ids: Iterable[int]) -> None:
         """Note these outbox rows sent, so no start-up ever sends them again."""

@@ -115,6 +115,34 @@ async def test_the_outbox_replay_is_shared_out_never_doubled(
     ids = [d.outbox_id for replay in replays for d in replay]
     assert len(ids) == len(set(ids)) == unsent  # every row once, by one process
     assert await first.unsent() == [] and await second.unsent() == []
+    # Claimed, not marked: held for its claimer while the lease runs; nobody takes it again.
+    clock.advance(seconds=first.store.LEASE - 1)
+    assert await first.left_unsent() == [] and await second.left_unsent() == []
+
+
+async def test_what_a_process_claimed_and_never_marked_goes_out_after_its_lease(
+    two: tuple[MatchService, MatchService], clock: FakeClock, pg_url: str
+) -> None:
+    """A process claims rows, then dies before marking them sent (it may or may not have
+    sent them): once the lease is over, the other claims them and sends them with the same
+    nonces, exactly once between the two; marked, they are never claimed again."""
+    first, second = two
+    for _ in range(3):
+        await start_match(first)
+    clock.advance(seconds=first.store.UNSENT_GRACE + 1)
+    claimed = await first.unsent()  # ... and then "crashes": nothing is marked
+    assert claimed
+    assert await second.left_unsent() == []  # the lease holds
+    clock.advance(seconds=first.store.LEASE + 1)
+    again = await asyncio.gather(second.left_unsent(), second.left_unsent())
+    assert sorted(d.outbox_id for batch in again for d in batch) == [d.outbox_id for d in claimed]
+    assert [d for batch in again for d in batch if d.outbox_id == claimed[0].outbox_id] == [
+        claimed[0]
+    ]  # the same message, so the same nonce
+    await second.delivered([d for batch in again for d in batch])
+    clock.advance(seconds=first.store.LEASE + 1)
+    assert await first.left_unsent() == [] and await second.left_unsent() == []
+    assert rows(pg_url, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL") == [(0,)]
 
 
 async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: str) -> None:
