@@ -192,10 +192,68 @@ class PgDatabase:
         self._writers = writers
         self._pool = pool
         self._closing: asyncio.Future[None] | None = None
+        # Notifications (LISTEN): one connection of their own, made at the first listen.
+        self._heard: dict[str, list[Callable[[str | None], None]]] = {}
+        self._listener: asyncpg.Connection | None = None
+        self._relinking: asyncio.Task[None] | None = None
 
     @property
     def describe(self) -> str:
         return redact(self.dsn)
+
+    async def listen(self, channel: str, heard: Callable[[str | None], None]) -> None:
+        """``heard(payload)`` for each notification on ``channel`` (see ``bot.sql.Database``):
+        PostgreSQL's LISTEN on a connection kept for it. If that connection is lost, it is
+        made again (retrying while the server is away), then everyone is told ``None``:
+        what was notified meanwhile was missed."""
+        if self._closing is not None:
+            raise Closed("the database is closed")
+        self._heard.setdefault(channel, []).append(heard)
+        if self._listener is None:
+            await self._link()
+        elif not self._listener.is_closed():
+            await self._listener.add_listener(channel, self._relay)
+        # A connection being made again listens to every channel once it is back.
+
+    def notify(self, conn: Connection, channel: str, payload: str) -> None:
+        """In a plan: PostgreSQL's NOTIFY, sent by the server when the transaction commits
+        (and dropped with it, or with the plan's savepoint, if they are rolled back)."""
+        conn.execute("SELECT pg_notify(?, ?)", (channel, payload))
+
+    async def _link(self) -> None:
+        listener = await asyncpg.connect(self.dsn)
+        try:
+            for channel in self._heard:
+                await listener.add_listener(channel, self._relay)
+        except BaseException:
+            await listener.close()
+            raise
+        listener.add_termination_listener(self._unlinked)
+        self._listener = listener
+
+    def _relay(self, _conn: object, _pid: int, channel: str, payload: str) -> None:
+        for heard in self._heard.get(channel, ()):
+            heard(payload)
+
+    def _unlinked(self, _conn: object) -> None:
+        if self._closing is None and (self._relinking is None or self._relinking.done()):
+            self._relinking = asyncio.get_running_loop().create_task(self._relink())
+
+    async def _relink(self) -> None:
+        """The listening connection was lost: make it again, then say something was missed."""
+        wait = 0.2
+        while self._closing is None:
+            try:
+                await self._link()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                log.warning("listening for changes: no server (%s); trying again", error)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 30.0)
+                continue
+            for hearers in self._heard.values():
+                for heard in hearers:
+                    heard(None)
+            return
 
     @classmethod
     async def open(cls, dsn: str, *, readers: int = READERS, writers: int = WRITERS) -> PgDatabase:
@@ -223,6 +281,11 @@ class PgDatabase:
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_future()
             try:
+                if self._relinking is not None:
+                    self._relinking.cancel()
+                    await asyncio.gather(self._relinking, return_exceptions=True)
+                if self._listener is not None:
+                    await self._listener.close()
                 for writer in self._writers:
                     await writer.stop()
                 await self._pool.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -16,7 +16,7 @@ from bot.service import Conflict, MatchService, NotYourTurn, Refused
 from bot.sql import Connection
 from bot.storage_pg import PgDatabase, translate
 from tests import pg
-from tests.bot.conftest import FakeClock, rows, start_match
+from tests.bot.conftest import ALICE, BOB, GUILD, FakeClock, rows, start_match
 
 
 @pytest.fixture
@@ -143,6 +143,46 @@ async def test_what_a_process_claimed_and_never_marked_goes_out_after_its_lease(
     clock.advance(seconds=first.store.LEASE + 1)
     assert await first.left_unsent() == [] and await second.left_unsent() == []
     assert rows(pg_url, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL") == [(0,)]
+
+
+async def _until(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    for _ in range(200):
+        if await check():
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"not seen within 5 s: {what}")
+
+
+async def test_a_servers_language_chosen_in_one_process_is_spoken_by_every_one(
+    two: tuple[MatchService, MatchService], pg_url: str
+) -> None:
+    """``/tapis language`` answered by one process: the other speaks it at once, without a
+    restart; and after losing its connection to the server's notifications, a process
+    reads every setting again, so a change made meanwhile is not missed."""
+    first, second = two
+    await start_match(second)  # both have read the settings and keep them
+    assert second.languages.of(GUILD) == "en"
+
+    async def second_speaks(lang: str) -> bool:
+        await second.languages.ready()
+        return second.languages.of(GUILD) == lang
+
+    await first.languages.choose(GUILD, "fr")
+    await _until(lambda: second_speaks("fr"), "French chosen in the other process")
+    _, told = await second.challenge(ALICE, BOB, "ecarte", guild_id=GUILD, channel_id=1)
+    assert [d.text for d in told if "défie Bob à Écarté" in (d.text or "")], told
+    await second.languages.seen(GUILD, "sv")  # Discord's locale: still the chosen one wins
+    await first.languages.choose(GUILD, None)  # back to Discord's locale, seen by the second
+    await _until(lambda: second_speaks("sv"), "the server's own locale again")
+
+    # The second's listening connection is cut; the first changes the language meanwhile.
+    listener = second.database._listener  # type: ignore[attr-defined]
+    assert listener is not None
+    pg.query(pg_url, "SELECT pg_terminate_backend($1)", listener.get_server_pid())
+    await first.languages.choose(GUILD, "fr")
+    await _until(lambda: second_speaks("fr"), "French, after listening again")
+    await first.languages.choose(GUILD, "en")
+    await _until(lambda: second_speaks("en"), "English, heard on the new connection")
 
 
 async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: str) -> None:
