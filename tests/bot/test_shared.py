@@ -10,11 +10,12 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+import asyncpg
 import pytest
 
 from bot.service import Conflict, MatchService, NotYourTurn, Refused
 from bot.sql import Connection
-from bot.storage_pg import PgDatabase, translate
+from bot.storage_pg import PgDatabase, combined, translate
 from tests import pg
 from tests.bot.conftest import ALICE, BOB, GUILD, FakeClock, rows, start_match
 
@@ -249,6 +250,43 @@ async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: 
     assert threading.active_count() == before
 
 
+async def test_inserts_wait_to_go_together_and_still_fail_their_own_plan(pg_url: str) -> None:
+    """A plan's plain INSERTs are sent together with its next statement or at its end: ids
+    known at once, counts and reads as if each had run there and then, and one that fails
+    fails its plan alone (rolled back), even within a batch of plans committed together."""
+    db = await PgDatabase.open(pg_url, writers=1)  # one writer: plans meet in its batches
+    outbox = "INSERT INTO outbox (match_id, delivery, created_at) VALUES (?, ?, 0)"
+    setting = "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, 0, 0)"
+    try:
+
+        def plan(conn: Connection) -> tuple[int, int, list[int]]:
+            made = conn.execute(setting, (5,))
+            tags = [conn.execute(outbox, (1, text)).lastrowid for text in "ab"]
+            read = conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+            return made.rowcount, read, [tag or 0 for tag in tags]
+
+        count, read, tags = await db.transact(plan)
+        assert (count, read) == (1, 2) and 0 < tags[0] < tags[1]
+
+        def failing(conn: Connection) -> None:
+            conn.execute(outbox, (2, "c"))
+            conn.execute(setting, (5,))  # the same server again: refused once sent
+
+        def fine(conn: Connection) -> int | None:
+            return conn.execute(outbox, (3, "d")).lastrowid
+
+        with pytest.raises(asyncpg.UniqueViolationError):
+            await db.transact(failing)
+        outcomes = await asyncio.gather(
+            db.transact(failing), db.transact(fine), return_exceptions=True
+        )
+        assert isinstance(outcomes[0], asyncpg.UniqueViolationError)
+        assert isinstance(outcomes[1], int) and outcomes[1] > tags[1]
+        assert rows(pg_url, "SELECT match_id FROM outbox ORDER BY id") == [(1,), (1,), (3,)]
+    finally:
+        await db.close()
+
+
 def test_statements_are_turned_into_postgresql_placeholders() -> None:
     assert translate("SELECT a FROM t WHERE b = ? AND c = '?'").text == (
         "SELECT a FROM t WHERE b = $1 AND c = '?'"
@@ -256,7 +294,20 @@ def test_statements_are_turned_into_postgresql_placeholders() -> None:
     made = translate("INSERT INTO matches (game) VALUES (?)")
     assert made.text.endswith("RETURNING id") and made.numbered and made.rows
     kept = translate("INSERT INTO players (user_id) VALUES (?)")
-    assert not kept.numbered and not kept.rows
+    assert not kept.numbered and not kept.rows and kept.deferred == kept.text
+    tagged = translate("INSERT INTO outbox (match_id, delivery) VALUES (?, ?)")
+    assert tagged.deferred == "INSERT INTO outbox (id, match_id, delivery) VALUES ($1, $2, $3)"
+    assert (
+        translate("INSERT INTO players (user_id) VALUES (?) ON CONFLICT DO NOTHING").deferred
+        is None
+    )
+    assert combined(
+        ["INSERT INTO a (x) VALUES ($1)", "INSERT INTO b (y, z) VALUES ($1, $2)"], [1, 2]
+    ) == (
+        "WITH s0 AS (INSERT INTO a (x) VALUES ($1) RETURNING 1),"
+        " s1 AS (INSERT INTO b (y, z) VALUES ($2, $3) RETURNING 1)"
+        " SELECT (SELECT count(*) FROM s0), (SELECT count(*) FROM s1)"
+    )
 
 
 async def test_a_server_that_cannot_be_reached_is_said_plainly(pg_url: str) -> None:
