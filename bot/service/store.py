@@ -121,11 +121,37 @@ def posted(deliveries: list[Delivery], ids: list[int]) -> list[Delivery]:
     return [delivery.posted(outbox_id) for delivery, outbox_id in zip(deliveries, ids, strict=True)]
 
 
-def row_from_stored(stored: Row) -> MatchRow:
+class StateTexts:
+    """States by the text they are stored as, the latest few: a state read back as a text
+    seen before is that state again (states are immutable, so it is shared), not parsed.
+
+    On a database other processes share, a match is read afresh for every use (see
+    ``MatchStore``), and making its state from the text was most of a move's processor
+    time; the text itself is the proof that nobody changed it meanwhile.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._states: OrderedDict[str, State] = OrderedDict()
+
+    def get(self, text: str) -> State | None:
+        state = self._states.get(text)
+        if state is not None:
+            self._states.move_to_end(text)
+        return state
+
+    def keep(self, text: str, state: State) -> None:
+        self._states[text] = state
+        self._states.move_to_end(text)
+        while len(self._states) > self._size:
+            self._states.popitem(last=False)
+
+
+def row_from_stored(stored: Row, known: StateTexts | None = None) -> MatchRow:
     """Read a ``matches`` row back, its state included; Unreadable if it is damaged.
 
     A match already set aside is read leniently, without its state, so it can still be
-    listed and shown as set aside.
+    listed and shown as set aside. ``known``: states already made from their text.
     """
     if stored["status"] == "corrupt":
         return _row_fields(
@@ -145,7 +171,12 @@ def row_from_stored(stored: Row) -> MatchRow:
         result = None if stored["result"] is None else json.loads(stored["result"])
         if result is not None and not isinstance(result, dict):
             raise ValueError("the result is not a mapping")
-        state = None if stored["state"] is None else game.from_json(stored["state"])
+        text = stored["state"]
+        state = None if text is None or known is None else known.get(text)
+        if state is None and text is not None:
+            state = game.from_json(text)
+            if known is not None:
+                known.keep(text, state)
     except Unreadable:
         raise
     except Exception as error:  # see above: any damage sets the match aside
@@ -341,6 +372,8 @@ class MatchStore:
             # read may be stale, so each is read afresh under its lock; the version check in
             # ``save`` is what makes a move count once, whichever process gets it.
             self.CACHE_SIZE = 0
+        # What is read afresh need not be parsed again: states by their stored text.
+        self.states: StateTexts | None = StateTexts(4096) if db.shared else None
 
     def ts(self) -> float:
         return self._now().timestamp()
@@ -416,10 +449,10 @@ class MatchStore:
         """The committed match from the database (NotFound if none); a damaged one is set
         aside on the way and comes back with status "corrupt"."""
         try:
-            return row_from_stored(await self.read_stored(match_id))
+            return row_from_stored(await self.read_stored(match_id), self.states)
         except Unreadable as error:
             await self.set_aside(match_id, str(error))
-        return row_from_stored(await self.read_stored(match_id))
+        return row_from_stored(await self.read_stored(match_id), self.states)
 
     async def read_stored(self, match_id: int) -> Row:
         if not storable_id(match_id):
@@ -709,6 +742,9 @@ class MatchStore:
             ) from None
         self.remembered(change.remember)
         self.keep(after)
+        text = columns.get("state")
+        if self.states is not None and isinstance(text, str) and after.state is not None:
+            self.states.keep(text, after.state)  # the next read of the match finds it
         return Changed(before, after, people, now, found, posted(deliveries, ids))
 
     async def set_aside(
