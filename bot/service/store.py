@@ -122,8 +122,9 @@ def posted(deliveries: list[Delivery], ids: list[int]) -> list[Delivery]:
 
 
 class StateTexts:
-    """States by the text they are stored as, the latest few: a state read back as a text
-    seen before is that state again (states are immutable, so it is shared), not parsed.
+    """Each match's latest state with the text it is stored as, for the latest few matches:
+    a match read back with that very text has that state (states are immutable, so it is
+    shared), not parsed again.
 
     On a database other processes share, a match is read afresh for every use (see
     ``MatchStore``), and making its state from the text was most of a move's processor
@@ -132,17 +133,18 @@ class StateTexts:
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._states: OrderedDict[str, State] = OrderedDict()
+        self._states: OrderedDict[int, tuple[str, State]] = OrderedDict()
 
-    def get(self, text: str) -> State | None:
-        state = self._states.get(text)
-        if state is not None:
-            self._states.move_to_end(text)
-        return state
+    def get(self, match_id: int, text: str) -> State | None:
+        known = self._states.get(match_id)
+        if known is None or known[0] != text:
+            return None
+        self._states.move_to_end(match_id)
+        return known[1]
 
-    def keep(self, text: str, state: State) -> None:
-        self._states[text] = state
-        self._states.move_to_end(text)
+    def keep(self, match_id: int, text: str, state: State) -> None:
+        self._states[match_id] = (text, state)
+        self._states.move_to_end(match_id)
         while len(self._states) > self._size:
             self._states.popitem(last=False)
 
@@ -172,11 +174,11 @@ def row_from_stored(stored: Row, known: StateTexts | None = None) -> MatchRow:
         if result is not None and not isinstance(result, dict):
             raise ValueError("the result is not a mapping")
         text = stored["state"]
-        state = None if text is None or known is None else known.get(text)
+        state = None if text is None or known is None else known.get(stored["id"], text)
         if state is None and text is not None:
             state = game.from_json(text)
             if known is not None:
-                known.keep(text, state)
+                known.keep(stored["id"], text, state)
     except Unreadable:
         raise
     except Exception as error:  # see above: any damage sets the match aside
@@ -357,6 +359,7 @@ class MatchStore:
     """Matches and players in one SQLite database, with a cache of both."""
 
     CACHE_SIZE = 20_000  # matches whose state is kept read back (a few kB each)
+    SHARED_STATES = 20_000  # on a shared database, matches whose state is kept with its text
 
     def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
         self.db = db
@@ -373,7 +376,7 @@ class MatchStore:
             # ``save`` is what makes a move count once, whichever process gets it.
             self.CACHE_SIZE = 0
         # What is read afresh need not be parsed again: states by their stored text.
-        self.states: StateTexts | None = StateTexts(4096) if db.shared else None
+        self.states: StateTexts | None = StateTexts(self.SHARED_STATES) if db.shared else None
 
     def ts(self) -> float:
         return self._now().timestamp()
@@ -744,7 +747,7 @@ class MatchStore:
         self.keep(after)
         text = columns.get("state")
         if self.states is not None and isinstance(text, str) and after.state is not None:
-            self.states.keep(text, after.state)  # the next read of the match finds it
+            self.states.keep(after.id, text, after.state)  # the next read finds it
         return Changed(before, after, people, now, found, posted(deliveries, ids))
 
     async def set_aside(

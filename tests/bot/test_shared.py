@@ -13,11 +13,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import asyncpg
 import pytest
 
+import games
 from bot.service import Conflict, MatchService, NotYourTurn, Refused
 from bot.sql import Connection
 from bot.storage_pg import PgDatabase, combined, translate
 from tests import pg
-from tests.bot.conftest import ALICE, BOB, GUILD, FakeClock, rows, start_match
+from tests.bot.conftest import ALICE, BOB, GAME, GUILD, FakeClock, rows, start_match
 
 
 @pytest.fixture
@@ -69,6 +70,33 @@ async def test_moves_on_many_matches_from_two_processes_all_apply(
     )
     assert versions == [1] * 40
     assert rows(pg_url, "SELECT COUNT(*), COUNT(DISTINCT match_id) FROM moves") == [(40, 40)]
+
+
+async def test_a_match_read_again_is_parsed_only_when_another_process_changed_it(
+    two: tuple[MatchService, MatchService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every use reads the match afresh, but its state is made from the stored text only
+    when that text is not the one this process last saw (or wrote) for it."""
+    first, second = two
+    info = await start_match(first)
+    game = type(games.get(GAME))
+    made: list[str] = []
+    parse = game.from_json
+
+    def counted(self: games.Game, text: str) -> games.State:
+        made.append(text)
+        return parse(self, text)
+
+    monkeypatch.setattr(game, "from_json", counted)
+    for service in (first, second, second):
+        info = await service.get(info.id)
+    assert len(made) == 1  # the second's first read; the first made the state itself
+    assert info.to_move is not None
+    move = (await first.legal_moves(info.id, info.to_move))[0]
+    moved, _ = await first.move(info.id, info.to_move, move)
+    assert len(made) == 1  # what it wrote, it knows
+    assert (await second.get(info.id)).version == moved.version == 1
+    assert len(made) == 2  # changed elsewhere: made again
 
 
 async def test_a_deadline_fires_once_across_processes(
