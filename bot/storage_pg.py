@@ -8,9 +8,11 @@ Writes. A plan is a plain (not async) function, written once for both backends a
 small DB-API part ``sqlite3`` offers. Here it runs on a writer thread of its own, with its own
 event loop and asyncpg connection: the plan's ``execute`` calls go through an adapter that
 turns ``?`` into ``$1, $2…``, runs the statement on that loop and hands back a cursor-like
-result. As on SQLite, the writer takes every plan waiting and commits them together (group
-commit), each in a savepoint of its own when there are several, so one that fails is rolled
-back alone; the moves of a busy bot share a commit (and its fsync) on the server too.
+result; plain INSERTs wait and go to the server together, so that a move costs four round
+trips to write (see ``_Adapter``). As on SQLite, the writer takes every plan waiting and
+commits them together (group commit), each in a savepoint of its own when there are
+several, so one that fails is rolled back alone; the moves of a busy bot share a commit
+(and its fsync) on the server too.
 
 Several processes. Each process has its own writer; the server orders them. A move is applied
 exactly once because every change of a match is an ``UPDATE … WHERE version = ?`` (see
@@ -22,7 +24,9 @@ in the next transaction, so the caller never sees it. What one process must do a
 that fell due, replaying the outbox) is claimed with ``FOR UPDATE SKIP LOCKED`` or, where the
 work spans several transactions, a session advisory lock (:meth:`PgDatabase.claim`).
 
-Reads go through a small asyncpg pool on the caller's event loop.
+Reads go through a small asyncpg pool on the caller's event loop. Processes tell each other
+of a change they cannot see otherwise (a server's language) with NOTIFY, heard on a
+connection kept for LISTEN (:meth:`PgDatabase.listen`).
 
 Migrations are the SQLite ones (``bot.migrations``), turned into PostgreSQL's spelling by
 ``migrations.for_postgres``; the schema version is kept in ``tapis_schema``. Processes that
