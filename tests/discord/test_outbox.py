@@ -174,6 +174,7 @@ async def test_a_second_bot_on_the_same_database_is_refused(
         await first.wait()
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_a_running_bot_sends_what_another_process_left_unsent(
     fake: FakeDiscord,
     start_bot: StartBot,
@@ -181,12 +182,15 @@ async def test_a_running_bot_sends_what_another_process_left_unsent(
     alice: FakeUser,
     bob: FakeUser,
     monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    backend: str,
 ) -> None:
     """Messages committed after this bot started, then left unsent (their process died):
     once old enough, the bot's sweep claims them and sends each once, with its nonce."""
     monkeypatch.setattr(client, "OUTBOX_SWEEP", 0.05)
     clock = FakeClock()
-    service = await MatchService.open(tmp_path / "tapis.db", now=clock)
+    target = tmp_path / "tapis.db" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    service = await MatchService.open(target, now=clock)
     bot = await start_bot(service)
     a, b = PlayerRef(alice.id, "Alice"), PlayerRef(bob.id, "Bob")
     info, told = await service.challenge(
