@@ -93,6 +93,18 @@ class Database(Protocol):
 
     async def close(self) -> None: ...
 
+    async def listen(self, channel: str, heard: Callable[[str | None], None]) -> None:
+        """From now on, ``heard(payload)`` for each :meth:`notify` on ``channel`` that
+        committed, in any process (this one too); ``heard(None)`` when some may have been
+        missed (the server was lost for a while): then read everything again. Nothing on a
+        database only this process opens: it knows what it wrote."""
+        ...
+
+    def notify(self, conn: Connection, channel: str, payload: str) -> None:
+        """In a plan: tell every process listening on ``channel`` (see :meth:`listen`),
+        once the plan's transaction has committed, and only if it does."""
+        ...
+
     def claim(self, kind: str, ids: Iterable[int]) -> AbstractAsyncContextManager[list[int]]:
         """Of ``ids``, those this process may work on alone, held for it while the block
         runs (the others are another process's now): a clock that fell due is handled by one

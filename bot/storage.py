@@ -178,6 +178,12 @@ class Database:
         process opens the file (see ``bot.storage_pg.PgDatabase.claim``)."""
         yield list(ids)
 
+    async def listen(self, channel: str, heard: Callable[[str | None], None]) -> None:
+        """Nothing to hear: no other process writes to the file (see ``bot.sql.Database``)."""
+
+    def notify(self, conn: Any, channel: str, payload: str) -> None:
+        """Nobody else to tell (see ``bot.sql.Database``)."""
+
     async def transact(self, plan: Plan[T]) -> T:
         """Run ``plan(conn)`` in a write transaction; its result once committed.
 

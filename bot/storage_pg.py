@@ -8,9 +8,11 @@ Writes. A plan is a plain (not async) function, written once for both backends a
 small DB-API part ``sqlite3`` offers. Here it runs on a writer thread of its own, with its own
 event loop and asyncpg connection: the plan's ``execute`` calls go through an adapter that
 turns ``?`` into ``$1, $2…``, runs the statement on that loop and hands back a cursor-like
-result. As on SQLite, the writer takes every plan waiting and commits them together (group
-commit), each in a savepoint of its own when there are several, so one that fails is rolled
-back alone; the moves of a busy bot share a commit (and its fsync) on the server too.
+result; plain INSERTs wait and go to the server together, so that a move costs four round
+trips to write (see ``_Adapter``). As on SQLite, the writer takes every plan waiting and
+commits them together (group commit), each in a savepoint of its own when there are
+several, so one that fails is rolled back alone; the moves of a busy bot share a commit
+(and its fsync) on the server too.
 
 Several processes. Each process has its own writer; the server orders them. A move is applied
 exactly once because every change of a match is an ``UPDATE … WHERE version = ?`` (see
@@ -22,7 +24,9 @@ in the next transaction, so the caller never sees it. What one process must do a
 that fell due, replaying the outbox) is claimed with ``FOR UPDATE SKIP LOCKED`` or, where the
 work spans several transactions, a session advisory lock (:meth:`PgDatabase.claim`).
 
-Reads go through a small asyncpg pool on the caller's event loop.
+Reads go through a small asyncpg pool on the caller's event loop. Processes tell each other
+of a change they cannot see otherwise (a server's language) with NOTIFY, heard on a
+connection kept for LISTEN (:meth:`PgDatabase.listen`).
 
 Migrations are the SQLite ones (``bot.migrations``), turned into PostgreSQL's spelling by
 ``migrations.for_postgres``; the schema version is kept in ``tapis_schema``. Processes that
@@ -86,17 +90,47 @@ _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
 _RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
 
 
+# Numbered tables whose ids nobody reads but as unique tags (an outbox row's id is its
+# message's nonce): their ids are taken from the table's sequence a block at a time, so that
+# an INSERT into one needs no answer from the server (see ``_Adapter``). Ids of the others
+# (a match's number, shown to players) stay in order, without gaps, each given by its INSERT.
+_TAGGED = frozenset({"outbox"})
+IDS_PER_BLOCK = 64
+# A plain INSERT of one row of placeholders (and plain numbers or NULL): what can wait
+# (see ``_Adapter``). Anything more (ON CONFLICT, a SELECT, RETURNING) runs at once.
+_PLAIN_INSERT = re.compile(
+    r"^\s*INSERT\s+INTO\s+(\w+)\s*\(([\w\s,]+)\)\s*VALUES\s*"
+    r"\(((?:\s*(?:\$\d+|-?\d+(?:\.\d+)?|NULL)\s*,)*\s*(?:\$\d+|-?\d+(?:\.\d+)?|NULL)\s*)\)\s*$",
+    re.IGNORECASE,
+)
+_PLACEHOLDER = re.compile(r"\$(\d+)")
+
+
 @dataclass(frozen=True, slots=True)
 class _Statement:
     text: str  # with $n placeholders
     rows: bool  # whether it returns rows (fetched) rather than a status (executed)
     numbered: bool  # an INSERT given ``RETURNING id`` here, for ``lastrowid``
+    # An INSERT that may wait to be sent with the plan's next statements (see ``_Adapter``);
+    # for a tagged table, this is its text with the id as its first placeholder, and
+    # ``tagged`` names the table whose sequence gives the id.
+    deferred: str | None = None
+    tagged: str | None = None
 
 
 @functools.lru_cache(maxsize=512)
 def translate(sql: str) -> _Statement:
     """A statement written with ``?`` placeholders, as PostgreSQL takes it."""
     text = _placeholders(sql)
+    plain = _PLAIN_INSERT.match(text)
+    if plain:
+        table = plain.group(1).lower()
+        if table in _TAGGED:
+            shifted = _PLACEHOLDER.sub(lambda m: f"${int(m.group(1)) + 1}", plain.group(3))
+            deferred = f"INSERT INTO {table} (id, {plain.group(2)}) VALUES ($1, {shifted})"
+            return _Statement(text, False, False, deferred, table)
+        if table not in _NUMBERED:
+            return _Statement(text, False, False, text)
     numbered = False
     found = _INSERT_INTO.match(text)
     if found and found.group(1).lower() in _NUMBERED and not _RETURNS_ROWS.search(text):
@@ -124,24 +158,87 @@ def _placeholders(sql: str) -> str:
     return "".join(out)
 
 
+def combined(texts: Sequence[str], counts: Sequence[int]) -> str:
+    """Several INSERTs (each with ``counts[n]`` placeholders) as one statement: each a
+    data-modifying WITH query, its placeholders numbered after the ones before, and the
+    rows each inserted as the one row returned (every row is inserted whatever its place)."""
+    parts: list[str] = []
+    offset = 0
+    for number, (text, count) in enumerate(zip(texts, counts, strict=True)):
+        moved = _PLACEHOLDER.sub(functools.partial(_renumber, offset), text)
+        parts.append(f"s{number} AS ({moved} RETURNING 1)")
+        offset += count
+    counted = ", ".join(f"(SELECT count(*) FROM s{n})" for n in range(len(texts)))
+    return f"WITH {', '.join(parts)} SELECT {counted}"
+
+
+def _renumber(offset: int, found: re.Match[str]) -> str:
+    return f"${int(found.group(1)) + offset}"
+
+
+class _Ids:
+    """Ids for tagged tables, a block at a time from each table's sequence, handed out in
+    order to every writer of the process (a lock: writers are threads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._left: dict[str, list[int]] = {}
+
+    def take(self, table: str, fetch: Callable[[str], list[int]]) -> int:
+        with self._lock:
+            left = self._left.setdefault(table, [])
+            if not left:
+                # nextval is never rolled back: an id is never given twice, even if the
+                # transaction that took the block fails (gaps cost nothing here).
+                left.extend(
+                    reversed(
+                        fetch(
+                            f"SELECT nextval(pg_get_serial_sequence('{table}', 'id'))"
+                            f" FROM generate_series(1, {IDS_PER_BLOCK})"
+                        )
+                    )
+                )
+            return left.pop()
+
+
 class _Cursor:
-    """What a plan's ``execute`` returns: the rows (all fetched), the count, the new id."""
+    """What a plan's ``execute`` returns: the rows (all fetched), the count, the new id.
 
-    __slots__ = ("_rows", "lastrowid", "rowcount")
+    A deferred INSERT's cursor knows its id at once; its count (and any error) once the
+    statements waiting have been sent, which reading it does first."""
 
-    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
+    __slots__ = ("_adapter", "_rowcount", "_rows", "lastrowid")
+
+    def __init__(
+        self,
+        rows: list[Any],
+        rowcount: int,
+        lastrowid: int | None,
+        adapter: _Adapter | None = None,
+    ) -> None:
         self._rows = rows
-        self.rowcount = rowcount
+        self._rowcount = rowcount
         self.lastrowid = lastrowid
+        self._adapter = adapter  # set while the statement waits to be sent
+
+    @property
+    def rowcount(self) -> int:
+        if self._adapter is not None:
+            self._adapter.flush()
+        return self._rowcount
 
     def fetchone(self) -> Any:
+        if self._adapter is not None:
+            self._adapter.flush()
         return self._rows[0] if self._rows else None
 
     def fetchall(self) -> list[Any]:
+        if self._adapter is not None:
+            self._adapter.flush()
         return list(self._rows)
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._rows)
+        return iter(self.fetchall())
 
 
 def _count(status: str) -> int:
@@ -150,17 +247,44 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else -1
 
 
+MAX_WAITING = 64  # deferred statements sent together at most
+
+
 class _Adapter:
     """The connection a plan is given on the writer thread: each call runs one statement on
-    the writer's own event loop, there and then (the thread has nothing else to do)."""
+    the writer's own event loop, there and then (the thread has nothing else to do) — except
+    plain INSERTs, which wait.
 
-    def __init__(self, conn: asyncpg.Connection, loop: asyncio.AbstractEventLoop) -> None:
+    Each statement sent is a round trip to the server, waited for; a move's plan writes its
+    match (whose count it must read at once: the version check), its move and the messages
+    it owes. The INSERTs need no answer but whether they failed: they wait, and are sent
+    together as one statement before the plan's next statement that is not one of them, or
+    when the plan reads one's count, or when the plan ends (``flush``). A failure then
+    fails the plan just the same, its savepoint or transaction rolled back; what a plan
+    reads always comes after what it wrote before. Ids a deferred INSERT needs come from a
+    block taken ahead (``_Ids``).
+    """
+
+    def __init__(self, conn: asyncpg.Connection, loop: asyncio.AbstractEventLoop, ids: _Ids):
         self._conn = conn
         self._loop = loop
+        self._ids = ids
+        self._waiting: list[tuple[str, tuple[Any, ...], _Cursor]] = []
 
     def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
         statement = translate(sql)
         args = tuple(parameters)
+        if statement.deferred is not None:
+            lastrowid = None
+            if statement.tagged is not None:
+                lastrowid = self._ids.take(statement.tagged, self._fetch_ids)
+                args = (lastrowid, *args)
+            cursor = _Cursor([], -1, lastrowid, self)
+            self._waiting.append((statement.deferred, args, cursor))
+            if len(self._waiting) >= MAX_WAITING:
+                self.flush()
+            return cursor
+        self.flush()
         if statement.rows:
             rows = self._loop.run_until_complete(self._conn.fetch(statement.text, *args))
             lastrowid = rows[0][0] if statement.numbered and rows else None
@@ -169,11 +293,41 @@ class _Adapter:
         return _Cursor([], _count(status), None)
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> _Cursor:
+        self.flush()
         statement = translate(sql)
         rows = [tuple(p) for p in parameters]
         if rows:
             self._loop.run_until_complete(self._conn.executemany(statement.text, rows))
         return _Cursor([], -1, None)
+
+    def flush(self) -> None:
+        """Send the INSERTs waiting, as one statement; each cursor gets its count."""
+        if not self._waiting:
+            return
+        waiting, self._waiting = self._waiting, []
+        for _, _, cursor in waiting:
+            cursor._adapter = None
+        if len(waiting) == 1:
+            text, args, cursor = waiting[0]
+            status = self._loop.run_until_complete(self._conn.execute(text, *args))
+            cursor._rowcount = _count(status)
+            return
+        text = combined([w[0] for w in waiting], [len(w[1]) for w in waiting])
+        args = tuple(arg for w in waiting for arg in w[1])
+        counts = self._loop.run_until_complete(self._conn.fetchrow(text, *args))
+        assert counts is not None
+        for (_, _, cursor), count in zip(waiting, counts, strict=True):
+            cursor._rowcount = int(count)
+
+    def forget(self) -> None:
+        """The plan failed: what waits is dropped with its savepoint or transaction."""
+        for _, _, cursor in self._waiting:
+            cursor._adapter = None
+        self._waiting = []
+
+    def _fetch_ids(self, sql: str) -> list[int]:
+        rows = self._loop.run_until_complete(self._conn.fetch(sql))
+        return [int(row[0]) for row in rows]
 
 
 # -- the database -------------------------------------------------------------------------
@@ -192,10 +346,68 @@ class PgDatabase:
         self._writers = writers
         self._pool = pool
         self._closing: asyncio.Future[None] | None = None
+        # Notifications (LISTEN): one connection of their own, made at the first listen.
+        self._heard: dict[str, list[Callable[[str | None], None]]] = {}
+        self._listener: asyncpg.Connection | None = None
+        self._relinking: asyncio.Task[None] | None = None
 
     @property
     def describe(self) -> str:
         return redact(self.dsn)
+
+    async def listen(self, channel: str, heard: Callable[[str | None], None]) -> None:
+        """``heard(payload)`` for each notification on ``channel`` (see ``bot.sql.Database``):
+        PostgreSQL's LISTEN on a connection kept for it. If that connection is lost, it is
+        made again (retrying while the server is away), then everyone is told ``None``:
+        what was notified meanwhile was missed."""
+        if self._closing is not None:
+            raise Closed("the database is closed")
+        self._heard.setdefault(channel, []).append(heard)
+        if self._listener is None:
+            await self._link()
+        elif not self._listener.is_closed():
+            await self._listener.add_listener(channel, self._relay)
+        # A connection being made again listens to every channel once it is back.
+
+    def notify(self, conn: Connection, channel: str, payload: str) -> None:
+        """In a plan: PostgreSQL's NOTIFY, sent by the server when the transaction commits
+        (and dropped with it, or with the plan's savepoint, if they are rolled back)."""
+        conn.execute("SELECT pg_notify(?, ?)", (channel, payload))
+
+    async def _link(self) -> None:
+        listener = await asyncpg.connect(self.dsn)
+        try:
+            for channel in self._heard:
+                await listener.add_listener(channel, self._relay)
+        except BaseException:
+            await listener.close()
+            raise
+        listener.add_termination_listener(self._unlinked)
+        self._listener = listener
+
+    def _relay(self, _conn: object, _pid: int, channel: str, payload: str) -> None:
+        for heard in self._heard.get(channel, ()):
+            heard(payload)
+
+    def _unlinked(self, _conn: object) -> None:
+        if self._closing is None and (self._relinking is None or self._relinking.done()):
+            self._relinking = asyncio.get_running_loop().create_task(self._relink())
+
+    async def _relink(self) -> None:
+        """The listening connection was lost: make it again, then say something was missed."""
+        wait = 0.2
+        while self._closing is None:
+            try:
+                await self._link()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                log.warning("listening for changes: no server (%s); trying again", error)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 30.0)
+                continue
+            for hearers in self._heard.values():
+                for heard in hearers:
+                    heard(None)
+            return
 
     @classmethod
     async def open(cls, dsn: str, *, readers: int = READERS, writers: int = WRITERS) -> PgDatabase:
@@ -206,12 +418,15 @@ class PgDatabase:
         saying so, and leave no thread behind.
         """
         started: list[_Writer] = []
+        ids = _Ids()  # one for all the writers: ids in the order they are taken
         try:
             for number in range(max(1, writers)):
-                writer = _Writer(dsn, migrate=number == 0)  # the first migrates, alone
+                writer = _Writer(dsn, ids, migrate=number == 0)  # the first migrates, alone
                 await writer.start()
                 started.append(writer)
-            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max(1, readers))
+            pool = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=max(1, readers), reset=_keep_session
+            )
         except BaseException:
             for writer in started:
                 await writer.stop()
@@ -223,6 +438,11 @@ class PgDatabase:
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_future()
             try:
+                if self._relinking is not None:
+                    self._relinking.cancel()
+                    await asyncio.gather(self._relinking, return_exceptions=True)
+                if self._listener is not None:
+                    await self._listener.close()
                 for writer in self._writers:
                     await writer.stop()
                 await self._pool.close()
@@ -273,10 +493,21 @@ class PgDatabase:
                         mine.append(key)
                 yield mine
             finally:
-                for key in mine:
-                    await conn.execute(
-                        "SELECT pg_advisory_unlock($1::int, $2::int)", space, key % 0x7FFFFFFF
-                    )
+                if mine:
+                    # All at once: the connection is this block's alone while it runs. A
+                    # connection whose locks could not be released is closed, which
+                    # releases them (the pool keeps sessions as they are: _keep_session).
+                    try:
+                        await conn.execute("SELECT pg_advisory_unlock_all()")
+                    except BaseException:
+                        conn.terminate()
+                        raise
+
+
+async def _keep_session(_conn: asyncpg.Connection) -> None:
+    """A read connection goes back to the pool as it is. asyncpg's default resets its
+    session (locks, listens, settings) on every release, a round trip after every read;
+    reads change nothing of it, and ``claim`` releases the locks it takes itself."""
 
 
 # -- the writer thread ----------------------------------------------------------------------
@@ -296,8 +527,9 @@ _STOP = object()
 class _Writer:
     """The thread that runs plans on its own connection (see the module's docstring)."""
 
-    def __init__(self, dsn: str, *, migrate: bool = True) -> None:
+    def __init__(self, dsn: str, ids: _Ids, *, migrate: bool = True) -> None:
         self.dsn = dsn
+        self._ids = ids
         self.migrate = migrate
         self._jobs: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="tapis-pg-writer", daemon=True)
@@ -404,28 +636,38 @@ class _Writer:
         self, loop: asyncio.AbstractEventLoop, conn: asyncpg.Connection, batch: list[_Job]
     ) -> list[tuple[_Job, bool, Any]]:
         """One transaction; each plan in a savepoint when there are several (a plan alone
-        needs none: if it fails, the whole transaction is rolled back)."""
+        needs none: if it fails, the whole transaction is rolled back).
+
+        The commands that take no parameters (BEGIN, the savepoints, COMMIT) are held and
+        sent with the next one, several in one round trip: between two plans of a batch,
+        one round trip releases a savepoint and opens the next."""
         run = loop.run_until_complete
-        adapter = _Adapter(conn, loop)
+        adapter = _Adapter(conn, loop, self._ids)
         alone = len(batch) == 1
         outcomes: list[tuple[_Job, bool, Any]] = []
         try:
-            run(conn.execute("BEGIN"))
+            held = "BEGIN"
             for job in batch:
-                if not alone:
-                    run(conn.execute("SAVEPOINT plan"))
+                if alone:
+                    run(conn.execute(held))
+                else:
+                    run(conn.execute(f"{held}; SAVEPOINT plan"))
+                held = ""
                 try:
                     value = job.plan(adapter)
+                    adapter.flush()  # the plan's last INSERTs: their failure is its own
                 except Exception as error:
+                    adapter.forget()
                     run(conn.execute("ROLLBACK" if alone else "ROLLBACK TO SAVEPOINT plan"))
                     outcomes.append((job, False, error))
                     if alone:
                         return outcomes
+                    held = "RELEASE SAVEPOINT plan"
                 else:
                     if not alone:
-                        run(conn.execute("RELEASE SAVEPOINT plan"))
+                        held = "RELEASE SAVEPOINT plan"
                     outcomes.append((job, True, value))
-            run(conn.execute("COMMIT"))
+            run(conn.execute(f"{held}; COMMIT" if held else "COMMIT"))
         except Exception as error:
             # The transaction itself failed (the connection, a failed COMMIT): nothing of
             # it was written, and every plan in it says so.

@@ -27,6 +27,9 @@ from bot.discord.tournaments import TournamentCommands, TournamentPoster
 from bot.service import ChallengeLimits, Delivery, MatchService
 
 log = logging.getLogger(__name__)
+# Seconds between two looks for messages another process left unsent (see _sweep_outbox):
+# well inside the outbox's lease, so a dead process's messages go out within minutes.
+OUTBOX_SWEEP = 30.0
 
 
 class TapisBot(commands.Bot):
@@ -61,6 +64,7 @@ class TapisBot(commands.Bot):
         self.actions = Actions(self, self.courier)
         self._clocks: asyncio.Task[None] | None = None
         self._tournaments: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self._heartbeat: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[int] | None = None
@@ -98,6 +102,7 @@ class TapisBot(commands.Bot):
         # The live matches read back while the gateway connects: no first move waits for it.
         self._warming = asyncio.create_task(self.service.warm(), name="tapis-warm")
         self._tournaments = asyncio.create_task(self._run_tournaments(), name="tapis-tournaments")
+        self._sweeper = asyncio.create_task(self._sweep_outbox(), name="tapis-outbox")
 
     def _computer_turns(self, deliveries: list[Delivery]) -> None:
         """Whatever put the computer to move (a move, an acceptance, a rematch), its turn is
@@ -133,6 +138,23 @@ class TapisBot(commands.Bot):
         while self._unsent:
             await asyncio.sleep(0.05)
         await self.service.tournaments.run(TournamentPoster(self).act)
+
+    async def _sweep_outbox(self) -> None:
+        """Now and then, send what another process left unsent: one that stopped for good
+        (its shards moved here, say) or died while replaying its own, once its claim ran
+        out. After the start's replay, which takes what this process's last run left."""
+        await self.wait_until_ready()
+        while self._unsent:
+            await asyncio.sleep(0.05)
+        while True:
+            await asyncio.sleep(OUTBOX_SWEEP)
+            try:
+                left = await self.service.left_unsent()
+                if left:
+                    log.info("sending %d message(s) another process left unsent", len(left))
+                    await self.courier.send(left)
+            except Exception:  # tried again at the next sweep
+                log.exception("sending what was left unsent failed")
 
     async def _start_web(self) -> None:
         """Serve the web site from this process too, when ``TAPIS_WEB_PORT`` is set."""
@@ -188,7 +210,13 @@ class TapisBot(commands.Bot):
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
-        for task in (self._clocks, self._heartbeat, self._warming, self._tournaments):
+        for task in (
+            self._clocks,
+            self._heartbeat,
+            self._warming,
+            self._tournaments,
+            self._sweeper,
+        ):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

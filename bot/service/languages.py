@@ -7,7 +7,11 @@ at hand (a loss on time, after a restart) still speaks the server's language. Re
 DMs do not come here: they speak their reader's own language.
 
 The settings are read once and then kept in memory: words are made inside a match's
-transaction, where nothing may wait on the database.
+transaction, where nothing may wait on the database. On a database several bot processes
+share (PostgreSQL), each change is notified with its transaction (``Database.notify``) and
+every process reads that server's row again as soon as it hears of it, so a language chosen
+in one process is spoken by all of them within moments; if notifications may have been
+missed (the server was lost for a while), everything is read again.
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ import time
 from bot import i18n
 from bot.sql import Connection, Database
 
+# The notification channel that tells every process a server's settings changed; its
+# payload is the server's id.
+CHANNEL = "tapis_guild_settings"
+
 
 class GuildLanguages:
     """Each server's chosen language and Discord locale, read once, written on change."""
@@ -27,26 +35,74 @@ class GuildLanguages:
         self._chosen: dict[int, str] = {}
         self._seen: dict[int, str] = {}
         self._loaded = False
+        self._listening = False
         self._loading = asyncio.Lock()
+        # Servers whose row another process changed, read again one at a time, in the
+        # order heard, so a later change is never overwritten by an earlier read.
+        self._rereading: set[asyncio.Task[None]] = set()
+        self._reread = asyncio.Lock()
         # Posts made outside any server (the local sandbox's) speak this.
         self.outside = i18n.DEFAULT_LANG
 
     async def ready(self) -> None:
-        """Read the stored settings, once."""
+        """Read the stored settings, once (again if changes may have been missed), and
+        any server's row changed by another process since."""
+        if self._rereading:
+            await asyncio.gather(*self._rereading, return_exceptions=True)
         if self._loaded:
             return
         async with self._loading:
             if self._loaded:
                 return
+            if not self._listening:
+                # Listening first: a change committed while the table is read is heard.
+                await self._db.listen(CHANNEL, self._heard)
+                self._listening = True
+            chosen: dict[int, str] = {}
+            seen: dict[int, str] = {}
             for row in await self._db.fetchall(
                 "SELECT guild_id, language, locale FROM guild_settings"
                 " WHERE language IS NOT NULL OR locale IS NOT NULL"
             ):
                 if row["language"] in i18n.LANGS:
-                    self._chosen[row["guild_id"]] = row["language"]
+                    chosen[row["guild_id"]] = row["language"]
                 if row["locale"] in i18n.LANGS:
-                    self._seen[row["guild_id"]] = row["locale"]
+                    seen[row["guild_id"]] = row["locale"]
+            self._chosen, self._seen = chosen, seen
             self._loaded = True
+
+    def _heard(self, payload: str | None) -> None:
+        """A server's settings changed in some process (None: changes may have been missed)."""
+        if payload is None:
+            self._loaded = False  # the next ready() reads everything again
+            return
+        try:
+            guild_id = int(payload)
+        except ValueError:
+            return
+        task = asyncio.get_running_loop().create_task(self._read_again(guild_id))
+        self._rereading.add(task)
+        task.add_done_callback(self._rereading.discard)
+
+    async def _read_again(self, guild_id: int) -> None:
+        async with self._reread:
+            try:
+                row = await self._db.fetchone(
+                    "SELECT language, locale FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                )
+            except Exception:  # a read that failed: read everything at the next ready()
+                self._loaded = False
+                return
+        language = None if row is None else row["language"]
+        locale = None if row is None else row["locale"]
+        if language in i18n.LANGS:
+            self._chosen[guild_id] = language
+        else:
+            self._chosen.pop(guild_id, None)
+        if locale in i18n.LANGS:
+            self._seen[guild_id] = locale
+        else:
+            self._seen.pop(guild_id, None)
 
     def of(self, guild_id: int | None) -> str:
         """The language public posts speak on ``guild_id`` (English outside any server)."""
@@ -90,5 +146,6 @@ class GuildLanguages:
                 " updated_at = excluded.updated_at",
                 (guild_id, value, now),
             )
+            self._db.notify(conn, CHANNEL, str(guild_id))
 
         await self._db.transact(plan)

@@ -283,7 +283,14 @@ class MatchService:
     # -- the outbox -------------------------------------------------------------------------
     async def unsent(self) -> list[Delivery]:
         """Deliveries committed with their change but never marked sent (a crash came
-        between): to send at start-up, oldest first."""
+        between): to send at start-up, oldest first, now this process's alone (see
+        :meth:`MatchStore.unsent`)."""
+        return await self.store.unsent(at_start=True)
+
+    async def left_unsent(self) -> list[Delivery]:
+        """While running: deliveries left unsent by a process that stopped (or whose claim
+        on them ran out), now this process's to send; each goes with its row's nonce, so
+        one that was sent but not marked is not shown twice."""
         return await self.store.unsent()
 
     async def delivered(self, deliveries: list[Delivery]) -> None:

@@ -16,8 +16,12 @@ import asyncio
 import functools
 import json
 import logging
+import math
+import os
+import secrets
+import socket
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -117,11 +121,39 @@ def posted(deliveries: list[Delivery], ids: list[int]) -> list[Delivery]:
     return [delivery.posted(outbox_id) for delivery, outbox_id in zip(deliveries, ids, strict=True)]
 
 
-def row_from_stored(stored: Row) -> MatchRow:
+class StateTexts:
+    """Each match's latest state with the text it is stored as, for the latest few matches:
+    a match read back with that very text has that state (states are immutable, so it is
+    shared), not parsed again.
+
+    On a database other processes share, a match is read afresh for every use (see
+    ``MatchStore``), and making its state from the text was most of a move's processor
+    time; the text itself is the proof that nobody changed it meanwhile.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._states: OrderedDict[int, tuple[str, State]] = OrderedDict()
+
+    def get(self, match_id: int, text: str) -> State | None:
+        known = self._states.get(match_id)
+        if known is None or known[0] != text:
+            return None
+        self._states.move_to_end(match_id)
+        return known[1]
+
+    def keep(self, match_id: int, text: str, state: State) -> None:
+        self._states[match_id] = (text, state)
+        self._states.move_to_end(match_id)
+        while len(self._states) > self._size:
+            self._states.popitem(last=False)
+
+
+def row_from_stored(stored: Row, known: StateTexts | None = None) -> MatchRow:
     """Read a ``matches`` row back, its state included; Unreadable if it is damaged.
 
     A match already set aside is read leniently, without its state, so it can still be
-    listed and shown as set aside.
+    listed and shown as set aside. ``known``: states already made from their text.
     """
     if stored["status"] == "corrupt":
         return _row_fields(
@@ -141,7 +173,12 @@ def row_from_stored(stored: Row) -> MatchRow:
         result = None if stored["result"] is None else json.loads(stored["result"])
         if result is not None and not isinstance(result, dict):
             raise ValueError("the result is not a mapping")
-        state = None if stored["state"] is None else game.from_json(stored["state"])
+        text = stored["state"]
+        state = None if text is None or known is None else known.get(stored["id"], text)
+        if state is None and text is not None:
+            state = game.from_json(text)
+            if known is not None:
+                known.keep(stored["id"], text, state)
     except Unreadable:
         raise
     except Exception as error:  # see above: any damage sets the match aside
@@ -322,6 +359,7 @@ class MatchStore:
     """Matches and players in one SQLite database, with a cache of both."""
 
     CACHE_SIZE = 20_000  # matches whose state is kept read back (a few kB each)
+    SHARED_STATES = 20_000  # on a shared database, matches whose state is kept with its text
 
     def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
         self.db = db
@@ -329,11 +367,16 @@ class MatchStore:
         self.locks = KeyedLocks()
         self.cache: OrderedDict[int, MatchRow] = OrderedDict()
         self._people: dict[int, PlayerProfile] = {}
+        # Who claims outbox rows from here, as stored with a claim: for a person reading the
+        # table (which process held a row); claims are decided by their lease alone.
+        self._claimer = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         if db.shared:
             # Other processes change matches too (PostgreSQL): a match kept from an earlier
             # read may be stale, so each is read afresh under its lock; the version check in
             # ``save`` is what makes a move count once, whichever process gets it.
             self.CACHE_SIZE = 0
+        # What is read afresh need not be parsed again: states by their stored text.
+        self.states: StateTexts | None = StateTexts(self.SHARED_STATES) if db.shared else None
 
     def ts(self) -> float:
         return self._now().timestamp()
@@ -426,10 +469,10 @@ class MatchStore:
         """The committed match from the database (NotFound if none); a damaged one is set
         aside on the way and comes back with status "corrupt"."""
         try:
-            return row_from_stored(await self.read_stored(match_id))
+            return row_from_stored(await self.read_stored(match_id), self.states)
         except Unreadable as error:
             await self.set_aside(match_id, str(error))
-        return row_from_stored(await self.read_stored(match_id))
+        return row_from_stored(await self.read_stored(match_id), self.states)
 
     async def read_stored(self, match_id: int) -> Row:
         if not storable_id(match_id):
@@ -564,15 +607,43 @@ class MatchStore:
         return row, deliveries
 
     # -- the outbox -------------------------------------------------------------------------
-    async def unsent(self) -> list[Delivery]:
-        """Every delivery stored and not yet marked sent, oldest first (to replay at start)."""
-        found: Sequence[Row]
-        if self.db.shared:
-            found = await self._claim_unsent()
-        else:
-            found = await self.db.fetchall(
-                "SELECT id, delivery FROM outbox WHERE sent_at IS NULL ORDER BY id"
-            )
+    # Rows younger than this may be in the hands of the live process that committed them (it
+    # sends right after its commit): only older ones are claimed, except by a lone process
+    # at its start (SQLite), when nothing can be in flight.
+    UNSENT_GRACE = 120.0
+    # How long a claimed row is its claimer's: time enough to send a claim's rows through
+    # Discord's rate limits, and short enough that a row resent after its claimer died goes
+    # out while Discord still remembers its nonce (a few minutes).
+    LEASE = 120.0
+    CLAIM_LIMIT = 500  # rows claimed at once at most: the rest go with the next claim
+
+    async def unsent(self, *, at_start: bool = False) -> list[Delivery]:
+        """Deliveries stored and not yet marked sent, now this process's to send (oldest
+        first): each claimed for ``LEASE`` seconds, so no other process sends it meanwhile.
+
+        ``at_start``: this process has just started and sent nothing yet. On a database no
+        other process opens (SQLite), every unsent row is then a dead process's, whatever
+        its age or its claim, and all are taken at once.
+        """
+        now = self.ts()
+        lone = at_start and not self.db.shared
+        cutoff = math.inf if lone else now - self.UNSENT_GRACE
+        free_after = math.inf if lone else now  # a lease that ended before this is free
+        token = self._claimer
+        # On PostgreSQL, rows another transaction is claiming are skipped, not waited for,
+        # so processes claiming at once share the rows out; SQLite's one writer claims alone.
+        lock = " FOR UPDATE SKIP LOCKED" if self.db.shared else ""
+        sql = (
+            "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN (SELECT id FROM"
+            " outbox WHERE sent_at IS NULL AND created_at < ? AND (claimed_until IS NULL OR"
+            f" claimed_until < ?) ORDER BY id LIMIT ?{lock}) RETURNING id, delivery"
+        )
+        params = (token, now + self.LEASE, cutoff, free_after, self.CLAIM_LIMIT)
+
+        def plan(conn: Connection) -> list[Row]:
+            return conn.execute(sql, params).fetchall()
+
+        found = sorted(await self.db.transact(plan), key=lambda row: int(row["id"]))
         unsent = []
         for stored in found:
             try:
@@ -583,28 +654,6 @@ class MatchStore:
                 continue
             unsent.append(replace(delivery, outbox_id=stored["id"]))
         return unsent
-
-    # On a shared database, rows younger than this may be in the hands of the live process
-    # that committed them (it sends right after its commit): only older ones are replayed.
-    UNSENT_GRACE = 120.0
-
-    async def _claim_unsent(self) -> list[Row]:
-        """The unsent rows for this process alone to replay, on a database other processes
-        share: taken with ``FOR UPDATE SKIP LOCKED``, so two processes starting at once get
-        none in common, and noted sent in the same transaction, so no later start takes them
-        again (a crash during the replay itself then loses them rather than sending twice)."""
-        now = self.ts()
-        cutoff = now - self.UNSENT_GRACE
-
-        def plan(conn: Connection) -> list[Row]:
-            return conn.execute(
-                "UPDATE outbox SET sent_at = ? WHERE id IN (SELECT id FROM outbox"
-                " WHERE sent_at IS NULL AND created_at < ? ORDER BY id FOR UPDATE SKIP LOCKED)"
-                " RETURNING id, delivery",
-                (now, cutoff),
-            ).fetchall()
-
-        return sorted(await self.db.transact(plan), key=lambda row: int(row["id"]))
 
     async def mark_sent(self, outbox_ids: Iterable[int]) -> None:
         """Note these outbox rows sent, so no start-up ever sends them again."""
@@ -713,6 +762,9 @@ class MatchStore:
             ) from None
         self.remembered(change.remember)
         self.keep(after)
+        text = columns.get("state")
+        if self.states is not None and isinstance(text, str) and after.state is not None:
+            self.states.keep(after.id, text, after.state)  # the next read finds it
         return Changed(before, after, people, now, found, posted(deliveries, ids))
 
     async def set_aside(

@@ -41,6 +41,25 @@ async def test_every_change_stores_its_deliveries_with_it(
     assert await service.prune_outbox(keep_days=0) == 0  # sent just now: kept a while
 
 
+async def test_a_claim_never_marked_is_taken_again_once_its_lease_is_over(
+    service: MatchService, clock: FakeClock
+) -> None:
+    """A process that claimed rows and died before marking them: its claim holds for the
+    lease, then the rows are anyone's again. A lone process (SQLite) takes them at its
+    next start whatever their claim, since it was the one that died."""
+    await start_match(service)
+    clock.advance(seconds=service.store.UNSENT_GRACE + 1)
+    claimed = await service.left_unsent()
+    assert claimed and await service.left_unsent() == []
+    if not service.database.shared:
+        assert await service.unsent() == claimed
+    clock.advance(seconds=service.store.LEASE + 1)
+    assert await service.left_unsent() == claimed
+    await service.delivered(claimed)
+    clock.advance(seconds=service.store.LEASE + 1)
+    assert await service.left_unsent() == [] and await service.unsent() == []
+
+
 async def test_a_refused_move_stores_nothing(service: MatchService, db_path: Path) -> None:
     info = await start_match(service)
     before = _unsent(db_path)

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
+import asyncpg
 import pytest
 
+import games
 from bot.service import Conflict, MatchService, NotYourTurn, Refused
 from bot.sql import Connection
-from bot.storage_pg import PgDatabase, translate
+from bot.storage_pg import PgDatabase, combined, translate
 from tests import pg
-from tests.bot.conftest import FakeClock, rows, start_match
+from tests.bot.conftest import ALICE, BOB, GAME, GUILD, FakeClock, rows, start_match
 
 
 @pytest.fixture
@@ -70,6 +72,33 @@ async def test_moves_on_many_matches_from_two_processes_all_apply(
     assert rows(pg_url, "SELECT COUNT(*), COUNT(DISTINCT match_id) FROM moves") == [(40, 40)]
 
 
+async def test_a_match_read_again_is_parsed_only_when_another_process_changed_it(
+    two: tuple[MatchService, MatchService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every use reads the match afresh, but its state is made from the stored text only
+    when that text is not the one this process last saw (or wrote) for it."""
+    first, second = two
+    info = await start_match(first)
+    game = type(games.get(GAME))
+    made: list[str] = []
+    parse = game.from_json
+
+    def counted(self: games.Game, text: str) -> games.State:
+        made.append(text)
+        return parse(self, text)
+
+    monkeypatch.setattr(game, "from_json", counted)
+    for service in (first, second, second):
+        info = await service.get(info.id)
+    assert len(made) == 1  # the second's first read; the first made the state itself
+    assert info.to_move is not None
+    move = (await first.legal_moves(info.id, info.to_move))[0]
+    moved, _ = await first.move(info.id, info.to_move, move)
+    assert len(made) == 1  # what it wrote, it knows
+    assert (await second.get(info.id)).version == moved.version == 1
+    assert len(made) == 2  # changed elsewhere: made again
+
+
 async def test_a_deadline_fires_once_across_processes(
     two: tuple[MatchService, MatchService], pg_url: str, clock: FakeClock
 ) -> None:
@@ -115,6 +144,74 @@ async def test_the_outbox_replay_is_shared_out_never_doubled(
     ids = [d.outbox_id for replay in replays for d in replay]
     assert len(ids) == len(set(ids)) == unsent  # every row once, by one process
     assert await first.unsent() == [] and await second.unsent() == []
+    # Claimed, not marked: held for its claimer while the lease runs; nobody takes it again.
+    clock.advance(seconds=first.store.LEASE - 1)
+    assert await first.left_unsent() == [] and await second.left_unsent() == []
+
+
+async def test_what_a_process_claimed_and_never_marked_goes_out_after_its_lease(
+    two: tuple[MatchService, MatchService], clock: FakeClock, pg_url: str
+) -> None:
+    """A process claims rows, then dies before marking them sent (it may or may not have
+    sent them): once the lease is over, the other claims them and sends them with the same
+    nonces, exactly once between the two; marked, they are never claimed again."""
+    first, second = two
+    for _ in range(3):
+        await start_match(first)
+    clock.advance(seconds=first.store.UNSENT_GRACE + 1)
+    claimed = await first.unsent()  # ... and then "crashes": nothing is marked
+    assert claimed
+    assert await second.left_unsent() == []  # the lease holds
+    clock.advance(seconds=first.store.LEASE + 1)
+    again = await asyncio.gather(second.left_unsent(), second.left_unsent())
+    assert sorted(d.outbox_id for batch in again for d in batch) == [d.outbox_id for d in claimed]
+    assert [d for batch in again for d in batch if d.outbox_id == claimed[0].outbox_id] == [
+        claimed[0]
+    ]  # the same message, so the same nonce
+    await second.delivered([d for batch in again for d in batch])
+    clock.advance(seconds=first.store.LEASE + 1)
+    assert await first.left_unsent() == [] and await second.left_unsent() == []
+    assert rows(pg_url, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL") == [(0,)]
+
+
+async def _until(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    for _ in range(200):
+        if await check():
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"not seen within 5 s: {what}")
+
+
+async def test_a_servers_language_chosen_in_one_process_is_spoken_by_every_one(
+    two: tuple[MatchService, MatchService], pg_url: str
+) -> None:
+    """``/tapis language`` answered by one process: the other speaks it at once, without a
+    restart; and after losing its connection to the server's notifications, a process
+    reads every setting again, so a change made meanwhile is not missed."""
+    first, second = two
+    await start_match(second)  # both have read the settings and keep them
+    assert second.languages.of(GUILD) == "en"
+
+    async def second_speaks(lang: str) -> bool:
+        await second.languages.ready()
+        return second.languages.of(GUILD) == lang
+
+    await first.languages.choose(GUILD, "fr")
+    await _until(lambda: second_speaks("fr"), "French chosen in the other process")
+    _, told = await second.challenge(ALICE, BOB, "ecarte", guild_id=GUILD, channel_id=1)
+    assert [d.text for d in told if "défie Bob à Écarté" in (d.text or "")], told
+    await second.languages.seen(GUILD, "sv")  # Discord's locale: still the chosen one wins
+    await first.languages.choose(GUILD, None)  # back to Discord's locale, seen by the second
+    await _until(lambda: second_speaks("sv"), "the server's own locale again")
+
+    # The second's listening connection is cut; the first changes the language meanwhile.
+    listener = second.database._listener  # type: ignore[attr-defined]
+    assert listener is not None
+    pg.query(pg_url, "SELECT pg_terminate_backend($1)", listener.get_server_pid())
+    await first.languages.choose(GUILD, "fr")
+    await _until(lambda: second_speaks("fr"), "French, after listening again")
+    await first.languages.choose(GUILD, "en")
+    await _until(lambda: second_speaks("en"), "English, heard on the new connection")
 
 
 async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: str) -> None:
@@ -181,6 +278,43 @@ async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: 
     assert threading.active_count() == before
 
 
+async def test_inserts_wait_to_go_together_and_still_fail_their_own_plan(pg_url: str) -> None:
+    """A plan's plain INSERTs are sent together with its next statement or at its end: ids
+    known at once, counts and reads as if each had run there and then, and one that fails
+    fails its plan alone (rolled back), even within a batch of plans committed together."""
+    db = await PgDatabase.open(pg_url, writers=1)  # one writer: plans meet in its batches
+    outbox = "INSERT INTO outbox (match_id, delivery, created_at) VALUES (?, ?, 0)"
+    setting = "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, 0, 0)"
+    try:
+
+        def plan(conn: Connection) -> tuple[int, int, list[int]]:
+            made = conn.execute(setting, (5,))
+            tags = [conn.execute(outbox, (1, text)).lastrowid for text in "ab"]
+            read = conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+            return made.rowcount, read, [tag or 0 for tag in tags]
+
+        count, read, tags = await db.transact(plan)
+        assert (count, read) == (1, 2) and 0 < tags[0] < tags[1]
+
+        def failing(conn: Connection) -> None:
+            conn.execute(outbox, (2, "c"))
+            conn.execute(setting, (5,))  # the same server again: refused once sent
+
+        def fine(conn: Connection) -> int | None:
+            return conn.execute(outbox, (3, "d")).lastrowid
+
+        with pytest.raises(asyncpg.UniqueViolationError):
+            await db.transact(failing)
+        outcomes = await asyncio.gather(
+            db.transact(failing), db.transact(fine), return_exceptions=True
+        )
+        assert isinstance(outcomes[0], asyncpg.UniqueViolationError)
+        assert isinstance(outcomes[1], int) and outcomes[1] > tags[1]
+        assert rows(pg_url, "SELECT match_id FROM outbox ORDER BY id") == [(1,), (1,), (3,)]
+    finally:
+        await db.close()
+
+
 def test_statements_are_turned_into_postgresql_placeholders() -> None:
     assert translate("SELECT a FROM t WHERE b = ? AND c = '?'").text == (
         "SELECT a FROM t WHERE b = $1 AND c = '?'"
@@ -188,7 +322,20 @@ def test_statements_are_turned_into_postgresql_placeholders() -> None:
     made = translate("INSERT INTO matches (game) VALUES (?)")
     assert made.text.endswith("RETURNING id") and made.numbered and made.rows
     kept = translate("INSERT INTO players (user_id) VALUES (?)")
-    assert not kept.numbered and not kept.rows
+    assert not kept.numbered and not kept.rows and kept.deferred == kept.text
+    tagged = translate("INSERT INTO outbox (match_id, delivery) VALUES (?, ?)")
+    assert tagged.deferred == "INSERT INTO outbox (id, match_id, delivery) VALUES ($1, $2, $3)"
+    assert (
+        translate("INSERT INTO players (user_id) VALUES (?) ON CONFLICT DO NOTHING").deferred
+        is None
+    )
+    assert combined(
+        ["INSERT INTO a (x) VALUES ($1)", "INSERT INTO b (y, z) VALUES ($1, $2)"], [1, 2]
+    ) == (
+        "WITH s0 AS (INSERT INTO a (x) VALUES ($1) RETURNING 1),"
+        " s1 AS (INSERT INTO b (y, z) VALUES ($2, $3) RETURNING 1)"
+        " SELECT (SELECT count(*) FROM s0), (SELECT count(*) FROM s1)"
+    )
 
 
 async def test_a_server_that_cannot_be_reached_is_said_plainly(pg_url: str) -> None:

@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord import client
 from bot.service import MatchService, PlayerRef, wording
 from games.words import ENGLISH
+from tests.bot.conftest import FakeClock
+from tests.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,3 +172,40 @@ async def test_a_second_bot_on_the_same_database_is_refused(
     finally:
         first.send_signal(signal.SIGTERM)
         await first.wait()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_running_bot_sends_what_another_process_left_unsent(
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    tmp_path: Path,
+    alice: FakeUser,
+    bob: FakeUser,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    backend: str,
+) -> None:
+    """Messages committed after this bot started, then left unsent (their process died):
+    once old enough, the bot's sweep claims them and sends each once, with its nonce."""
+    monkeypatch.setattr(client, "OUTBOX_SWEEP", 0.05)
+    clock = FakeClock()
+    target = tmp_path / "tapis.db" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    service = await MatchService.open(target, now=clock)
+    bot = await start_bot(service)
+    a, b = PlayerRef(alice.id, "Alice"), PlayerRef(bob.id, "Bob")
+    info, told = await service.challenge(
+        a, b, "ecarte", guild_id=fake.guild_id, channel_id=fake.channel_id
+    )  # made "elsewhere": never handed to this bot's courier
+    await asyncio.sleep(0.3)
+    assert not [s for s in fake.log if s.kind == "message"]  # too fresh: maybe in flight
+    clock.advance(seconds=service.store.UNSENT_GRACE + 1)
+    await _until(lambda: bool([s for s in fake.log if s.kind == "message"]), "the sweep")
+    await bot.courier.settled()
+    sent = [s for s in fake.log if s.kind == "message"]
+    assert [s.payload.get("nonce") for s in sent] == [f"ob{d.outbox_id}" for d in told]
+    assert f"#{info.id}" in sent[0].content
+    assert await service.left_unsent() == []
+    clock.advance(seconds=service.store.LEASE + 1)
+    assert await service.left_unsent() == []  # marked sent: never claimed again
+    await bot.close()
+    await service.close()

@@ -58,7 +58,12 @@ async def test_two_processes_serve_their_shards_on_one_postgresql(
     fake: FakeDiscord, tmp_path: Path, pg_url: str
 ) -> None:
     """``python -m bot`` twice, shards 0 and 1 of 2, on the same database: both connect (no
-    lock file stops the second) and both stop cleanly."""
+    lock file stops the second), each gets and answers only its own shard's commands (the
+    fake routes a server's events to shard ``(guild_id >> 22) % 2``, as Discord does), and
+    both stop cleanly."""
+    alice = fake.add_user("Alice")
+    home = 1  # the shard serving the fake's one server (DMs go to shard 0)
+    fake.move_guild(home, 2)
     env = {
         "PYTHONPATH": str(ROOT),
         "DISCORD_TOKEN": fake.token,
@@ -88,6 +93,15 @@ async def test_two_processes_serve_their_shards_on_one_postgresql(
                 break
             await asyncio.sleep(0.1)
         assert len(fake._sockets) >= 2 and all(beat.exists() for beat in beats)
+        asked = await fake.slash(alice, "hand")
+        answer = await asked.callback()
+        assert answer.kind == "callback"  # answered, by one process (the logs say which)
+        # Stopped once quiet: a stop in the middle of a request is another test's matter.
+        for _ in range(20):
+            made = len(fake.requests)
+            await asyncio.sleep(0.5)
+            if len(fake.requests) == made:
+                break
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
@@ -95,4 +109,6 @@ async def test_two_processes_serve_their_shards_on_one_postgresql(
     for process, err in zip(processes, errors, strict=True):
         assert process.returncode == 0, err.decode()
         assert "Traceback" not in err.decode(), err.decode()[-3000:]
+    told = [f"user={alice.id}" in err.decode() for err in errors]
+    assert told == [shard == home for shard in (0, 1)], errors[home].decode()[-3000:]
     assert not list(tmp_path.rglob("*.lock"))  # the file lock is SQLite's alone

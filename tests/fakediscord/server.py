@@ -191,6 +191,8 @@ class FakeDiscord:
         self.guild_locale = "en-US"  # the server's language in Discord
         self.identified = asyncio.Event()
         self._sockets: list[tuple[web.WebSocketResponse, itertools.count[int]]] = []
+        # Each connection's shard, [id, count], as it identified (none said: [0, 1]).
+        self._shards: dict[int, tuple[int, int]] = {}
         self._waiters: list[tuple[Callable[[Sent], bool], asyncio.Future[Sent]]] = []
         self._originals: dict[str, Json] = {}
         self._runner: web.AppRunner | None = None
@@ -202,6 +204,15 @@ class FakeDiscord:
         user = FakeUser(snowflake(), name)
         self.users[user.id] = user
         return user
+
+    def move_guild(self, shard: int, count: int) -> None:
+        """Give the server an id that shard ``shard`` of ``count`` serves (before anyone
+        connects): its channels go with it."""
+        while (self.guild_id >> 22) % count != shard:
+            self.guild_id += 1 << 22
+        for channel in self.channels.values():
+            if "guild_id" in channel:
+                channel["guild_id"] = str(self.guild_id)
 
     def add_channel(self, name: str) -> int:
         channel_id = snowflake()
@@ -308,10 +319,18 @@ class FakeDiscord:
 
     # -- gateway -----------------------------------------------------------------------------
 
+    def serves(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
+        """Whether the connection ``ws`` gets the events of ``guild_id``, as Discord routes
+        them: a guild's go to shard ``(guild_id >> 22) % shard_count``, DMs to shard 0."""
+        shard, count = self._shards.get(id(ws), (0, 1))
+        return shard == (0 if guild_id is None else (guild_id >> 22) % count)
+
     async def dispatch(self, event: str, data: Json) -> None:
-        """Send a dispatch (op 0) to every connected client, as text frames."""
+        """Send a dispatch (op 0) to every connected client serving its guild (see
+        :meth:`serves`), as text frames."""
+        guild = data.get("guild_id")
         for ws, seq in list(self._sockets):
-            if not ws.closed:
+            if not ws.closed and self.serves(ws, None if guild is None else int(guild)):
                 await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -331,26 +350,32 @@ class FakeDiscord:
                 if message["d"].get("token") != self.token:
                     await ws.close(code=4004, message=b"Authentication failed.")
                     break
+                shard = message["d"].get("shard") or [0, 1]
+                self._shards[id(ws)] = (int(shard[0]), int(shard[1]))
                 await self._ready(ws, seq)
             elif op == 6:  # no resume here: ask for a new session
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
         self._sockets = [(s, q) for s, q in self._sockets if s is not ws]
+        self._shards.pop(id(ws), None)
         return ws
 
     async def _ready(self, ws: web.WebSocketResponse, seq: itertools.count[int]) -> None:
+        mine = self.serves(ws, self.guild_id)
         ready = {
             "v": 10,
             "user": self.bot_user.payload(),
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if mine else [],
             "session_id": f"session-{snowflake()}",
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.app_id), "flags": 0},
-            "shard": [0, 1],
+            "shard": list(self._shards.get(id(ws), (0, 1))),
             "private_channels": [],
         }
         await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": next(seq), "d": ready}))
-        guild = self.guild_payload()
-        await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": next(seq), "d": guild}))
+        if mine:
+            guild = self.guild_payload()
+            event = {"op": 0, "t": "GUILD_CREATE", "s": next(seq), "d": guild}
+            await ws.send_str(json.dumps(event))
         self._sockets.append((ws, seq))
         self.identified.set()
 
