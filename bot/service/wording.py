@@ -99,11 +99,14 @@ def listing(game: str, moves: Sequence[str], w: Words) -> str:
         return w.gettext("No move is open to you now.")
     sets: dict[str, int] = {}
     for move in moves:
-        cards = len(move_cards(move))
-        if cards > 1:
-            verb = move.split()[0]
-            sets[verb] = max(sets.get(verb, 0), cards)
-    single = [m for m in moves if m.split()[0] not in sets]
+        # A Piquet discard lists some 1,500 moves: a move's words bound its cards, so only
+        # one that could name more than the most seen yet for its verb is looked into.
+        verb, _, rest = move.partition(" ")
+        if rest.count(" ") + 1 > sets.get(verb, 1):
+            cards = len(move_cards(move))
+            if cards > 1:
+                sets[verb] = max(sets.get(verb, 0), cards)
+    single = [m for m in moves if m.partition(" ")[0] not in sets]
     parts = [
         w.ngettext("type `{verb}` and a card", "type `{verb}` and up to {n} cards", most).format(
             verb=verb, n=w.number(most)
