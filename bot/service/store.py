@@ -41,6 +41,7 @@ from bot.service.values import (
 )
 from bot.sql import Connection, Database, Row
 from games import State
+from games.core import MatchState
 from games.words import N_
 
 T = TypeVar("T")
@@ -71,6 +72,22 @@ def storable_id(value: object) -> bool:
 def dumps(data: object) -> str:
     """JSON as stored: compact and with sorted keys, so equal data is stored equal."""
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def state_text(state: State) -> str:
+    """A state as stored: exactly its ``to_json`` text, written by orjson where it can (a
+    move stores one, and the standard encoder with sorted keys took a good share of the
+    event loop's time for it). orjson writes letters beyond ASCII as they are where the
+    standard encoder escapes them: such a state (a Piquet declaration's "sixième") is
+    written by ``to_json`` itself, so equal states are always stored as equal text."""
+    if isinstance(state, MatchState):
+        try:
+            text = orjson.dumps(state.to_data(), option=orjson.OPT_SORT_KEYS).decode()
+        except TypeError:  # data orjson does not take (a key that is not text): as before
+            return state.to_json()
+        if text.isascii():  # O(1) on a str: Python knows its widest character
+            return text
+    return state.to_json()
 
 
 class Unreadable(Exception):
@@ -261,7 +278,7 @@ def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
     if after.result != before.result:
         columns["result"] = None if after.result is None else dumps(after.result)
     if after.state is not before.state:  # states are immutable: a new one is a new object
-        columns["state"] = None if after.state is None else after.state.to_json()
+        columns["state"] = None if after.state is None else state_text(after.state)
     return columns
 
 
