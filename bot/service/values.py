@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any, Generic, Literal, Protocol, TypeVar, cast, runtime_checkable
 
+import games
 from bot import clocks
 from bot.sql import Connection
 from games import State
@@ -370,6 +371,21 @@ class MatchRow:
     @cached_property
     def place(self) -> Place:
         return Place(self.guild_id, self.channel_id, self.thread_id)
+
+    @cached_property
+    def public_view(self) -> Json:
+        """``state.view(None)``, made once per row and shared: read it, never change it. A
+        move's board shows it, and the next move (whose row before is this very row, kept in
+        the match cache) compares the deal breakdown it tells without making it again."""
+        assert self.state is not None
+        return game_view(self.state, None)
+
+    @cached_property
+    def deal_said(self) -> list[str]:
+        """The breakdown of the last deal that ended, in English, as the public view tells it
+        ([] before any): a move compares its own with the one of the row before, which the
+        move before worked out already. Read it, never change it."""
+        return games.get(self.game).deal_summary(self.public_view, ENGLISH)
 
     @cached_property
     def user_ids(self) -> tuple[int, ...]:

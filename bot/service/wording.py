@@ -32,7 +32,7 @@ from bot.service.values import (
 )
 from games.cards import SUIT_SYMBOLS
 from games.core import move_cards
-from games.words import ENGLISH, N_, Words
+from games.words import N_, Words
 
 MAX_LISTED_MOVES = 12
 _DECISION = re.compile(
@@ -305,7 +305,7 @@ def board(
     assert row.state is not None
     w = i18n.words(public)
     state = row.state
-    view = view if view is not None else game_view(state, None)
+    view = view if view is not None else row.public_view
     names = names or seat_names(row, people)
     lines = [f"**{title(row, w)}**"]
     last = last_move(view)
@@ -375,7 +375,8 @@ def hand(
     elif state.to_move == seat:
         lines.append(w.gettext("Your turn{clock}.").format(clock=_clock(row, now, w, said)))
         legal = list(view.get("legal_moves") or [])
-        if any(len(move_cards(m)) > 1 for m in legal):
+        # A move of one word and a card ("play QS") cannot name two cards: not split.
+        if any(m.count(" ") > 1 and len(move_cards(m)) > 1 for m in legal):
             lines.append(listing(row.game, legal, w))
     else:
         lines.append(w.gettext("{name} to play{clock}.").format(name=opponent, clock=""))
@@ -383,16 +384,13 @@ def hand(
     return delivery("hand", row, people, to, text, w, view=view, names=names)
 
 
-def deal_ended(before: MatchRow | None, row: MatchRow, view: Json) -> bool:
-    """Whether the change from ``before`` to ``row`` (whose public view is ``view``) ended a
-    deal: its game's breakdown of the last deal is new. The breakdown stays in the views
-    until the next deal ends, so it is told once, when it appears."""
+def deal_ended(before: MatchRow | None, row: MatchRow) -> bool:
+    """Whether the change from ``before`` to ``row`` ended a deal: its game's breakdown of the
+    last deal is new. The breakdown stays in the views until the next deal ends, so it is
+    told once, when it appears."""
     if before is None or before.state is None:
         return False
-    now_said = deal_summary(row.game, view, ENGLISH)
-    if not now_said:
-        return False
-    return now_said != deal_summary(before.game, game_view(before.state, None), ENGLISH)
+    return bool(row.deal_said) and row.deal_said != before.deal_said
 
 
 def progress(
@@ -401,10 +399,9 @@ def progress(
     """After a change in play (from ``before``): the board, then each player's hand."""
     assert row.state is not None
     names, said = seat_names(row, people), Clocks()
-    view = game_view(row.state, None)
-    ended = deal_ended(before, row, view)
+    ended = deal_ended(before, row)
     return [
-        board(row, people, now, public, names, said, ended=ended, view=view),
+        board(row, people, now, public, names, said, ended=ended),
         hand(row, people, 0, now, names, said, ended=ended),
         hand(row, people, 1, now, names, said, ended=ended),
     ]
