@@ -358,6 +358,18 @@ class MatchRow:
     rematch_of: int | None
     rated: bool
 
+    def but(self, **changes: Any) -> MatchRow:
+        """The row with ``changes`` made: ``dataclasses.replace`` without its checks and
+        its second pass over every field, since every move makes one. What a row works out
+        once (its view, its place) is not copied: the new row works it out afresh."""
+        unknown = changes.keys() - _ROW_FIELDS
+        if unknown:
+            raise TypeError(f"a match row has no field {', '.join(sorted(unknown))}")
+        mine = self.__dict__
+        copy = object.__new__(MatchRow)
+        copy.__dict__.update({name: mine[name] for name in _ROW_FIELDS}, **changes)
+        return copy
+
     def seat_of(self, user_id: int) -> int | None:
         if self.seat_ids is None:
             return None
@@ -418,6 +430,9 @@ class MatchRow:
             version=self.version,
             result=None if self.result is None else dict(self.result),
         )
+
+
+_ROW_FIELDS = tuple(f.name for f in fields(MatchRow))
 
 
 @dataclass(frozen=True)

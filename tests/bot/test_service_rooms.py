@@ -216,3 +216,22 @@ def test_a_state_is_stored_as_its_own_json() -> None:
                 beyond_ascii += "\\u" in text  # escaped, as the standard encoder does
                 state = state.apply(rng.choice(state.legal_moves()))
     assert beyond_ascii  # the other path was taken too
+
+
+async def test_an_outbox_row_reads_back_as_its_delivery(service: MatchService) -> None:
+    """The outbox's text is written straight from the dataclass: it is ``to_json``'s data
+    and reads back as the very delivery."""
+    import json
+
+    from bot.service import Delivery
+    from bot.service.store import outbox_text
+
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    _, deliveries = await service.move(info.id, info.to_move, move)
+    assert {d.kind for d in deliveries} == {"board", "hand"}
+    for delivery in deliveries:
+        data = json.loads(outbox_text(delivery))
+        assert data == json.loads(json.dumps(delivery.to_json()))
+        assert Delivery.from_json(data) == delivery
