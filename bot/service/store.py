@@ -82,7 +82,8 @@ def state_text(state: State) -> str:
     written by ``to_json`` itself, so equal states are always stored as equal text."""
     if isinstance(state, MatchState):
         try:
-            text = orjson.dumps(state.to_data(), option=orjson.OPT_SORT_KEYS).decode()
+            data = state.to_data(tuples=True)
+            text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
         except TypeError:  # data orjson does not take (a key that is not text): as before
             return state.to_json()
         if text.isascii():  # O(1) on a str: Python knows its widest character
