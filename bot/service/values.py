@@ -385,19 +385,21 @@ class MatchRow:
         return Place(self.guild_id, self.channel_id, self.thread_id)
 
     @cached_property
-    def public_view(self) -> Json:
-        """``state.view(None)``, made once per row and shared: read it, never change it. A
-        move's board shows it, and the next move (whose row before is this very row, kept in
-        the match cache) compares the deal breakdown it tells without making it again."""
-        assert self.state is not None
-        return game_view(self.state, None)
-
-    @cached_property
-    def deal_said(self) -> list[str]:
+    def deal_said(self) -> tuple[str, ...]:
         """The breakdown of the last deal that ended, in English, as the public view tells it
-        ([] before any): a move compares its own with the one of the row before, which the
-        move before worked out already. Read it, never change it."""
-        return games.get(self.game).deal_summary(self.public_view, ENGLISH)
+        (empty before any): a move compares its own with the one of the row before, which
+        the move before worked out already (that row is the one the match cache keeps).
+        Only these few lines are kept with the row, not the view they are read from."""
+        assert self.state is not None
+        return self.deal_said_in(game_view(self.state, None))
+
+    def deal_said_in(self, view: Json) -> tuple[str, ...]:
+        """``deal_said``, read from the row's public view ``view`` if not known yet."""
+        said: tuple[str, ...] | None = self.__dict__.get("deal_said")
+        if said is None:
+            said = tuple(games.get(self.game).deal_summary(view, ENGLISH))
+            self.__dict__["deal_said"] = said  # where cached_property keeps it
+        return said
 
     @cached_property
     def user_ids(self) -> tuple[int, ...]:

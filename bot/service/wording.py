@@ -305,7 +305,7 @@ def board(
     assert row.state is not None
     w = i18n.words(public)
     state = row.state
-    view = view if view is not None else row.public_view
+    view = view if view is not None else game_view(state, None)
     names = names or seat_names(row, people)
     lines = [f"**{title(row, w)}**"]
     last = last_move(view)
@@ -384,13 +384,14 @@ def hand(
     return delivery("hand", row, people, to, text, w, view=view, names=names)
 
 
-def deal_ended(before: MatchRow | None, row: MatchRow) -> bool:
-    """Whether the change from ``before`` to ``row`` ended a deal: its game's breakdown of the
-    last deal is new. The breakdown stays in the views until the next deal ends, so it is
-    told once, when it appears."""
+def deal_ended(before: MatchRow | None, row: MatchRow, view: Json) -> bool:
+    """Whether the change from ``before`` to ``row`` (whose public view is ``view``) ended a
+    deal: its game's breakdown of the last deal is new. The breakdown stays in the views
+    until the next deal ends, so it is told once, when it appears."""
+    now_said = row.deal_said_in(view)  # kept with the row, for the next move to compare
     if before is None or before.state is None:
         return False
-    return bool(row.deal_said) and row.deal_said != before.deal_said
+    return bool(now_said) and now_said != before.deal_said
 
 
 def progress(
@@ -399,9 +400,10 @@ def progress(
     """After a change in play (from ``before``): the board, then each player's hand."""
     assert row.state is not None
     names, said = seat_names(row, people), Clocks()
-    ended = deal_ended(before, row)
+    view = game_view(row.state, None)
+    ended = deal_ended(before, row, view)
     return [
-        board(row, people, now, public, names, said, ended=ended),
+        board(row, people, now, public, names, said, ended=ended, view=view),
         hand(row, people, 0, now, names, said, ended=ended),
         hand(row, people, 1, now, names, said, ended=ended),
     ]

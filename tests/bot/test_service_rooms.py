@@ -67,7 +67,7 @@ def _entries(
         seen.add(frame)
         callee = frame.f_globals.get("__name__", "")
         caller = frame.f_back.f_globals.get("__name__", "")
-        # The public view is a row's own (made once, shared by its board and the next move).
+        # A row works out its own deal breakdown (from its public view) if not worded yet.
         words = caller in ("bot.service.wording", "bot.service.values")
         if words and frame.f_code.co_name in ("game_view", "clock_text"):
             costly.append(frame.f_code.co_name)
