@@ -8,6 +8,7 @@ match (unix seconds, UTC), never only in memory, so a restart picks every clock 
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
@@ -49,8 +50,22 @@ def to_datetime(timestamp: float | None) -> datetime | None:
 
 def describe_left(seconds: float, words: Words = ENGLISH) -> str:
     """'2 days 3 hours', '5 hours', '40 minutes' — time left, in words."""
-    seconds = max(0.0, seconds)
-    left = timedelta(seconds=round(seconds))
+    key = (round(max(0.0, seconds)), words)
+    said = _LEFT.get(key)
+    if said is None:
+        if len(_LEFT) >= 4096:
+            _LEFT.clear()
+        said = _LEFT[key] = _describe_left(key[0], words)
+    return said
+
+
+# Every move's board tells the time left, nearly always the same few whole periods (a fresh
+# turn's days): said once per language and number of seconds, not once per move.
+_LEFT: dict[tuple[int, Words], str] = {}
+
+
+def _describe_left(seconds: int, words: Words) -> str:
+    left = timedelta(seconds=seconds)
     days, hours, minutes = left.days, left.seconds // 3600, left.seconds % 3600 // 60
     parts: list[str] = []
     if days:
@@ -63,4 +78,10 @@ def describe_left(seconds: float, words: Words = ENGLISH) -> str:
 
 
 def format_deadline(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """'2026-05-01 14:05 UTC': to the minute, so worked out once per minute, not per move."""
+    return _minute_text(int(timestamp // 60))
+
+
+@functools.lru_cache(maxsize=1024)
+def _minute_text(minute: int) -> str:
+    return datetime.fromtimestamp(minute * 60, UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -40,6 +40,7 @@ DOMAIN = "tapis"
 CATALOGS = Path(__file__).parent / "locales"
 
 
+@functools.lru_cache(maxsize=256)  # a few dozen locales exist; each hand asks for one
 def lang_of(locale: object) -> str:
     """The language Tapis speaks to a reader of ``locale`` (a Discord locale, a code, None)."""
     code = str(getattr(locale, "value", locale) or "").replace("_", "-").lower()

@@ -71,6 +71,10 @@ def example() -> Game:
 
 def get(name: str) -> Game:
     """The game called ``name`` (or an alias: 'bésigue', 'five-aces' …); KeyError if none."""
+    # A name as stored needs no folding (which Unicode makes slow, for every move).
+    found = _GAMES.get(name) if isinstance(name, str) else None
+    if found is not None:
+        return found
     key = _ALIASES.get(_fold(name)) if isinstance(name, str) else None
     if key is None:
         raise KeyError(f"unknown game {name!r}: games are {', '.join(names())}")

@@ -608,8 +608,7 @@ def _moved(
         deadline, reminder = clocks.deadline_after(now, row.days_per_move)
         to_move = row.seat_ids[after.to_move] if after.to_move is not None else None
     version = row.version + 1
-    moved = replace(
-        row,
+    moved = row.but(
         version=version,
         state=after,
         status="finished" if finished else "active",

@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any, Generic, Literal, Protocol, TypeVar, cast, runtime_checkable
 
+import games
 from bot import clocks
 from bot.sql import Connection
 from games import State
@@ -350,6 +351,18 @@ class MatchRow:
     rematch_of: int | None
     rated: bool
 
+    def but(self, **changes: Any) -> MatchRow:
+        """The row with ``changes`` made: ``dataclasses.replace`` without its checks and
+        its second pass over every field, since every move makes one. What a row works out
+        once (its view, its place) is not copied: the new row works it out afresh."""
+        unknown = changes.keys() - _ROW_FIELDS
+        if unknown:
+            raise TypeError(f"a match row has no field {', '.join(sorted(unknown))}")
+        mine = self.__dict__
+        copy = object.__new__(MatchRow)
+        copy.__dict__.update({name: mine[name] for name in _ROW_FIELDS}, **changes)
+        return copy
+
     def seat_of(self, user_id: int) -> int | None:
         if self.seat_ids is None:
             return None
@@ -363,6 +376,23 @@ class MatchRow:
     @cached_property
     def place(self) -> Place:
         return Place(self.guild_id, self.channel_id, self.thread_id)
+
+    @cached_property
+    def deal_said(self) -> tuple[str, ...]:
+        """The breakdown of the last deal that ended, in English, as the public view tells it
+        (empty before any): a move compares its own with the one of the row before, which
+        the move before worked out already (that row is the one the match cache keeps).
+        Only these few lines are kept with the row, not the view they are read from."""
+        assert self.state is not None
+        return self.deal_said_in(game_view(self.state, None))
+
+    def deal_said_in(self, view: Json) -> tuple[str, ...]:
+        """``deal_said``, read from the row's public view ``view`` if not known yet."""
+        said: tuple[str, ...] | None = self.__dict__.get("deal_said")
+        if said is None:
+            said = tuple(games.get(self.game).deal_summary(view, ENGLISH))
+            self.__dict__["deal_said"] = said  # where cached_property keeps it
+        return said
 
     @cached_property
     def user_ids(self) -> tuple[int, ...]:
@@ -395,6 +425,9 @@ class MatchRow:
             version=self.version,
             result=None if self.result is None else dict(self.result),
         )
+
+
+_ROW_FIELDS = tuple(f.name for f in fields(MatchRow))
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from bot.service.values import (
 )
 from games.cards import SUIT_SYMBOLS
 from games.core import move_cards
-from games.words import ENGLISH, N_, Words
+from games.words import N_, Words
 
 MAX_LISTED_MOVES = 12
 _DECISION = re.compile(
@@ -99,11 +99,14 @@ def listing(game: str, moves: Sequence[str], w: Words) -> str:
         return w.gettext("No move is open to you now.")
     sets: dict[str, int] = {}
     for move in moves:
-        cards = len(move_cards(move))
-        if cards > 1:
-            verb = move.split()[0]
-            sets[verb] = max(sets.get(verb, 0), cards)
-    single = [m for m in moves if m.split()[0] not in sets]
+        # A Piquet discard lists some 1,500 moves: a move's words bound its cards, so only
+        # one that could name more than the most seen yet for its verb is looked into.
+        verb, _, rest = move.partition(" ")
+        if rest.count(" ") + 1 > sets.get(verb, 1):
+            cards = len(move_cards(move))
+            if cards > 1:
+                sets[verb] = max(sets.get(verb, 0), cards)
+    single = [m for m in moves if m.partition(" ")[0] not in sets]
     parts = [
         w.ngettext("type `{verb}` and a card", "type `{verb}` and up to {n} cards", most).format(
             verb=verb, n=w.number(most)
@@ -378,7 +381,8 @@ def hand(
     elif state.to_move == seat:
         lines.append(w.gettext("Your turn{clock}.").format(clock=_clock(row, now, w, said)))
         legal = list(view.get("legal_moves") or [])
-        if any(len(move_cards(m)) > 1 for m in legal):
+        # A move of one word and a card ("play QS") cannot name two cards: not split.
+        if any(m.count(" ") > 1 and len(move_cards(m)) > 1 for m in legal):
             lines.append(listing(row.game, legal, w))
     else:
         lines.append(w.gettext("{name} to play{clock}.").format(name=opponent, clock=""))
@@ -390,12 +394,10 @@ def deal_ended(before: MatchRow | None, row: MatchRow, view: Json) -> bool:
     """Whether the change from ``before`` to ``row`` (whose public view is ``view``) ended a
     deal: its game's breakdown of the last deal is new. The breakdown stays in the views
     until the next deal ends, so it is told once, when it appears."""
+    now_said = row.deal_said_in(view)  # kept with the row, for the next move to compare
     if before is None or before.state is None:
         return False
-    now_said = deal_summary(row.game, view, ENGLISH)
-    if not now_said:
-        return False
-    return now_said != deal_summary(before.game, game_view(before.state, None), ENGLISH)
+    return bool(now_said) and now_said != before.deal_said
 
 
 def progress(
