@@ -17,13 +17,13 @@ run: $(STAMP)
 
 test: $(STAMP) lint
 	@command -v chromium >/dev/null 2>&1 || [ -n "$$TAPIS_CHROMIUM" ] || \
-		echo "NOTE: no Chromium found: the browser tests (tests/web/test_browser.py) will be SKIPPED. Install it with: apt-get install chromium"
+		echo "NOTE: no Chromium found: the browser tests (tests/bot/web/test_browser.py) will be SKIPPED. Install it with: apt-get install chromium"
 	$(BIN)/python -m pytest
 
-# The service's state machine (tests/bot/test_service_machine.py) at length: many long runs
+# The service's state machine (tests/bot/service/test_machine.py) at length: many long runs
 # of moves, strangers, double presses, clock passes, restarts and crashes on every game.
 soak: $(STAMP)
-	TAPIS_SOAK=1 $(BIN)/python -m pytest tests/bot/test_service_machine.py
+	TAPIS_SOAK=1 $(BIN)/python -m pytest tests/bot/service/test_machine.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

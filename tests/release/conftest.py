@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from tests.discord.conftest import fake  # noqa: F401  (the fake Discord fixture)
+from tests.bot.discord.conftest import fake  # noqa: F401  (the fake Discord fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"

@@ -18,7 +18,7 @@ from bot.service import MatchService, PlayerRef, wording
 from games.words import ENGLISH
 from tests.fakediscord import FakeDiscord, FakeUser
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
