@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 
 import bot.service.life
 from tests import pg
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """Workers for ``-n auto`` (``make test``): two per core, since most tests spend their
+    time waiting on Discord's rate limits rather than computing; at most eight, each with a
+    PostgreSQL server of its own."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(2, min(8, 2 * (cores or 1)))
 
 
 @pytest.fixture(scope="session")

@@ -173,6 +173,15 @@ def build(root: Path) -> Image:
     return image
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The release checks share one built image (a session fixture, a minute to build): when
+    the suite runs side by side, they run in one process so that it is built once."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.xdist_group("release"))
+
+
 @pytest.fixture(scope="session")
 def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
     root = tmp_path_factory.mktemp("image")
