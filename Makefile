@@ -6,6 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test soak lint format bench lock messages clean
 
+# The suite runs side by side in a few processes (pytest-xdist; tests/conftest.py picks how
+# many): its end-to-end tests mostly wait on Discord's real rate limits. Tests that share a
+# costly fixture are kept on one process by their xdist_group. TEST_WORKERS= runs them in one.
+TEST_WORKERS ?= -n auto --dist loadgroup
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -17,13 +22,13 @@ run: $(STAMP)
 
 test: $(STAMP) lint
 	@command -v chromium >/dev/null 2>&1 || [ -n "$$TAPIS_CHROMIUM" ] || \
-		echo "NOTE: no Chromium found: the browser tests (tests/web/test_browser.py) will be SKIPPED. Install it with: apt-get install chromium"
-	$(BIN)/python -m pytest
+		echo "NOTE: no Chromium found: the browser tests (tests/bot/web/test_browser.py) will be SKIPPED. Install it with: apt-get install chromium"
+	$(BIN)/python -m pytest $(TEST_WORKERS)
 
-# The service's state machine (tests/bot/test_service_machine.py) at length: many long runs
+# The service's state machine (tests/bot/service/test_machine.py) at length: many long runs
 # of moves, strangers, double presses, clock passes, restarts and crashes on every game.
 soak: $(STAMP)
-	TAPIS_SOAK=1 $(BIN)/python -m pytest tests/bot/test_service_machine.py
+	TAPIS_SOAK=1 $(BIN)/python -m pytest tests/bot/service/test_machine.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,4 +1,6 @@
 """A real PostgreSQL server for the tests: one per test session, started on first use.
+When the tests run side by side (pytest-xdist, as ``make test`` runs them), each worker is a
+session of its own, so each starts a server of its own, in a folder of its own.
 
 The server comes from the ``pgserver`` wheel (a dev dependency), so a fresh clone needs no
 Docker and no system PostgreSQL. ``TAPIS_TEST_POSTGRES=postgresql://…`` points the tests at a
@@ -40,6 +42,11 @@ def server() -> tuple[str | None, str]:
 
 def _start() -> tuple[str | None, str]:
     own = os.environ.get("TAPIS_TEST_POSTGRES", "").strip()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if own and worker:
+        # Tests running side by side (``make test``) each empty their database before every
+        # test: on one shared server, each worker gets a database of its own.
+        return run(_database_of_its_own(own, f"tapis_test_{worker}")), ""
     if own:
         return own, ""
     try:
@@ -82,6 +89,18 @@ async def _setup(admin: str) -> None:
         await conn.execute("CREATE DATABASE tapis_test")
     finally:
         await conn.close()
+
+
+async def _database_of_its_own(url: str, name: str) -> str:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
+    return with_database(url, name)
 
 
 def with_database(url: str, name: str) -> str:

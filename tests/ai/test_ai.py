@@ -14,7 +14,7 @@ from ai.base import lookup
 from ai.search import search
 from bench.ai import play, wilson
 from games.core import move_cards
-from tests.conformance import _visible, all_games, swapped_decks
+from tests.games.conformance import _visible, all_games, swapped_decks
 
 # A view's keys that describe how the position was reached rather than the position itself;
 # a determinization starts from the position, so these may differ.

@@ -26,7 +26,7 @@ CAROL = PlayerRef(100_000_000_000_000_003, "Carol")
 GUILD = 700_000_000_000_000_001
 CHANNEL = 800_000_000_000_000_001
 GAME = "cinq-as"  # the service's own tests use the model game; every game is played through
-# in test_service.py and test_sandbox.py
+# in test_match_service.py and test_sandbox.py
 
 
 class FakeClock:

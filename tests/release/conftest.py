@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from tests.discord.conftest import fake  # noqa: F401  (the fake Discord fixture)
+from tests.bot.discord.conftest import fake  # noqa: F401  (the fake Discord fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
@@ -171,6 +171,15 @@ def build(root: Path) -> Image:
         elif keyword == "HEALTHCHECK":
             image.healthcheck = json.loads(arguments.partition(" CMD ")[2])
     return image
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The release checks share one built image (a session fixture, a minute to build): when
+    the suite runs side by side, they run in one process so that it is built once."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.xdist_group("release"))
 
 
 @pytest.fixture(scope="session")

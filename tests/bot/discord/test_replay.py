@@ -13,7 +13,7 @@ from bench.web import populate
 from bot.service import MatchService
 from bot.web import queries
 from games import notation
-from tests.discord.conftest import StartBot
+from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 
 
@@ -50,7 +50,7 @@ async def test_replay_animates_a_short_match_and_pages_a_long_one(
 async def test_a_live_match_is_not_replayed_nor_exported(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
 ) -> None:
-    from tests.discord.driver import Table
+    from tests.bot.discord.driver import Table
 
     bot = await start_bot()
     table = await Table.open(fake, bot, "ecarte", "", alice, bob)

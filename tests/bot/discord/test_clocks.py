@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.service import MatchService
-from tests.discord.conftest import StartBot
-from tests.discord.driver import Table
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
 
 

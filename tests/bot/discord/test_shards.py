@@ -14,7 +14,7 @@ from bot.discord.client import ShardedTapisBot, TapisBot, make_bot
 from bot.discord.config import ConfigError, Settings
 from tests.fakediscord import FakeDiscord
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PG = "postgresql://tapis:secret@db:5432/tapis"
 
 

@@ -20,7 +20,7 @@ from bot.ratings import displayed
 from bot.web import queries
 from bot.web.app import create_app
 from games.cards import SUIT_SYMBOLS
-from tests.web.conftest import World
+from tests.bot.web.conftest import World
 
 ARGS = [
     "--no-sandbox",

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from bot.discord.names import plain_name, safe_name
 from bot.service import PlayerRef
-from tests.discord.conftest import StartBot
+from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 ELSEWHERE = 555_000_000_000_000_001  # a server this fake Discord knows nothing of

@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 from bot import i18n
 from games.words import ENGLISH
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in i18n.LANGS if lang != i18n.DEFAULT_LANG]
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.discord import actions
-from tests.discord.conftest import StartBot
-from tests.discord.driver import Table
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
 
 

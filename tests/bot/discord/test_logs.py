@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.fakediscord import FakeDiscord
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def boot_and_play(fake: FakeDiscord, cwd: Path, *args: str, env: dict[str, str]) -> str:

@@ -14,7 +14,7 @@ from bot.web.app import RateLimiter, create_app
 from bot.web.replays import Hidden, Replays
 from bot.web.settings import set_web
 from games import notation
-from tests.web.conftest import World
+from tests.bot.web.conftest import World
 
 
 async def text(client: TestClient, path: str, status: int = 200) -> str:

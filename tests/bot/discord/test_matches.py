@@ -8,8 +8,8 @@ import re
 import pytest
 
 import games
-from tests.discord.conftest import StartBot
-from tests.discord.driver import Table
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
 
 CARD = re.compile(r"\b(?:10|[2-9]|19|2[01]|[JQKA])[SHDCT]\b")

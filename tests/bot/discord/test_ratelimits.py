@@ -13,8 +13,8 @@ from bench.capacity import Tally
 from bot.discord import courier as courier_module
 from bot.discord.client import TapisBot
 from bot.service import Delivery, MatchService, PlayerRef
-from tests.discord.conftest import StartBot
-from tests.discord.driver import Table
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
 
 

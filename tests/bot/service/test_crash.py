@@ -16,7 +16,7 @@ import pytest
 from bot.service import MatchService
 from tests.bot.conftest import rows
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # The child plays random moves on many matches at once and prints one line per move *after*
 # the service acknowledged it: "ack <match> <version> <move>".

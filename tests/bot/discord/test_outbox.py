@@ -21,7 +21,7 @@ from tests.bot.conftest import FakeClock
 from tests.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 

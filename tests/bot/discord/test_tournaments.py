@@ -16,8 +16,8 @@ from bot.discord.tournaments import standings_rows
 from bot.service import MatchService
 from bot.web import queries
 from rendering.standings import standings_png
-from tests.discord.conftest import StartBot
-from tests.discord.driver import PNG, Table, resign
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import PNG, Table, resign
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 

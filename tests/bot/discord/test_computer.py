@@ -12,8 +12,8 @@ import pytest
 from bot.computer import COMPUTER_IDS, computer_player, level_of
 from bot.discord.config import ConfigError, Settings
 from bot.service import MatchService, PlayerRef
-from tests.discord.conftest import StartBot
-from tests.discord.driver import Table
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.discord.conftest import StartBot
-from tests.discord.driver import Table
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
 
 
@@ -25,9 +25,10 @@ async def test_each_reader_is_spoken_to_in_their_language(
     assert any("Marque" in s.content for s in public if s.channel_id == table.thread_id)
     thread = fake.channels[table.thread_id]
     assert "contre" in thread["name"] and f"n°\N{NO-BREAK SPACE}{table.match_id}" in thread["name"]
-    # Each hand in its player's language (a hand goes by DM to the player to move).
+    # Each hand in its player's language (a hand goes to the player to move: by DM, or in the
+    # answer to the accepter's press when the lot makes them first).
     hands = {
-        user.id: [s.content for s in fake.log if fake.is_dm(s) and s.dm_to == user.id and s.files]
+        user.id: [s.content for s in fake.log if s.reader == user.id and s.files]
         for user in (alice, bob)
     }
     assert hands[alice.id] or hands[bob.id]

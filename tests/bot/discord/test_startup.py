@@ -11,10 +11,10 @@ import pytest
 
 from bot.discord import run
 from bot.discord.config import ConfigError, Settings, environment, read_dotenv
-from tests.discord.conftest import StartBot
+from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_settings_read_the_environment_and_check_it() -> None:

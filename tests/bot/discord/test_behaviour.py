@@ -8,8 +8,8 @@ import random
 import games
 import rendering
 from bot.service import Delivery
-from tests.discord.conftest import StartBot
-from tests.discord.driver import PNG, Table, resign
+from tests.bot.discord.conftest import StartBot
+from tests.bot.discord.driver import PNG, Table, resign
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 

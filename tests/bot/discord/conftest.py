@@ -26,9 +26,16 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot]:
+async def start_bot(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[StartBot]:
     """Start a bot on the fake (a new client each call, the same database); stop them all."""
     running: list[tuple[TapisBot, asyncio.Task[None]]] = []
+    # Pictures drawn in threads: each bot's worker processes would start by importing the
+    # bot and drawing a card of every game, seconds that every test here would wait through.
+    # The workers themselves are tested in test_painter.py, and in a real process by
+    # test_startup.py and tests/release.
+    monkeypatch.setenv("TAPIS_RENDER_PROCESSES", "0")
     settings = Settings(
         token=fake.token,
         api_base=fake.api_base,
