@@ -80,6 +80,12 @@ class Session:
 
 
 @pytest.fixture
+def backend() -> str:
+    """SQLite only: the pages' queries are tested on both databases in test_site.py."""
+    return "sqlite"
+
+
+@pytest.fixture
 async def session(world: World) -> AsyncIterator[Session]:
     runner = web.AppRunner(create_app(world.service.database, rate=None), access_log=None)
     await runner.setup()
