@@ -131,7 +131,11 @@ async def test_a_finished_match_replays_with_both_hands(client: TestClient, worl
     hand = " ".join(f"{c[:-1]}{'♠♥♦♣'['SHDC'.index(c[-1])]}" for c in state.view(0)["hand"])
     assert hand in page  # seat 0's hand at the deal, in the picture's alt text
     position = await (await client.get(f"/matches/{match.id}/plies/0.json")).json()
-    assert position == {"hands": [hand, position["hands"][1]], "scores": [0, 0]}
+    assert position == {
+        "hands": [hand, position["hands"][1]],
+        "scores": [0, 0],
+        "said": "scores 0 – 0",
+    }
     picture = await client.get(f"/matches/{match.id}/frames/0/hand0.png")
     assert picture.status == 200
     assert "immutable" in picture.headers["Cache-Control"]
