@@ -34,7 +34,7 @@ from typing import Any, Final
 import bot.service.tournament_words as words
 import bot.service.wording as wording
 import games
-from bot import clocks, ratings, sql
+from bot import clocks, i18n, ratings, sql
 from bot.service import pairing, seasons
 from bot.service.life import MatchLife, fresh_seed
 from bot.service.store import (
@@ -58,7 +58,7 @@ from bot.service.values import (
     person,
 )
 from bot.sql import Connection
-from games.words import ENGLISH
+from games.words import ENGLISH, Words
 
 _DATABASE_ERRORS = sql.errors()
 log = logging.getLogger("tapis.service")
@@ -100,11 +100,11 @@ class TournamentInfo:
     starts_at: float | None
     players: tuple[Entry, ...]
 
-    @property
-    def terms(self) -> str:
+    def terms(self, w: Words = ENGLISH) -> str:
+        """The tournament's terms in one sentence, in the language of ``w``."""
         return words.describe(
             self.name, self.game, self.format, self.duplicate, self.rounds,
-            self.days_per_move, self.starts_at,
+            self.days_per_move, self.starts_at, w,
         )  # fmt: skip
 
     def entry(self, user_id: int) -> Entry | None:
@@ -139,6 +139,7 @@ class Report:
     text: str
     lines: tuple[StandingLine, ...] = ()
     title: str = ""
+    lang: str = i18n.DEFAULT_LANG  # what ``text`` and ``title`` speak: the server's language
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,10 @@ class Tournaments:
         self._life = life
         self._wakeup = asyncio.Event()
         self._step = asyncio.Lock()  # one pass at a time: a pass pairs rounds and starts legs
+
+    def words_of(self, guild_id: int | None) -> Words:
+        """The words of posts on ``guild_id``: its server's language, as every post."""
+        return i18n.words(self._life.languages.of(guild_id))
 
     def wake(self) -> None:
         """Look again now (a match ended, a player left, the injected clock moved)."""
@@ -316,7 +321,8 @@ class Tournaments:
             raise Refused(f"you are already in {info.name}")
         self._store.remembered((player,))
         after = await self.get(tournament_id, guild_id)
-        return after, words.joined(after.name, player.name, len(after.players))
+        said = self.words_of(after.guild_id)
+        return after, words.joined(after.name, player.name, len(after.players), said)
 
     async def leave(
         self, tournament_id: int, user_id: int, guild_id: int | None
@@ -339,7 +345,8 @@ class Tournaments:
 
             await self._db.transact(drop)
             after = await self.get(tournament_id, guild_id)
-            return after, words.left_before(info.name, entry.name, len(after.players)), []
+            said = self.words_of(info.guild_id)
+            return after, words.left_before(info.name, entry.name, len(after.players), said), []
 
         def mark(conn: Connection) -> None:
             conn.execute(
@@ -355,7 +362,8 @@ class Tournaments:
             deliveries = await self._resign_all(tournament_id, user_id)
         self.wake()
         after = await self.get(tournament_id, guild_id)
-        return after, words.left_during(info.name, entry.name, info.round), deliveries
+        news = words.left_during(info.name, entry.name, info.round, self.words_of(info.guild_id))
+        return after, news, deliveries
 
     async def _resign_all(self, tournament_id: int, user_id: int) -> list[Delivery]:
         """Resign every match of ``user_id`` still going in the tournament."""
@@ -389,7 +397,7 @@ class Tournaments:
         if len(active) < MIN_PLAYERS:
             raise Refused(
                 f"{info.name} needs at least {MIN_PLAYERS} players to start and has "
-                f"{words.plural(len(active), 'player', 'players')}"
+                f"{words.players(len(active), ENGLISH)}"
             )
         now = self._store.ts()
 
@@ -512,7 +520,8 @@ class Tournaments:
             )
             if done.rowcount != 1:
                 return []  # written by another pass already
-            text = words.duplicate_over(first.id, names, net, winner, how)
+            said = i18n.words(self._life.languages.of(first.guild_id))
+            text = words.duplicate_over(first.id, names, net, winner, how, said)
             assert first.seat_ids is not None
             if how != "aborted" and rated:
                 seasons.count(conn, first.game, first.guild_id, first.seat_ids, winner, now)
@@ -529,9 +538,9 @@ class Tournaments:
                     )
                     for s in (0, 1)
                 ]
-                text += " " + words.ratings_moved(first.game, names, moved)
+                text += " " + words.ratings_moved(first.game, names, moved, said)
             last = second or first
-            notice = wording.delivery("notice", last, people, None, text, ENGLISH, names=names)
+            notice = wording.delivery("notice", last, people, None, text, said, names=names)
             return posted([notice], post(conn, encode([notice]), now))
 
         return await self._db.transact(plan)
@@ -555,9 +564,10 @@ class Tournaments:
                 "UPDATE duplicates SET second_leg = ? WHERE first_leg = ?", (row.id, first.id)
             )
             names = wording.seat_names(row, people)
-            text = words.second_leg(first.id, row.id, *names)
-            told = [wording.delivery("notice", row, people, None, text, ENGLISH, names=names)]
             public = self._life.languages.of(row.guild_id)
+            said = i18n.words(public)
+            text = words.second_leg(first.id, row.id, *names, said)
+            told = [wording.delivery("notice", row, people, None, text, said, names=names)]
             owed = [*told, *wording.progress(row, people, now, public)]
             return row, posted(owed, post(conn, encode(owed), now))
 
@@ -745,10 +755,11 @@ class Tournaments:
         out: list[Report] = []
         for stored in found:
             info = await self.get(stored["id"], stored["guild_id"])
+            said = self.words_of(info.guild_id)
             if info.status == "cancelled":
-                text = words.cancelled(info.name, len(info.players))
+                text = words.cancelled(info.name, len(info.players), said)
                 place = info.thread_id or info.channel_id
-                out.append(Report(info.id, "cancelled", 1, place, text))
+                out.append(Report(info.id, "cancelled", 1, place, text, lang=said.lang))
                 continue
             row = await self._db.fetchone(
                 "SELECT announced, reported FROM tournaments WHERE id = ?", (info.id,)
@@ -759,17 +770,20 @@ class Tournaments:
             for number in range(row["reported"] + 1, finished_upto + 1):
                 lines = tuple(await self._standings(info, number))
                 final = info.status == "finished" and number == info.round
-                text = words.standings_caption(info.name, number, info.rounds, final)
+                text = words.standings_caption(info.name, number, info.rounds, final, said)
                 if final and lines:
-                    text += "\n" + words.winner(info.name, lines[0].name)
-                title = f"{info.name} · round {number} of {info.rounds}"
-                out.append(Report(info.id, "standings", number, place, text, lines, title))
+                    text += "\n" + words.winner(info.name, lines[0].name, said)
+                title = words.round_title(info.name, number, info.rounds, said)
+                out.append(
+                    Report(info.id, "standings", number, place, text, lines, title, said.lang)
+                )
             if row["announced"] < info.round and info.status == "running":
                 out.append(await self._pairings_report(info, place))
         return out
 
     async def _pairings_report(self, info: TournamentInfo, place: int) -> Report:
         assert info.rounds is not None
+        said = self.words_of(info.guild_id)
         names = {e.user_id: e.name for e in info.players}
         found = await self._db.fetchall(
             "SELECT seat0_id, seat1_id, match_id FROM tournament_games WHERE tournament_id = ?"
@@ -782,8 +796,8 @@ class Tournaments:
             if g["seat1_id"] is not None
         ]
         bye = next((names.get(g["seat0_id"]) for g in found if g["seat1_id"] is None), None)
-        text = words.pairings(info.name, info.round, info.rounds, pairs, bye)
-        return Report(info.id, "pairings", info.round, place, text)
+        text = words.pairings(info.name, info.round, info.rounds, pairs, bye, said)
+        return Report(info.id, "pairings", info.round, place, text, lang=said.lang)
 
     async def mark_reported(self, report: Report) -> None:
         # A cancellation is told once, as if announcing a first round that never came.
@@ -801,7 +815,7 @@ class Tournaments:
         """Tournament matches not yet given their thread (new, or a crash came between)."""
         found = await self._db.fetchall(
             "SELECT g.tournament_id, g.round, g.board, g.match_id, g.seat0_id, g.seat1_id,"
-            " t.name, t.channel_id, t.game FROM tournament_games g"
+            " t.name, t.channel_id, t.game, t.guild_id FROM tournament_games g"
             " JOIN tournaments t ON t.id = g.tournament_id"
             " WHERE g.posted = 0 AND g.match_id IS NOT NULL ORDER BY g.tournament_id, g.round,"
             " g.board"
@@ -811,9 +825,17 @@ class Tournaments:
             people = await self._store.people((game["seat0_id"], game["seat1_id"]))
             first = person(people, game["seat0_id"]).name
             second = person(people, game["seat1_id"]).name
-            text = words.round_match(game["name"], game["round"], first, second, game["match_id"])
-            title = games.get(game["game"]).title
-            thread = f"{title} · {first} vs {second} · #{game['match_id']}"
+            said = self.words_of(game["guild_id"])
+            text = words.round_match(
+                game["name"], game["round"], first, second, game["match_id"], said
+            )
+            # Named as every match's thread is (bot.discord.actions.thread_name).
+            thread = said.gettext("{game} · {challenger} vs {opponent} · #{id}").format(
+                game=wording.game_title(game["game"], said),
+                challenger=first,
+                opponent=second,
+                id=game["match_id"],
+            )
             out.append(
                 Posting(game["tournament_id"], game["round"], game["board"], game["match_id"],
                         game["channel_id"], text, thread[:100])
@@ -851,7 +873,9 @@ class Tournaments:
 
         await self._db.transact(plan)
         return [
-            replace(d, text=f"{d.text} {words.duplicate_terms()}") if d.kind == "notice" else d
+            replace(d, text=f"{d.text} {words.duplicate_terms(i18n.words(d.lang))}")
+            if d.kind == "notice"
+            else d
             for d in deliveries
         ]
 
