@@ -27,11 +27,6 @@ def points(value: float) -> str:
     return str(whole)
 
 
-def players(count: int, w: Words) -> str:
-    """'3 players', as the reader's language counts them."""
-    return w.ngettext("{n} player", "{n} players", count).format(n=w.number(count))
-
-
 def describe(
     name: str,
     game: str,

@@ -52,13 +52,14 @@ from bot.service.values import (
     MatchRow,
     NotAPlayer,
     NotFound,
+    Phrase,
     PlayerRef,
     Refused,
     ServiceError,
     person,
 )
 from bot.sql import Connection
-from games.words import ENGLISH, Words
+from games.words import ENGLISH, N_, Words
 
 _DATABASE_ERRORS = sql.errors()
 log = logging.getLogger("tapis.service")
@@ -182,7 +183,7 @@ class Tournaments:
                 "SELECT * FROM tournaments WHERE id = ?", (tournament_id,)
             )
         if stored is None or stored["guild_id"] != guild_id:
-            raise NotFound(f"there is no tournament #{tournament_id} on this server")
+            raise NotFound(N_("There is no tournament #{id} on this server."), id=tournament_id)
         entries = await self._db.fetchall(
             "SELECT t.user_id, t.place, t.left_round, p.name FROM tournament_players t"
             " JOIN players p USING (user_id) WHERE t.tournament_id = ? ORDER BY t.place",
@@ -231,7 +232,9 @@ class Tournaments:
             rules = games.get(game)
         except KeyError:
             raise Refused(
-                f"there is no game called {game!r}; the games are {', '.join(games.names())}"
+                N_("There is no game called “{game}”: the games are {games}."),
+                game=game,
+                games=", ".join(games.names()),
             ) from None
         try:
             rules.check_options(options)
@@ -239,17 +242,23 @@ class Tournaments:
         except ValueError as error:
             raise Refused(f"{error}.") from None
         if format_ not in FORMATS:
-            raise Refused(f"the format is swiss or round-robin, not {format_!r}")
+            raise Refused(N_("The format is swiss or round-robin, not “{format}”."), format=format_)
         if rounds is not None and not 1 <= rounds <= MAX_PLAYERS - 1:
-            raise Refused(f"a tournament has from 1 to {MAX_PLAYERS - 1} rounds, not {rounds}")
+            raise Refused(
+                N_("A tournament has from 1 to {most} rounds, not {rounds}."),
+                most=MAX_PLAYERS - 1,
+                rounds=rounds,
+            )
         if format_ == "round-robin" and rounds is not None:
             raise Refused(
-                "a round-robin has as many rounds as it takes for everyone to meet everyone: "
-                "leave the rounds out"
+                N_(
+                    "A round-robin has as many rounds as it takes for everyone to meet "
+                    "everyone: leave the rounds out."
+                )
             )
         now = self._store.ts()
         if starts_at is not None and starts_at <= now:
-            raise Refused("the start time has passed: give a time to come, or none")
+            raise Refused(N_("That start time has passed: give a time to come, or none."))
         title = " ".join((name or "").split())[:MAX_NAME] or f"{rules.title} tournament"
         opened = await self._db.fetchone(
             "SELECT COUNT(*) FROM tournaments WHERE guild_id = ? AND status IN ('open', 'running')",
@@ -257,8 +266,11 @@ class Tournaments:
         )
         if opened is not None and opened[0] >= MAX_OPEN_PER_SERVER:
             raise Refused(
-                f"this server already has {opened[0]} tournaments open or running: wait until "
-                "one of them ends before making another"
+                N_(
+                    "This server already has {count} tournaments open or running: wait until "
+                    "one of them ends before making another."
+                ),
+                count=opened[0],
             )
 
         def plan(conn: Connection) -> int:
@@ -293,11 +305,11 @@ class Tournaments:
         """Join an open tournament; the tournament and what to tell its thread."""
         info = await self.get(tournament_id, guild_id)
         if info.status != "open":
-            raise Refused(f"{info.name} has {_state_words(info)}: it can no longer be joined")
+            raise Refused(N_("{state}: it can no longer be joined."), state=_state(info))
         if info.entry(player.user_id) is not None:
-            raise Refused(f"you are already in {info.name}")
+            raise Refused(N_("You are already in {name}."), name=info.name)
         if len(info.players) >= MAX_PLAYERS:
-            raise Refused(f"{info.name} is full ({MAX_PLAYERS} players)")
+            raise Refused(N_("{name} is full ({most} players)."), name=info.name, most=MAX_PLAYERS)
         now = self._store.ts()
 
         def plan(conn: Connection) -> bool:
@@ -318,7 +330,7 @@ class Tournaments:
             return True
 
         if not await self._db.transact(plan):
-            raise Refused(f"you are already in {info.name}")
+            raise Refused(N_("You are already in {name}."), name=info.name)
         self._store.remembered((player,))
         after = await self.get(tournament_id, guild_id)
         said = self.words_of(after.guild_id)
@@ -332,9 +344,9 @@ class Tournaments:
         info = await self.get(tournament_id, guild_id)
         entry = info.entry(user_id)
         if entry is None or entry.left_round is not None:
-            raise NotAPlayer(f"you are not playing in {info.name}")
+            raise NotAPlayer(N_("You are not playing in {name}."), name=info.name)
         if info.status not in ("open", "running"):
-            raise Refused(f"{info.name} has {_state_words(info)}: there is nothing to leave")
+            raise Refused(N_("{state}: there is nothing to leave."), state=_state(info))
         if info.status == "open":
 
             def drop(conn: Connection) -> None:
@@ -390,14 +402,18 @@ class Tournaments:
         """Start now (its creator or a server manager): the task pairs the first round."""
         info = await self.get(tournament_id, guild_id)
         if user_id != info.creator_id and not manager:
-            raise NotAPlayer(f"only the creator of {info.name} or a server manager can start it")
+            raise NotAPlayer(
+                N_("Only the creator of {name} or a server manager can start it."), name=info.name
+            )
         if info.status != "open":
-            raise Refused(f"{info.name} has {_state_words(info)}")
+            raise Refused(N_("{state}: it cannot be started again."), state=_state(info))
         active = [e for e in info.players if e.left_round is None]
         if len(active) < MIN_PLAYERS:
             raise Refused(
-                f"{info.name} needs at least {MIN_PLAYERS} players to start and has "
-                f"{words.players(len(active), ENGLISH)}"
+                N_("{name} needs at least {least} players to start; it has {count} so far."),
+                name=info.name,
+                least=MIN_PLAYERS,
+                count=len(active),
             )
         now = self._store.ts()
 
@@ -1041,10 +1057,14 @@ def _lines(info: TournamentInfo, played: Sequence[Any]) -> list[StandingLine]:
     ]
 
 
-def _state_words(info: TournamentInfo) -> str:
-    return {
-        "open": "not started yet",
-        "running": f"started (round {info.round})",
-        "finished": "finished",
-        "cancelled": "been cancelled",
-    }[info.status]
+def _state(info: TournamentInfo) -> Phrase:
+    """Where a tournament stands, as a refusal says it (translated when told)."""
+    if info.status == "open":
+        return Phrase(N_("{name} has not started yet"), {"name": info.name})
+    if info.status == "running":
+        return Phrase(
+            N_("{name} has started (round {round})"), {"name": info.name, "round": info.round}
+        )
+    if info.status == "finished":
+        return Phrase(N_("{name} is over"), {"name": info.name})
+    return Phrase(N_("{name} was cancelled"), {"name": info.name})

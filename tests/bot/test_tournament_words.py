@@ -13,7 +13,7 @@ import pytest
 import bot.service.tournament_words as say
 from bot import i18n
 from bot.discord.tournaments import stage
-from bot.service import MatchService, PlayerRef
+from bot.service import MatchService, PlayerRef, ServiceError
 from bot.service.tournaments import Entry, TournamentInfo
 from games.words import Words
 from rendering.standings import standings_png
@@ -36,7 +36,6 @@ def every_sentence(w: Words) -> list[str]:
     said = []
     for count in (0, 1, 2, 5):
         said += [
-            say.players(count, w),
             say.joined("Cup", "Ana", count, w),
             say.left_before("Cup", "Ana", count, w),
             say.cancelled("Cup", count, w),
@@ -155,3 +154,37 @@ async def test_the_service_speaks_the_servers_language(service: MatchService) ->
     assert report.lang == "sv" and report.text.startswith("**Cup**, rond 1 av 1:")
     (posting,) = await service.tournaments.postings()
     assert " mot " in posting.text and posting.thread_name.startswith("Pikett · ")
+
+
+async def test_refusals_are_told_in_the_askers_language(service: MatchService) -> None:
+    terms: dict[str, object] = {
+        "guild_id": GUILD, "channel_id": 5, "name": "Cup", "game": "piquet", "options": None,
+        "format_": "swiss", "duplicate": False, "rounds": None, "days_per_move": None,
+        "starts_at": None,
+    }  # fmt: skip
+    ana = PlayerRef(1, "Ana")
+    refusals: list[ServiceError] = []
+    for bad in ({"game": "chess"}, {"format_": "knockout"}, {"rounds": 99}, {"starts_at": 1.0},
+                {"format_": "round-robin", "rounds": 2}):  # fmt: skip
+        with pytest.raises(ServiceError) as caught:
+            await service.tournaments.create(ana, **{**terms, **bad})  # type: ignore[arg-type]
+        refusals.append(caught.value)
+    info = await service.tournaments.create(ana, **terms)  # type: ignore[arg-type]
+    await service.tournaments.join(info.id, ana, GUILD)
+    attempts = (
+        service.tournaments.join(info.id, ana, GUILD),
+        service.tournaments.leave(info.id, 2, GUILD),
+        service.tournaments.start(info.id, 2, GUILD, manager=False),
+        service.tournaments.start(info.id, 1, GUILD, manager=False),
+        service.tournaments.get(info.id + 1, GUILD),
+    )
+    for attempt in attempts:
+        with pytest.raises(ServiceError) as caught:
+            await attempt
+        refusals.append(caught.value)
+    for lang in i18n.LANGS:
+        said = [refusal.say(i18n.words(lang)) for refusal in refusals]
+        check(said, lang)
+        if lang != i18n.DEFAULT_LANG:
+            assert not set(said) & {str(refusal) for refusal in refusals}, lang
+    assert refusals[5].say(i18n.words("fr")) == "Vous êtes déjà inscrit à Cup."
