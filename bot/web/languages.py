@@ -83,6 +83,25 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
+@functools.lru_cache(maxsize=4096)
+def _when(lang: str, timestamp: float) -> str:
+    """Worked out once per language and moment: Babel takes some 60 µs a date, and a page of
+    matches writes a dozen that the next visitor's page writes again."""
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    locale = _locale(lang)
+    day = format_skeleton("yMMMd", moment, tzinfo=UTC, locale=locale)
+    time = format_skeleton("Hm", moment, tzinfo=UTC, locale=locale)
+    # The language's own way of joining a date and a time ("{1}, {0}", "{1} {0}").
+    joined = str(get_datetime_format("medium", locale=locale))
+    return joined.replace("{1}", day).replace("{0}", time) + " UTC"
+
+
+@functools.cache
+def _all_games(lang: str) -> str:
+    words = i18n.words(lang)
+    return format_list([games.get(n).title_in(words) for n in games.names()], locale=_locale(lang))
+
+
 @dataclass(frozen=True)
 class Speech:
     """One page's language: its words, numbers, dates and links."""
@@ -112,13 +131,7 @@ class Speech:
 
     def when(self, timestamp: float) -> str:
         """A moment as the language writes a date and time, in UTC (said so)."""
-        moment = datetime.fromtimestamp(timestamp, UTC)
-        locale = _locale(self.lang)
-        day = format_skeleton("yMMMd", moment, tzinfo=UTC, locale=locale)
-        time = format_skeleton("Hm", moment, tzinfo=UTC, locale=locale)
-        # The language's own way of joining a date and a time ("{1}, {0}", "{1} {0}").
-        joined = str(get_datetime_format("medium", locale=locale))
-        return joined.replace("{1}", day).replace("{0}", time) + " UTC"
+        return _when(self.lang, timestamp)
 
     def title_of(self, game: str) -> str:
         """A game's name in this language's tradition (Piquet is Pikett in Swedish)."""
@@ -129,7 +142,7 @@ class Speech:
 
     def all_games(self) -> str:
         """Every game's name, listed as the language lists things ("A, B and C")."""
-        return format_list([self.title_of(n) for n in games.names()], locale=_locale(self.lang))
+        return _all_games(self.lang)
 
     def move(self, game: str, move: str) -> str:
         """A move in players' words, as the game names it in this language."""
