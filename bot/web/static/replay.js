@@ -53,7 +53,7 @@
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (found) {
         if (!found || asked !== ply) return;
-        caption.textContent = told + "; " + found.said;
+        caption.textContent = fill(said.caption, { move: told, scores: found.said });
         document.getElementById("table").alt = fill(said.table, { ply: ply, scores: found.said });
         for (const seat of [0, 1]) {
           document.getElementById("hand" + seat).alt =
