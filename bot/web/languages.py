@@ -34,6 +34,7 @@ from games.words import Words
 # Each language named in its own words, for the switch on every page.
 ENDONYMS: Final = {"en": "English", "fr": "Français", "sv": "Svenska"}
 MAX_HEADER: Final = 500  # an Accept-Language longer than this is read up to here
+KEPT: Final = ("page", "ply")  # the parameters that choose what a page shows
 
 
 def preferred(header: str) -> list[str]:
@@ -164,8 +165,10 @@ class Speech:
         return f"{path}?{urlencode(pairs)}" if pairs else path
 
     def switch(self, path: str, query: Mapping[str, str]) -> list[tuple[str, str, str, bool]]:
-        """The language switch: (code, name, address of this very page in it, current)."""
-        kept = [(k, v) for k, v in query.items() if k != "lang"]
+        """The language switch: (code, name, address of this very page in it, current).
+        Only what chooses the page (its page number, a replay's move) is kept: nothing else
+        a visitor typed in the address is written back into the page."""
+        kept = [(k, v) for k, v in query.items() if k in KEPT]
         return [
             (code, ENDONYMS[code], f"{path}?{urlencode([*kept, ('lang', code)])}",
              code == self.lang)

@@ -107,6 +107,12 @@ async def every_path(world: World) -> list[str]:
     ]
 
 
+@pytest.fixture
+def backend() -> str:
+    """SQLite only: words do not depend on the database (test_site.py reads both)."""
+    return "sqlite"
+
+
 def test_the_checker_finds_english_left() -> None:
     assert english_left(["Dernières parties", "Player 3 a gagné"]) == set()
     assert english_left(["Latest matches"]) == {"Latest", "matches"}
@@ -229,6 +235,8 @@ async def test_a_chosen_language_is_kept_in_every_link_and_the_switch_keeps_the_
             assert any(dict(parse_qsl(urlsplit(s).query)) == wanted for s in switch), (path, lang)
             other = read(await get(client, f"{address.path}?{_query(wanted)}"))
             assert other.lang == lang
+    # Nothing else typed in the address comes back in the page.
+    assert "nonsense" not in await get(client, "/games/piquet?lang=fr&x=nonsense")
     # Paging a leaderboard keeps the language too.
     assert "page=1&amp;lang=fr" in await get(client, "/games/piquet?page=1&lang=fr")
 
