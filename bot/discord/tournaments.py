@@ -172,6 +172,12 @@ class TournamentCommands(
             raise ServiceError(N_("There is no tournament open or running on this server."))
         raise ServiceError(N_("There are several tournaments here: choose one in `tournament`."))
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before every /tournament command: what Discord says the server speaks, as every
+        command notes it, so that the tournament's posts speak it too."""
+        await self.bot.service.languages.seen(interaction.guild_id, interaction.guild_locale)
+        return True
+
     def _public(self, guild_id: int | None) -> Words:
         """The words of a post on ``guild_id``: its server's language."""
         return i18n.words(self.bot.service.languages.of(guild_id))
