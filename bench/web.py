@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import random
-import sqlite3
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 import games
 from bot import ratings
-from bot.storage import Database
+from bot.sql import Connection, Database, open_database
 
 STORED_MATCHES = 10_000
 PLAYERS = 400
@@ -55,8 +54,7 @@ def playout(game: str, seed: int, options: dict[str, int]) -> tuple[Any, list[tu
 
 
 def _store(
-    conn: sqlite3.Connection,
-    match_id: int,
+    conn: Connection,
     game: str,
     seed: int,
     options: dict[str, int],
@@ -65,17 +63,20 @@ def _store(
     state: Any,
     log: list[tuple[int, str]],
     at: float,
-) -> None:
+) -> int:
+    """Store one finished match; its id (numbered by the database, as the service's are, so
+    that matches made afterwards, on either database, take the next ids)."""
     result = {**(state.result or {}), "how": "play"}
     winner = result.get("winner")
-    conn.execute(
-        "INSERT INTO matches (id, game, guild_id, channel_id, challenger_id, opponent_id,"
+    match_id = conn.execute(
+        "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
         " seat0_id, seat1_id, options, seed, status, version, state, result, rated,"
-        " created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, 'finished', ?, ?, ?,"
+        " created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, 'finished', ?, ?, ?,"
         " 1, ?, ?)",
-        (match_id, game, guild_id, seats[0], seats[1], seats[0], seats[1], json.dumps(options),
+        (game, guild_id, seats[0], seats[1], seats[0], seats[1], json.dumps(options),
          seed, len(log), state.to_json(), json.dumps(result), at - 600, at),
-    )  # fmt: skip
+    ).lastrowid  # fmt: skip
+    assert match_id is not None
     conn.executemany(
         "INSERT INTO moves (match_id, ply, seat, user_id, move, at) VALUES (?, ?, ?, ?, ?, ?)",
         [(match_id, ply, seat, seats[seat], move, at) for ply, (seat, move) in enumerate(log, 1)],
@@ -89,28 +90,25 @@ def _store(
     ratings.rate_match(
         conn, game, guild_id, seats, winner if winner in (0, 1) else None, "play", at
     )
+    return match_id
 
 
-async def populate(
-    db: Database, count: int, *, seed: int = 1, players: int = PLAYERS, first_id: int = 1
-) -> list[int]:
+async def populate(db: Database, count: int, *, seed: int = 1, players: int = PLAYERS) -> list[int]:
     """Store ``count`` finished matches (every game in turn) between ``players`` players, on
-    two servers; their ids."""
+    two servers, in SQLite or PostgreSQL; their ids, in order."""
     chooser = random.Random(seed)
     names = games.names()
     start = time.time() - count * 60
     plans: list[Any] = []
-    ids = []
+    ids: list[int] = []
     for n in range(count):
         game = names[n % len(names)]
         a, b = chooser.sample(range(players), 2)
         seats = (FIRST_USER + a, FIRST_USER + b)
         match_seed = chooser.randrange(2**62)
         state, log = playout(game, match_seed, SHORT_OPTIONS[game])
-        match_id = first_id + n
-        ids.append(match_id)
         plans.append(
-            (match_id, game, match_seed, SHORT_OPTIONS[game], seats, GUILDS[n % 2], state, log,
+            (game, match_seed, SHORT_OPTIONS[game], seats, GUILDS[n % 2], state, log,
              start + n * 60)
         )  # fmt: skip
 
@@ -118,16 +116,15 @@ async def populate(
     for first in range(0, len(plans), 500):  # commits of a bounded size
         chunk = plans[first : first + 500]
 
-        def write(conn: sqlite3.Connection, chunk: list[Any] = chunk) -> None:
+        def write(conn: Connection, chunk: list[Any] = chunk) -> list[int]:
             conn.executemany(
-                "INSERT OR IGNORE INTO players (user_id, name, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?)",
+                "INSERT INTO players (user_id, name, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
                 people,
             )
-            for args in chunk:
-                _store(conn, *args)
+            return [_store(conn, *args) for args in chunk]
 
-        await db.transact(write)
+        ids += await db.transact(write)
     return ids
 
 
@@ -144,7 +141,7 @@ async def _measure(seconds: float) -> None:
     from bot.web.settings import set_web
 
     with tempfile.TemporaryDirectory() as folder:
-        db = await Database.open(Path(folder) / "web.db")
+        db = await open_database(Path(folder) / "web.db")
         began = time.perf_counter()
         ids = await populate(db, STORED_MATCHES)
         moves = await db.fetchone("SELECT COUNT(*) FROM moves")

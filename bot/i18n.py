@@ -116,6 +116,10 @@ KEYWORDS: dict[str, Any] = {
     "N_": None,
 }
 SOURCES = ("games", "rendering", "ai", "bot")
+# The web site's templates mark their messages with ``_()`` (and ``ngettext``), read by
+# Jinja2's own extractor; a template that does not parse fails the listing, never skips it.
+TEMPLATES = ("bot/web/templates",)
+TEMPLATE_KEYWORDS: dict[str, Any] = {**KEYWORDS, "_": None}
 
 
 def marked_messages(root: Path) -> dict[tuple[str | None, str], str | tuple[str, ...]]:
@@ -126,6 +130,15 @@ def marked_messages(root: Path) -> dict[tuple[str | None, str], str | tuple[str,
     for folder in SOURCES:
         for _file, _line, message, _comments, context in extract_from_dir(
             root / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            key = message[0] if isinstance(message, tuple) else message
+            found[(context, key)] = message
+    for folder in TEMPLATES:
+        for _file, _line, message, _comments, context in extract_from_dir(
+            root / folder,
+            method_map=[("**.html", "jinja2.ext:babel_extract")],
+            options_map={"**.html": {"silent": "false"}},
+            keywords=TEMPLATE_KEYWORDS,
         ):
             key = message[0] if isinstance(message, tuple) else message
             found[(context, key)] = message

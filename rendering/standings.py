@@ -1,7 +1,8 @@
 """A tournament's standings as a picture: a pure function of plain rows, no I/O.
 
 The rows come ready-made (rank, name, points, tie-breaks, wins/draws/losses): the picture
-only lays them out, so it knows nothing of pairing or of any game.
+only lays them out, so it knows nothing of pairing or of any game. Its few words (the
+columns' headings) come from the reader's :class:`~games.words.Words`, like every picture's.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from games.words import ENGLISH, N_, Words
 from rendering.canvas import canvas, text
 from rendering.encode import png
 from rendering.style import FELT_DARK, FELT_LINE, GOLD, INK, MUTED
@@ -17,11 +19,12 @@ WIDTH: Final = 760
 ROW: Final = 36
 TOP: Final = 96
 MAX_ROWS: Final = 64
-COLUMNS: Final = (  # (heading, x of its right edge)
-    ("Pts", 470),
-    ("Buch.", 560),
-    ("S-B", 640),
-    ("W-D-L", 740),
+COLUMNS: Final = (  # (heading, x of its right edge): points, Buchholz, Sonneborn-Berger,
+    # wins-draws-losses, abbreviated as each language's players abbreviate them
+    (N_("Pts"), 470),
+    (N_("Buch."), 560),
+    (N_("S-B"), 640),
+    (N_("W-D-L"), 740),
 )
 NAME_X: Final = 70
 NAME_WIDTH: Final = 330
@@ -35,8 +38,8 @@ def half(value: float) -> str:
     return str(whole)
 
 
-def standings_png(title: str, rows: Sequence[Mapping[str, Any]]) -> bytes:
-    """The standings table as PNG bytes.
+def standings_png(title: str, rows: Sequence[Mapping[str, Any]], words: Words = ENGLISH) -> bytes:
+    """The standings table as PNG bytes, its headings in the language of ``words``.
 
     Each row: ``rank`` (int), ``name`` (str), ``score``, ``buchholz``,
     ``sonneborn_berger`` (numbers), ``wins``, ``draws``, ``losses`` (ints) and ``left``
@@ -52,16 +55,18 @@ def standings_png(title: str, rows: Sequence[Mapping[str, Any]]) -> bytes:
     text(draw, (24, 20), title, 30, bold=True, fill=GOLD, max_width=WIDTH - 48)
     y_head = TOP - 30
     text(draw, (24, y_head), "#", 20, fill=MUTED)
-    text(draw, (NAME_X, y_head), "Player", 20, fill=MUTED)
+    text(draw, (NAME_X, y_head), words.gettext("Player"), 20, fill=MUTED)
     for heading, right in COLUMNS:
-        text(draw, (right, y_head), heading, 20, fill=MUTED, anchor="ra")
+        text(draw, (right, y_head), words.gettext(heading), 20, fill=MUTED, anchor="ra")
     draw.line((20, TOP - 4, WIDTH - 20, TOP - 4), fill=FELT_LINE, width=2)
     for index, row in enumerate(checked):
         y = TOP + index * ROW
         if index % 2:
             draw.rectangle((20, y - 2, WIDTH - 20, y + ROW - 6), fill=FELT_DARK)
         ink = MUTED if row["left"] else (GOLD if row["rank"] == 1 else INK)
-        name = row["name"] + (" (left)" if row["left"] else "")
+        name = (
+            words.gettext("{name} (left)").format(name=row["name"]) if row["left"] else row["name"]
+        )
         text(draw, (24, y), str(row["rank"]), 24, fill=ink)
         text(draw, (NAME_X, y), name, 24, fill=ink, max_width=NAME_WIDTH, bold=row["rank"] == 1)
         values = (
@@ -73,7 +78,7 @@ def standings_png(title: str, rows: Sequence[Mapping[str, Any]]) -> bytes:
         for value, (_, right) in zip(values, COLUMNS, strict=True):
             text(draw, (right, y), value, 24, fill=ink, anchor="ra")
     if not checked:
-        text(draw, (NAME_X, TOP), "No player yet.", 24, fill=MUTED)
+        text(draw, (NAME_X, TOP), words.gettext("No player yet."), 24, fill=MUTED)
     return png(image)
 
 

@@ -72,9 +72,9 @@ async def _finished(bot: Host, match_id: int, w: Words) -> queries.Match | str:
     return match
 
 
-def _animate(states: list[Any], names: tuple[str, str], fps: int) -> bytes | None:
+def _animate(states: list[Any], names: tuple[str, str], fps: int, w: Words) -> bytes | None:
     """An animated GIF, one frame a move; None if it would exceed Discord's 8 MB."""
-    frames = [composite(state, names, ANIMATION_WIDTH) for state in states]
+    frames = [composite(state, names, ANIMATION_WIDTH, w) for state in states]
     step = max(50, round(1000 / fps))
     durations = [step] * (len(frames) - 1) + [HOLD_LAST_MS]
     buffer = io.BytesIO()
@@ -91,9 +91,10 @@ def _animate(states: list[Any], names: tuple[str, str], fps: int) -> bytes | Non
     return data if len(data) <= MAX_BYTES else None
 
 
-def _page_png(state: Any, names: tuple[str, str]) -> bytes:
+def _page_png(state: Any, names: tuple[str, str], w: Words) -> bytes:
+    """One move's picture, its cards and labels as the reader's language writes them."""
     buffer = io.BytesIO()
-    composite(state, names, PAGE_WIDTH).save(buffer, format="PNG", compress_level=1)
+    composite(state, names, PAGE_WIDTH, w).save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
@@ -105,7 +106,7 @@ async def _page(
     lines = await replays.lines(match)
     ply = max(0, min(ply, len(lines) - 1))
     states = await replays.states(match)
-    picture = await asyncio.to_thread(_page_png, states[ply], match.names)
+    picture = await asyncio.to_thread(_page_png, states[ply], match.names, w)
     line = lines[ply]
     scores = states[ply].scores
     last = w.number(len(lines) - 1)
@@ -225,7 +226,7 @@ class Replay(commands.Cog):
         states = await replays.states(found)
         link = web_url(f"/matches/{found.id}")
         if style == "animation" and len(states) - 1 <= MAX_ANIMATED_PLIES:
-            data = await asyncio.to_thread(_animate, states, found.names, fps)
+            data = await asyncio.to_thread(_animate, states, found.names, fps, w)
             if data is not None:
                 moves = len(states) - 1
                 said = w.ngettext(

@@ -19,7 +19,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 import rendering.standings
-from bot.discord.actions import THREAD_ARCHIVE_MINUTES, defer, player_ref, tell
+from bot import i18n
+from bot.discord.actions import THREAD_ARCHIVE_MINUTES, defer, player_ref, tell, words_of
 from bot.discord.commands import GAME_CHOICES, parse_options
 from bot.discord.host import Host, channel_of
 from bot.discord.locales import OPTIONS_HELP, START_HELP
@@ -27,7 +28,7 @@ from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
 from bot.service.tournament_words import created
 from bot.service.tournaments import Posting, Report, StandingLine, TournamentInfo
-from games.words import N_
+from games.words import ENGLISH, N_, Words
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +55,16 @@ def parse_start(text: str | None, now: datetime) -> float | None:
             when = datetime.strptime(typed, "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
         except ValueError:
             raise ServiceError(
-                f"I could not read the start time {typed!r}: write a date and time in UTC "
-                "such as 2026-12-24 18:00, or a delay such as in 3h or in 2d."
+                N_(
+                    "I could not read the start time “{typed}”: write a date and time in UTC "
+                    "such as 2026-12-24 18:00, or a delay such as in 3h or in 2d."
+                ),
+                typed=typed,
             ) from None
     if when <= now:
-        raise ServiceError("That start time has passed: give a time to come, or none.")
+        raise ServiceError(N_("That start time has passed: give a time to come, or none."))
     if when - now > MAX_AHEAD:
-        raise ServiceError("A tournament starts within 60 days: choose a sooner time.")
+        raise ServiceError(N_("A tournament starts within 60 days: choose a sooner time."))
     return when.timestamp()
 
 
@@ -83,11 +87,35 @@ def standings_rows(lines: list[StandingLine] | tuple[StandingLine, ...]) -> list
 
 
 async def standings_file(
-    title: str, lines: list[StandingLine] | tuple[StandingLine, ...]
+    title: str, lines: list[StandingLine] | tuple[StandingLine, ...], words: Words = ENGLISH
 ) -> discord.File:
     """The standings picture, drawn off the event loop (a picture takes some milliseconds)."""
-    data = await asyncio.to_thread(rendering.standings.standings_png, title, standings_rows(lines))
+    data = await asyncio.to_thread(
+        rendering.standings.standings_png, title, standings_rows(lines), words
+    )
     return discord.File(io.BytesIO(data), filename="standings.png")
+
+
+def stage(info: TournamentInfo, w: Words) -> str:
+    """A tournament's name and where it stands, as the standings picture's title."""
+    if info.status == "open":
+        said = w.ngettext(
+            "{name} · not started yet, {n} player in",
+            "{name} · not started yet, {n} players in",
+            len(info.players),
+        )
+    elif info.status == "running":
+        said = w.gettext("{name} · round {round} of {rounds}")
+    elif info.status == "finished":
+        said = w.gettext("{name} · final")
+    else:
+        said = w.gettext("{name} · cancelled")
+    return said.format(
+        name=info.name,
+        n=w.number(len(info.players)),
+        round=w.number(info.round),
+        rounds=w.number(info.rounds or 0),
+    )
 
 
 class TournamentCommands(
@@ -125,8 +153,18 @@ class TournamentCommands(
         if len(found) == 1:
             return found[0].id
         if not found:
-            raise ServiceError("There is no tournament open or running on this server.")
-        raise ServiceError("There are several tournaments here: choose one in `tournament`.")
+            raise ServiceError(N_("There is no tournament open or running on this server."))
+        raise ServiceError(N_("There are several tournaments here: choose one in `tournament`."))
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before every /tournament command: what Discord says the server speaks, as every
+        command notes it, so that the tournament's posts speak it too."""
+        await self.bot.service.languages.seen(interaction.guild_id, interaction.guild_locale)
+        return True
+
+    def _public(self, guild_id: int | None) -> Words:
+        """The words of a post on ``guild_id``: its server's language."""
+        return i18n.words(self.bot.service.languages.of(guild_id))
 
     async def _news(self, info: TournamentInfo, text: str) -> None:
         """A line in the tournament's thread (its channel if it has none)."""
@@ -185,10 +223,13 @@ class TournamentCommands(
                 starts_at=starts_at,
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         assert isinstance(home, discord.abc.Messageable)
-        message = await home.send(created(info.id, info.terms)[:2000], allowed_mentions=NO_PINGS)
+        public = self._public(interaction.guild_id)
+        message = await home.send(
+            created(info.id, info.terms(public), public)[:2000], allowed_mentions=NO_PINGS
+        )
         where = home.id
         if isinstance(home, discord.TextChannel):
             try:
@@ -200,8 +241,9 @@ class TournamentCommands(
                 where = thread.id
             except discord.HTTPException as error:
                 log.info("no thread for tournament %s (%s): news in the channel", info.id, error)
+        said = words_of(interaction).gettext("Tournament #{id} is open in {where}.")
         await interaction.followup.send(
-            f"Tournament #{info.id} is open in <#{where}>.", ephemeral=True
+            said.format(id=info.id, where=f"<#{where}>"), ephemeral=True
         )
 
     @app_commands.command(description=N_("Join a tournament before it starts"))
@@ -215,10 +257,11 @@ class TournamentCommands(
                 which, player_ref(interaction.user, interaction), interaction.guild_id
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         await self._news(info, news)
-        await interaction.followup.send(f"You are in {info.name}.", ephemeral=True)
+        said = words_of(interaction).gettext("You are in {name}.").format(name=info.name)
+        await interaction.followup.send(said, ephemeral=True)
 
     join.autocomplete("tournament")(tournament_choices)
 
@@ -233,11 +276,12 @@ class TournamentCommands(
                 which, interaction.user.id, interaction.guild_id
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         await self.bot.courier.send(deliveries, interaction)
         await self._news(info, news)
-        await interaction.followup.send(f"You have left {info.name}.", ephemeral=True)
+        said = words_of(interaction).gettext("You have left {name}.").format(name=info.name)
+        await interaction.followup.send(said, ephemeral=True)
 
     leave.autocomplete("tournament")(tournament_choices)
 
@@ -253,12 +297,14 @@ class TournamentCommands(
                 which, interaction.user.id, interaction.guild_id, manager=manager
             )
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         where = info.thread_id or info.channel_id
+        said = words_of(interaction).gettext(
+            "{name} starts: the pairings of round 1 are posted in {where}."
+        )
         await interaction.followup.send(
-            f"{info.name} starts: the pairings of round 1 are posted in <#{where}>.",
-            ephemeral=True,
+            said.format(name=info.name, where=f"<#{where}>"), ephemeral=True
         )
 
     start.autocomplete("tournament")(tournament_choices)
@@ -274,19 +320,15 @@ class TournamentCommands(
             info = await self.bot.service.tournaments.get(which, interaction.guild_id)
             lines = await self.bot.service.tournaments.standings(which, interaction.guild_id)
         except ServiceError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, error)
             return
         await defer(interaction, ephemeral=False)
-        state = {
-            "open": f"not started yet, {len(info.players)} in",
-            "running": f"round {info.round} of {info.rounds}",
-            "finished": "final",
-            "cancelled": "cancelled",
-        }[info.status]
-        title = f"{plain_name(info.name)} · {state}"
+        # Posted in the channel for all to see: in the server's language.
+        public = self._public(interaction.guild_id)
+        title = plain_name(stage(info, public))
         await interaction.followup.send(
-            f"{info.terms}"[:2000],
-            file=await standings_file(title, lines),
+            info.terms(public)[:2000],
+            file=await standings_file(title, lines, public),
             allowed_mentions=NO_PINGS,
         )
 
@@ -317,7 +359,9 @@ class TournamentPoster:
         if report.kind == "standings":
             await channel.send(
                 report.text[:2000],
-                file=await standings_file(plain_name(report.title), report.lines),
+                file=await standings_file(
+                    plain_name(report.title), report.lines, i18n.words(report.lang)
+                ),
                 allowed_mentions=NO_PINGS,
             )
         else:

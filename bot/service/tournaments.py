@@ -34,7 +34,7 @@ from typing import Any, Final
 import bot.service.tournament_words as words
 import bot.service.wording as wording
 import games
-from bot import clocks, ratings, sql
+from bot import clocks, i18n, ratings, sql
 from bot.service import pairing, seasons
 from bot.service.life import MatchLife, fresh_seed
 from bot.service.store import (
@@ -52,13 +52,14 @@ from bot.service.values import (
     MatchRow,
     NotAPlayer,
     NotFound,
+    Phrase,
     PlayerRef,
     Refused,
     ServiceError,
     person,
 )
 from bot.sql import Connection
-from games.words import ENGLISH
+from games.words import ENGLISH, N_, Words
 
 _DATABASE_ERRORS = sql.errors()
 log = logging.getLogger("tapis.service")
@@ -100,11 +101,11 @@ class TournamentInfo:
     starts_at: float | None
     players: tuple[Entry, ...]
 
-    @property
-    def terms(self) -> str:
+    def terms(self, w: Words = ENGLISH) -> str:
+        """The tournament's terms in one sentence, in the language of ``w``."""
         return words.describe(
             self.name, self.game, self.format, self.duplicate, self.rounds,
-            self.days_per_move, self.starts_at,
+            self.days_per_move, self.starts_at, w,
         )  # fmt: skip
 
     def entry(self, user_id: int) -> Entry | None:
@@ -139,6 +140,7 @@ class Report:
     text: str
     lines: tuple[StandingLine, ...] = ()
     title: str = ""
+    lang: str = i18n.DEFAULT_LANG  # what ``text`` and ``title`` speak: the server's language
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,10 @@ class Tournaments:
         self._wakeup = asyncio.Event()
         self._step = asyncio.Lock()  # one pass at a time: a pass pairs rounds and starts legs
 
+    def words_of(self, guild_id: int | None) -> Words:
+        """The words of posts on ``guild_id``: its server's language, as every post."""
+        return i18n.words(self._life.languages.of(guild_id))
+
     def wake(self) -> None:
         """Look again now (a match ended, a player left, the injected clock moved)."""
         self._wakeup.set()
@@ -177,7 +183,7 @@ class Tournaments:
                 "SELECT * FROM tournaments WHERE id = ?", (tournament_id,)
             )
         if stored is None or stored["guild_id"] != guild_id:
-            raise NotFound(f"there is no tournament #{tournament_id} on this server")
+            raise NotFound(N_("There is no tournament #{id} on this server."), id=tournament_id)
         entries = await self._db.fetchall(
             "SELECT t.user_id, t.place, t.left_round, p.name FROM tournament_players t"
             " JOIN players p USING (user_id) WHERE t.tournament_id = ? ORDER BY t.place",
@@ -226,7 +232,9 @@ class Tournaments:
             rules = games.get(game)
         except KeyError:
             raise Refused(
-                f"there is no game called {game!r}; the games are {', '.join(games.names())}"
+                N_("There is no game called “{game}”: the games are {games}."),
+                game=game,
+                games=", ".join(games.names()),
             ) from None
         try:
             rules.check_options(options)
@@ -234,17 +242,23 @@ class Tournaments:
         except ValueError as error:
             raise Refused(f"{error}.") from None
         if format_ not in FORMATS:
-            raise Refused(f"the format is swiss or round-robin, not {format_!r}")
+            raise Refused(N_("The format is swiss or round-robin, not “{format}”."), format=format_)
         if rounds is not None and not 1 <= rounds <= MAX_PLAYERS - 1:
-            raise Refused(f"a tournament has from 1 to {MAX_PLAYERS - 1} rounds, not {rounds}")
+            raise Refused(
+                N_("A tournament has from 1 to {most} rounds, not {rounds}."),
+                most=MAX_PLAYERS - 1,
+                rounds=rounds,
+            )
         if format_ == "round-robin" and rounds is not None:
             raise Refused(
-                "a round-robin has as many rounds as it takes for everyone to meet everyone: "
-                "leave the rounds out"
+                N_(
+                    "A round-robin has as many rounds as it takes for everyone to meet "
+                    "everyone: leave the rounds out."
+                )
             )
         now = self._store.ts()
         if starts_at is not None and starts_at <= now:
-            raise Refused("the start time has passed: give a time to come, or none")
+            raise Refused(N_("That start time has passed: give a time to come, or none."))
         title = " ".join((name or "").split())[:MAX_NAME] or f"{rules.title} tournament"
         opened = await self._db.fetchone(
             "SELECT COUNT(*) FROM tournaments WHERE guild_id = ? AND status IN ('open', 'running')",
@@ -252,8 +266,11 @@ class Tournaments:
         )
         if opened is not None and opened[0] >= MAX_OPEN_PER_SERVER:
             raise Refused(
-                f"this server already has {opened[0]} tournaments open or running: wait until "
-                "one of them ends before making another"
+                N_(
+                    "This server already has {count} tournaments open or running: wait until "
+                    "one of them ends before making another."
+                ),
+                count=opened[0],
             )
 
         def plan(conn: Connection) -> int:
@@ -288,11 +305,11 @@ class Tournaments:
         """Join an open tournament; the tournament and what to tell its thread."""
         info = await self.get(tournament_id, guild_id)
         if info.status != "open":
-            raise Refused(f"{info.name} has {_state_words(info)}: it can no longer be joined")
+            raise Refused(N_("{state}: it can no longer be joined."), state=_state(info))
         if info.entry(player.user_id) is not None:
-            raise Refused(f"you are already in {info.name}")
+            raise Refused(N_("You are already in {name}."), name=info.name)
         if len(info.players) >= MAX_PLAYERS:
-            raise Refused(f"{info.name} is full ({MAX_PLAYERS} players)")
+            raise Refused(N_("{name} is full ({most} players)."), name=info.name, most=MAX_PLAYERS)
         now = self._store.ts()
 
         def plan(conn: Connection) -> bool:
@@ -313,10 +330,11 @@ class Tournaments:
             return True
 
         if not await self._db.transact(plan):
-            raise Refused(f"you are already in {info.name}")
+            raise Refused(N_("You are already in {name}."), name=info.name)
         self._store.remembered((player,))
         after = await self.get(tournament_id, guild_id)
-        return after, words.joined(after.name, player.name, len(after.players))
+        said = self.words_of(after.guild_id)
+        return after, words.joined(after.name, player.name, len(after.players), said)
 
     async def leave(
         self, tournament_id: int, user_id: int, guild_id: int | None
@@ -326,9 +344,9 @@ class Tournaments:
         info = await self.get(tournament_id, guild_id)
         entry = info.entry(user_id)
         if entry is None or entry.left_round is not None:
-            raise NotAPlayer(f"you are not playing in {info.name}")
+            raise NotAPlayer(N_("You are not playing in {name}."), name=info.name)
         if info.status not in ("open", "running"):
-            raise Refused(f"{info.name} has {_state_words(info)}: there is nothing to leave")
+            raise Refused(N_("{state}: there is nothing to leave."), state=_state(info))
         if info.status == "open":
 
             def drop(conn: Connection) -> None:
@@ -339,7 +357,8 @@ class Tournaments:
 
             await self._db.transact(drop)
             after = await self.get(tournament_id, guild_id)
-            return after, words.left_before(info.name, entry.name, len(after.players)), []
+            said = self.words_of(info.guild_id)
+            return after, words.left_before(info.name, entry.name, len(after.players), said), []
 
         def mark(conn: Connection) -> None:
             conn.execute(
@@ -355,7 +374,8 @@ class Tournaments:
             deliveries = await self._resign_all(tournament_id, user_id)
         self.wake()
         after = await self.get(tournament_id, guild_id)
-        return after, words.left_during(info.name, entry.name, info.round), deliveries
+        news = words.left_during(info.name, entry.name, info.round, self.words_of(info.guild_id))
+        return after, news, deliveries
 
     async def _resign_all(self, tournament_id: int, user_id: int) -> list[Delivery]:
         """Resign every match of ``user_id`` still going in the tournament."""
@@ -382,14 +402,18 @@ class Tournaments:
         """Start now (its creator or a server manager): the task pairs the first round."""
         info = await self.get(tournament_id, guild_id)
         if user_id != info.creator_id and not manager:
-            raise NotAPlayer(f"only the creator of {info.name} or a server manager can start it")
+            raise NotAPlayer(
+                N_("Only the creator of {name} or a server manager can start it."), name=info.name
+            )
         if info.status != "open":
-            raise Refused(f"{info.name} has {_state_words(info)}")
+            raise Refused(N_("{state}: it cannot be started again."), state=_state(info))
         active = [e for e in info.players if e.left_round is None]
         if len(active) < MIN_PLAYERS:
             raise Refused(
-                f"{info.name} needs at least {MIN_PLAYERS} players to start and has "
-                f"{words.plural(len(active), 'player', 'players')}"
+                N_("{name} needs at least {least} players to start; it has {count} so far."),
+                name=info.name,
+                least=MIN_PLAYERS,
+                count=len(active),
             )
         now = self._store.ts()
 
@@ -512,7 +536,8 @@ class Tournaments:
             )
             if done.rowcount != 1:
                 return []  # written by another pass already
-            text = words.duplicate_over(first.id, names, net, winner, how)
+            said = i18n.words(self._life.languages.of(first.guild_id))
+            text = words.duplicate_over(first.id, names, net, winner, how, said)
             assert first.seat_ids is not None
             if how != "aborted" and rated:
                 seasons.count(conn, first.game, first.guild_id, first.seat_ids, winner, now)
@@ -529,9 +554,9 @@ class Tournaments:
                     )
                     for s in (0, 1)
                 ]
-                text += " " + words.ratings_moved(first.game, names, moved)
+                text += " " + words.ratings_moved(first.game, names, moved, said)
             last = second or first
-            notice = wording.delivery("notice", last, people, None, text, ENGLISH, names=names)
+            notice = wording.delivery("notice", last, people, None, text, said, names=names)
             return posted([notice], post(conn, encode([notice]), now))
 
         return await self._db.transact(plan)
@@ -555,9 +580,10 @@ class Tournaments:
                 "UPDATE duplicates SET second_leg = ? WHERE first_leg = ?", (row.id, first.id)
             )
             names = wording.seat_names(row, people)
-            text = words.second_leg(first.id, row.id, *names)
-            told = [wording.delivery("notice", row, people, None, text, ENGLISH, names=names)]
             public = self._life.languages.of(row.guild_id)
+            said = i18n.words(public)
+            text = words.second_leg(first.id, row.id, *names, said)
+            told = [wording.delivery("notice", row, people, None, text, said, names=names)]
             owed = [*told, *wording.progress(row, people, now, public)]
             return row, posted(owed, post(conn, encode(owed), now))
 
@@ -745,10 +771,11 @@ class Tournaments:
         out: list[Report] = []
         for stored in found:
             info = await self.get(stored["id"], stored["guild_id"])
+            said = self.words_of(info.guild_id)
             if info.status == "cancelled":
-                text = words.cancelled(info.name, len(info.players))
+                text = words.cancelled(info.name, len(info.players), said)
                 place = info.thread_id or info.channel_id
-                out.append(Report(info.id, "cancelled", 1, place, text))
+                out.append(Report(info.id, "cancelled", 1, place, text, lang=said.lang))
                 continue
             row = await self._db.fetchone(
                 "SELECT announced, reported FROM tournaments WHERE id = ?", (info.id,)
@@ -759,17 +786,20 @@ class Tournaments:
             for number in range(row["reported"] + 1, finished_upto + 1):
                 lines = tuple(await self._standings(info, number))
                 final = info.status == "finished" and number == info.round
-                text = words.standings_caption(info.name, number, info.rounds, final)
+                text = words.standings_caption(info.name, number, info.rounds, final, said)
                 if final and lines:
-                    text += "\n" + words.winner(info.name, lines[0].name)
-                title = f"{info.name} · round {number} of {info.rounds}"
-                out.append(Report(info.id, "standings", number, place, text, lines, title))
+                    text += "\n" + words.winner(info.name, lines[0].name, said)
+                title = words.round_title(info.name, number, info.rounds, said)
+                out.append(
+                    Report(info.id, "standings", number, place, text, lines, title, said.lang)
+                )
             if row["announced"] < info.round and info.status == "running":
                 out.append(await self._pairings_report(info, place))
         return out
 
     async def _pairings_report(self, info: TournamentInfo, place: int) -> Report:
         assert info.rounds is not None
+        said = self.words_of(info.guild_id)
         names = {e.user_id: e.name for e in info.players}
         found = await self._db.fetchall(
             "SELECT seat0_id, seat1_id, match_id FROM tournament_games WHERE tournament_id = ?"
@@ -782,8 +812,8 @@ class Tournaments:
             if g["seat1_id"] is not None
         ]
         bye = next((names.get(g["seat0_id"]) for g in found if g["seat1_id"] is None), None)
-        text = words.pairings(info.name, info.round, info.rounds, pairs, bye)
-        return Report(info.id, "pairings", info.round, place, text)
+        text = words.pairings(info.name, info.round, info.rounds, pairs, bye, said)
+        return Report(info.id, "pairings", info.round, place, text, lang=said.lang)
 
     async def mark_reported(self, report: Report) -> None:
         # A cancellation is told once, as if announcing a first round that never came.
@@ -801,7 +831,7 @@ class Tournaments:
         """Tournament matches not yet given their thread (new, or a crash came between)."""
         found = await self._db.fetchall(
             "SELECT g.tournament_id, g.round, g.board, g.match_id, g.seat0_id, g.seat1_id,"
-            " t.name, t.channel_id, t.game FROM tournament_games g"
+            " t.name, t.channel_id, t.game, t.guild_id FROM tournament_games g"
             " JOIN tournaments t ON t.id = g.tournament_id"
             " WHERE g.posted = 0 AND g.match_id IS NOT NULL ORDER BY g.tournament_id, g.round,"
             " g.board"
@@ -811,9 +841,17 @@ class Tournaments:
             people = await self._store.people((game["seat0_id"], game["seat1_id"]))
             first = person(people, game["seat0_id"]).name
             second = person(people, game["seat1_id"]).name
-            text = words.round_match(game["name"], game["round"], first, second, game["match_id"])
-            title = games.get(game["game"]).title
-            thread = f"{title} · {first} vs {second} · #{game['match_id']}"
+            said = self.words_of(game["guild_id"])
+            text = words.round_match(
+                game["name"], game["round"], first, second, game["match_id"], said
+            )
+            # Named as every match's thread is (bot.discord.actions.thread_name).
+            thread = said.gettext("{game} · {challenger} vs {opponent} · #{id}").format(
+                game=wording.game_title(game["game"], said),
+                challenger=first,
+                opponent=second,
+                id=game["match_id"],
+            )
             out.append(
                 Posting(game["tournament_id"], game["round"], game["board"], game["match_id"],
                         game["channel_id"], text, thread[:100])
@@ -851,7 +889,9 @@ class Tournaments:
 
         await self._db.transact(plan)
         return [
-            replace(d, text=f"{d.text} {words.duplicate_terms()}") if d.kind == "notice" else d
+            replace(d, text=f"{d.text} {words.duplicate_terms(i18n.words(d.lang))}")
+            if d.kind == "notice"
+            else d
             for d in deliveries
         ]
 
@@ -1017,10 +1057,14 @@ def _lines(info: TournamentInfo, played: Sequence[Any]) -> list[StandingLine]:
     ]
 
 
-def _state_words(info: TournamentInfo) -> str:
-    return {
-        "open": "not started yet",
-        "running": f"started (round {info.round})",
-        "finished": "finished",
-        "cancelled": "been cancelled",
-    }[info.status]
+def _state(info: TournamentInfo) -> Phrase:
+    """Where a tournament stands, as a refusal says it (translated when told)."""
+    if info.status == "open":
+        return Phrase(N_("{name} has not started yet"), {"name": info.name})
+    if info.status == "running":
+        return Phrase(
+            N_("{name} has started (round {round})"), {"name": info.name, "round": info.round}
+        )
+    if info.status == "finished":
+        return Phrase(N_("{name} is over"), {"name": info.name})
+    return Phrase(N_("{name} was cancelled"), {"name": info.name})

@@ -1,11 +1,13 @@
 """The web site: aiohttp handlers over the read-only queries, pages from Jinja2 templates.
 
 Read-only and self-contained: every page is drawn from the database (through ``Database``'s
-reader) and the engines; fonts are the reader's own and the one script is served from here,
-so a page makes no request to anyone else (the Content-Security-Policy says so to the
-browser). Anything that cannot be shown — an unknown or malformed id, a page past the last,
-a server that has not turned its pages on, a hand of a live match — is the same plain 404
-page; anything unforeseen is a 500 page and a log line, never a traceback.
+reader) and the engines, in the reader's language (``bot.web.languages``: English, French or
+Swedish, asked for with ``?lang=`` or negotiated from ``Accept-Language``); fonts are the
+reader's own and the one script is served from here, so a page makes no request to anyone
+else (the Content-Security-Policy says so to the browser). Anything that cannot be shown —
+an unknown or malformed id, a page past the last, a server that has not turned its pages on,
+a hand of a live match — is the same plain 404 page; anything unforeseen is a 500 page and a
+log line, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import json
 import logging
 import math
 import os
-import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -27,13 +28,16 @@ from typing import Any, Final
 
 import jinja2
 from aiohttp import web
+from markupsafe import Markup
 
 import games
+from bot import i18n
 from bot.sql import Database
 from bot.web import queries
 from bot.web.chart import Chart, chart
+from bot.web.languages import Speech, speech_of
 from bot.web.replays import KINDS, Hidden, Line, Replays, export, warm_up
-from games.cards import SUIT_SYMBOLS
+from games.words import N_
 
 log = logging.getLogger("tapis.web")
 
@@ -51,28 +55,22 @@ BURST: Final = 120  # requests a client may make at once (a replay fetches three
 
 DB_KEY: Final = web.AppKey("db", Database)
 REPLAYS_KEY: Final = web.AppKey("replays", Replays)
-_CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def pretty(text: str) -> str:
-    """Card codes with their suit symbols (``play Q♠``), as people read them."""
-    return _CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
-
-
-def when(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%MZ")
 
 
-def title_of(game: str) -> str:
-    try:
-        return games.get(game).title
-    except KeyError:
-        return game
+def speech(request: web.Request) -> Speech:
+    """The language ``request`` is answered in (``?lang=``, else ``Accept-Language``)."""
+    return speech_of(request.query, request.headers.get("Accept-Language"))
+
+
+def picture_speech(request: web.Request) -> Speech:
+    """The language of a picture or a ply's texts: from the address alone, never from a
+    header, since they are cached for good under their address."""
+    return speech_of(request.query, None)
 
 
 @dataclass
@@ -102,22 +100,30 @@ class Site:
             static[path.name] = (content, kind)
             versions[path.name] = hashlib.sha256(content).hexdigest()[:12]
         site = cls(env, static, versions)
-        env.filters["pretty"] = pretty
-        env.globals.update(
-            static=site.static_url, title_of=title_of, pretty=pretty, when=when, iso=iso,
-            game_names=games.names(),
-        )  # fmt: skip
+        env.globals.update(static=site.static_url, iso=iso, game_names=games.names())
         return site
 
     def static_url(self, name: str) -> str:
         return f"/static/{name}?v={self.versions[name]}"
 
     def page(
-        self, template: str, *, status: int = 200, cache: str = SHORT, **context: Any
+        self,
+        request: web.Request,
+        template: str,
+        *,
+        status: int = 200,
+        cache: str = SHORT,
+        **context: Any,
     ) -> web.Response:
-        text = self.templates.get_template(template).render(**context)
+        """``template`` filled with ``context``, in the language ``request`` is answered in."""
+        said = speech(request)
+        words = said.context(request.path, request.query)
+        text = self.templates.get_template(template).render(**words, chosen=said.chosen, **context)
         response = web.Response(text=text, status=status, content_type="text/html")
         response.headers["Cache-Control"] = cache
+        # The same address reads in another language for another browser: caches must
+        # keep one copy per Accept-Language.
+        response.headers["Vary"] = "Accept-Language"
         return response
 
 
@@ -167,7 +173,7 @@ def _middlewares(site: Site, limiter: RateLimiter | None, forwarded: bool) -> li
         if limiter is not None and not request.path.startswith("/static/"):
             wait = limiter.allow(client_of(request, forwarded))
             if wait:
-                refusal = _error(site, 429, "Too many requests: please wait a moment.")
+                refusal = _error(site, request, 429, N_("Too many requests: please wait a moment."))
                 refusal.headers["Retry-After"] = str(math.ceil(wait))
                 return _secure(refusal)
         try:
@@ -175,23 +181,29 @@ def _middlewares(site: Site, limiter: RateLimiter | None, forwarded: bool) -> li
         except web.HTTPException as error:
             if error.status < 400:
                 raise
-            text = {405: "This page is only read, never written to."}.get(
-                error.status, "There is no such page here."
+            text = {405: N_("This page is only read, never written to.")}.get(
+                error.status, NOT_HERE
             )
-            response = _error(site, error.status, text)
+            response = _error(site, request, error.status, text)
         except Hidden:
-            response = _error(site, 404, "There is no such page here.")
+            response = _error(site, request, 404, NOT_HERE)
         except Exception:
             log.exception("page %s failed", request.path_qs)
-            response = _error(site, 500, "Something went wrong on our side. Please try again.")
+            response = _error(
+                site, request, 500, N_("Something went wrong on our side. Please try again.")
+            )
         return _secure(response)
 
     return [guard]
 
 
-def _error(site: Site, status: int, message: str) -> web.Response:
-    return site.page("error.html", status=status, cache="no-store", status_code=status,
-                     message=message)  # fmt: skip
+NOT_HERE: Final = N_("There is no such page here.")
+
+
+def _error(site: Site, request: web.Request, status: int, message: str) -> web.Response:
+    """The error page; ``message`` is the English text, translated by the page."""
+    return site.page(request, "error.html", status=status, cache="no-store",
+                     status_code=status, message=message)  # fmt: skip
 
 
 def _secure(response: web.StreamResponse) -> web.StreamResponse:
@@ -249,7 +261,7 @@ async def index(request: web.Request) -> web.StreamResponse:
         page = await queries.leaderboard(db, queries.Board(name), 1)
         tops[name] = page.standings[:5] if page else []
     recent = await queries.recent(db, 10)
-    return _site(request).page("index.html", tops=tops, recent=recent)
+    return _site(request).page(request, "index.html", tops=tops, recent=recent)
 
 
 async def leaderboard(request: web.Request) -> web.StreamResponse:
@@ -258,9 +270,10 @@ async def leaderboard(request: web.Request) -> web.StreamResponse:
     page = await queries.leaderboard(_db(request), board, _page_number(request))
     if page is None:
         raise web.HTTPNotFound()
+    heading = speech(request).text(N_("{game} — everywhere"), game=speech(request).title_of(game))
     return _site(request).page(
-        "leaderboard.html", game=game, board=board, page=page, base=f"/games/{game}",
-        heading=f"{title_of(game)} — everywhere",
+        request, "leaderboard.html", game=game, board=board, page=page, base=f"/games/{game}",
+        heading=heading,
     )  # fmt: skip
 
 
@@ -278,7 +291,7 @@ async def server(request: web.Request) -> web.StreamResponse:
     for name in games.names():
         page = await queries.leaderboard(db, queries.Board(name, guild_id), 1)
         tops[name] = page.standings[:10] if page else []
-    return _site(request).page("server.html", guild_id=guild_id, tops=tops)
+    return _site(request).page(request, "server.html", guild_id=guild_id, tops=tops)
 
 
 async def server_board(request: web.Request) -> web.StreamResponse:
@@ -288,9 +301,11 @@ async def server_board(request: web.Request) -> web.StreamResponse:
     page = await queries.leaderboard(_db(request), board, _page_number(request))
     if page is None:
         raise web.HTTPNotFound()
+    said = speech(request)
+    heading = said.text(N_("{game} — this server, all time"), game=said.title_of(game))
     return _site(request).page(
-        "leaderboard.html", game=game, board=board, page=page,
-        base=f"/servers/{guild_id}/{game}", heading=f"{title_of(game)} — this server, all time",
+        request, "leaderboard.html", game=game, board=board, page=page,
+        base=f"/servers/{guild_id}/{game}", heading=heading,
     )  # fmt: skip
 
 
@@ -300,13 +315,17 @@ async def profile(request: web.Request) -> web.StreamResponse:
     if who is None:
         raise web.HTTPNotFound()
     records = await queries.records(db, who.user_id)
+    said = speech(request)
     charts: list[tuple[str, Chart]] = []
     for record in records:
         points = await queries.history(db, who.user_id, record.game)
-        charts.append((record.game, chart(points, f"{who.name}'s {title_of(record.game)} rating")))
+        title = said.text(
+            N_("{name}’s rating at {game}"), name=who.name, game=said.title_of(record.game)
+        )
+        charts.append((record.game, chart(points, title, said.words)))
     recent = await queries.recent_of(db, who.user_id)
     return _site(request).page(
-        "player.html", player=who, records=records, charts=charts, recent=recent
+        request, "player.html", player=who, records=records, charts=charts, recent=recent
     )
 
 
@@ -322,8 +341,9 @@ async def match_page(request: web.Request) -> web.StreamResponse:
         if match.status == "active" and match.state is not None:
             view = games.get(match.game).from_json(match.state).view(None)
         return site.page(
-            "live.html", match=match, view=view, public_server=public_server, cache="no-cache"
-        )
+            request, "live.html", match=match, view=view, public_server=public_server,
+            frame=_frames(match, _pictures(speech(request))), cache="no-cache",
+        )  # fmt: skip
     replays = request.app[REPLAYS_KEY]
     lines = await replays.lines(match)
     text = request.query.get("ply")
@@ -333,21 +353,46 @@ async def match_page(request: web.Request) -> web.StreamResponse:
             raise web.HTTPNotFound()
         ply = int(text)
     position = await replays.position(match, ply)
-    said = [_said(line, match.names) for line in lines]
+    words = speech(request)
+    said = [_said(line, match, words) for line in lines]
+    pictures = _pictures(words)
+    options = ", ".join(f"{k}={v}" for k, v in match.options.items())
     return site.page(
-        "match.html", match=match, lines=lines, said=said, ply=ply,
-        hands=[_hand_text(hand) for hand in position.hands], scores=position.scores,
+        request, "match.html", match=match, lines=lines, said=said, ply=ply,
+        hands=[words.cards(hand) for hand in position.hands],
+        score_text=_scores(position.scores, words), options=options,
+        frame=_frames(match, pictures), frame_lang=pictures.lang if pictures.chosen else "",
+        command=Markup("<code>python -m bot verify FILE</code>"),
         public_server=public_server, data=json.dumps(said), cache="public, max-age=300",
     )  # fmt: skip
 
 
-def _said(line: Line, names: tuple[str, str]) -> str | None:
-    """A move as the page says it: ``Ada: play Q♠``."""
-    return None if line.move is None else f"{names[line.seat or 0]}: {pretty(line.move)}"
+def _pictures(page: Speech) -> Speech:
+    """The pictures and the plies' texts speak the page's language, named in their address
+    (English needs none), so a picture cached for good is never another language's."""
+    return Speech(page.lang, page.lang != i18n.DEFAULT_LANG)
 
 
-def _hand_text(hand: list[str]) -> str:
-    return pretty(" ".join(hand)) or "no cards"
+def _frames(match: queries.Match, said: Speech) -> Callable[[int, str], str]:
+    """The address of a picture of ``match`` (ply, kind) in the language of ``said``."""
+    return lambda ply, kind: said.link(f"/matches/{match.id}/frames/{ply}/{kind}.png")
+
+
+def _said(line: Line, match: queries.Match, said: Speech) -> str | None:
+    """A move as the page says it, in players' words: ``Ada: D♠`` in French."""
+    if line.move is None:
+        return None
+    return said.text(
+        N_("{name}: {move}"),
+        name=match.names[line.seat or 0],
+        move=said.move(match.game, line.move),
+    )
+
+
+def _scores(scores: tuple[int, int], said: Speech) -> str:
+    return said.text(
+        N_("scores {first} – {second}"), first=said.number(scores[0]), second=said.number(scores[1])
+    )
 
 
 async def position(request: web.Request) -> web.StreamResponse:
@@ -357,8 +402,13 @@ async def position(request: web.Request) -> web.StreamResponse:
     if not text.isdigit() or len(text) > 9:
         raise web.HTTPNotFound()
     found = await request.app[REPLAYS_KEY].position(match, int(text))
+    said = picture_speech(request)
     response = web.json_response(
-        {"hands": [_hand_text(hand) for hand in found.hands], "scores": list(found.scores)}
+        {
+            "hands": [said.cards(hand) for hand in found.hands],
+            "scores": list(found.scores),
+            "said": _scores(found.scores, said),
+        }
     )
     response.headers["Cache-Control"] = FOREVER
     return response
@@ -370,7 +420,9 @@ async def frame(request: web.Request) -> web.StreamResponse:
     text = request.match_info["ply"]
     if kind not in KINDS or not text.isdigit() or len(text) > 9:
         raise web.HTTPNotFound()
-    picture = await request.app[REPLAYS_KEY].frame(match, int(text), kind)
+    picture = await request.app[REPLAYS_KEY].frame(
+        match, int(text), kind, picture_speech(request).words
+    )
     response = web.Response(body=picture, content_type="image/png")
     # A ply's picture never changes once played, live or not.
     response.headers["Cache-Control"] = FOREVER

@@ -1,7 +1,7 @@
 """A rating-over-time chart as inline SVG: no script, no picture to fetch, scales to any width.
 
 The points are computed here; the template writes them into an ``<svg>`` with a title and a
-description for screen readers.
+description for screen readers, in the page's language.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.web.queries import Point
+from games.words import ENGLISH, Words
 
 WIDTH: Final = 600
 HEIGHT: Final = 200
@@ -35,10 +36,13 @@ class Chart:
     left: int = PAD_LEFT
 
 
-def chart(points: list[Point], title: str) -> Chart:
-    """The chart of ``points`` (matches played → rating), oldest first."""
+def chart(points: list[Point], title: str, words: Words = ENGLISH) -> Chart:
+    """The chart of ``points`` (matches played → rating), oldest first, described in
+    ``words``'s language."""
     if not points:
-        return Chart(title, "No rated match yet.", "", 0, 0, 0, 0, HEIGHT - PAD, PAD, [])
+        return Chart(
+            title, words.gettext("No rated match yet."), "", 0, 0, 0, 0, HEIGHT - PAD, PAD, []
+        )
     low = min(p.rating for p in points)
     high = max(p.rating for p in points)
     if high - low < 1:
@@ -55,10 +59,19 @@ def chart(points: list[Point], title: str) -> Chart:
         return PAD + (high - rating) / (high - low) * (HEIGHT - 2 * PAD)
 
     coords = [(round(x(p.games), 1), round(y(p.rating), 1)) for p in points]
-    description = (
-        f"Rating after each of {len(points)} rated matches (matches {first} to {last}): "
-        f"from {points[0].rating:.0f} to {points[-1].rating:.0f}, "
-        f"lowest {low:.0f}, highest {high:.0f}."
+    description = words.ngettext(
+        "Rating after {n} rated match (match {last}): {end}.",
+        "Rating after each of {n} rated matches (matches {first} to {last}): from {start} to "
+        "{end}, lowest {low}, highest {high}.",
+        len(points),
+    ).format(
+        n=words.number(len(points)),
+        first=words.number(first),
+        last=words.number(last),
+        start=words.number(round(points[0].rating)),
+        end=words.number(round(points[-1].rating)),
+        low=words.number(round(low)),
+        high=words.number(round(high)),
     )
     return Chart(
         title=title,

@@ -8,8 +8,9 @@ but the engine decides what a position was. What may be shown is decided here, o
   a live match's page asks for nothing else, so it can show no hand and no stock order.
 
 Pictures are drawn by ``rendering`` in a worker thread, never on the event loop, and kept in
-a bounded cache keyed by (match, ply, kind): a finished match's pictures never change, and a
-live one's earlier plies do not either.
+a bounded cache keyed by (match, ply, kind, language): a finished match's pictures never
+change, and a live one's earlier plies do not either. The pictures speak the reader's
+language (its card letters and labels), so each language has pictures of its own.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import rendering
 from bot.sql import Database
 from bot.web import queries
 from games import notation
+from games.words import ENGLISH, Words
 
 KINDS: Final = ("table", "hand0", "hand1")
 CACHE_BYTES: Final = 64 * 1024 * 1024
@@ -95,7 +97,7 @@ class Replays:
         self.db = db
         self._states: _Lru = _Lru(CACHE_MATCHES)
         self._frames: _Lru = _Lru(100_000, cache_bytes)
-        self._drawing: dict[tuple[int, int, str], asyncio.Future[bytes]] = {}
+        self._drawing: dict[tuple[int, int, str, str], asyncio.Future[bytes]] = {}
         self._draw_slots = asyncio.Semaphore(2)
 
     @property
@@ -152,8 +154,11 @@ class Replays:
 
     # -- pictures ----------------------------------------------------------------------------
 
-    async def frame(self, match: queries.Match, ply: int, kind: str) -> bytes:
-        """The picture ``kind`` (table, hand0, hand1) at ``ply``; ``Hidden`` if not allowed."""
+    async def frame(
+        self, match: queries.Match, ply: int, kind: str, words: Words = ENGLISH
+    ) -> bytes:
+        """The picture ``kind`` (table, hand0, hand1) at ``ply`` in ``words``'s language;
+        ``Hidden`` if not allowed."""
         if kind not in KINDS:
             raise Hidden(f"no picture called {kind!r}")
         if match.status not in ("active", *queries.REPLAYABLE):
@@ -162,7 +167,7 @@ class Replays:
             raise Hidden(f"match #{match.id} has no ply {ply}")
         if kind != "table" and not match.replayable:
             raise Hidden(f"match #{match.id} is not over: its hands are not shown")
-        key = (match.id, ply, kind)
+        key = (match.id, ply, kind, words.lang)
         cached = self._frames.get_fresh(key)
         if cached is not None:
             return bytes(cached)
@@ -175,7 +180,7 @@ class Replays:
             states = await self.states(match)
             state = states[ply]
             async with self._draw_slots:
-                picture = await asyncio.to_thread(_draw, state, kind, match.names)
+                picture = await asyncio.to_thread(_draw, state, kind, match.names, words)
             self._frames.put(key, picture)
             future.set_result(picture)
             return picture
@@ -220,17 +225,19 @@ def _replay(match: queries.Match, log: list[tuple[int, str]]) -> list[Any]:
     return states
 
 
-def _draw(state: Any, kind: str, names: tuple[str, str]) -> bytes:
+def _draw(state: Any, kind: str, names: tuple[str, str], words: Words = ENGLISH) -> bytes:
     if kind == "table":
-        return rendering.table_png(state.view(None), names)
-    return rendering.hand_png(state.view(int(kind[-1])))
+        return rendering.table_png(state.view(None), names, words=words)
+    return rendering.hand_png(state.view(int(kind[-1])), words=words)
 
 
-def composite(state: Any, names: tuple[str, str], width: int = 640) -> Image.Image:
+def composite(
+    state: Any, names: tuple[str, str], width: int = 640, words: Words = ENGLISH
+) -> Image.Image:
     """One picture of a finished match's position: seat 0's hand, the table, seat 1's hand,
     scaled to ``width`` (for the animated replay and the pager in Discord)."""
     parts = [
-        Image.open(io.BytesIO(_draw(state, kind, names))).convert("RGB")
+        Image.open(io.BytesIO(_draw(state, kind, names, words))).convert("RGB")
         for kind in ("hand1", "table", "hand0")
     ]
     full = max(part.width for part in parts)

@@ -292,3 +292,19 @@ async def test_a_duplicate_challenge_is_lost_by_resigning_a_leg(
     assert await bot.service.tournaments.duplicate_of(match_id) == (match_id, None)
     for user in (alice, bob):  # the leg is unrated; the pair is rated once
         assert (await bot.service.stats(user.id, "piquet", fake.guild_id)).games == 1
+
+
+async def test_a_swedish_server_hears_its_tournament_in_swedish(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Posts speak the server's language; replies, the asker's client's (here French)."""
+    fake.guild_locale = "sv-SE"
+    bob = fake.users[bob.id] = replace(bob, locale="fr")
+    await start_bot()
+    tournament = await create(fake, alice, game="piquet", name="Cup")
+    await fake.wait_for(lambda s: s.content.startswith(f"Turnering nr {tournament} är öppen."))
+    answer = await (await fake.slash(bob, "tournament join", tournament=tournament)).finished()
+    assert answer.content == "Vous êtes inscrit à Cup."
+    await fake.wait_for(lambda s: "Bob går med i Cup: 1 spelare hittills." in s.content)
+    again = await (await fake.slash(bob, "tournament join", tournament=tournament)).finished()
+    assert again.content == "Vous êtes déjà inscrit à Cup."

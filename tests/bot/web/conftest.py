@@ -1,5 +1,10 @@
 """Fixtures for the site's tests: a database of real finished matches, one live match, and
-the site served over HTTP on 127.0.0.1."""
+the site served over HTTP on 127.0.0.1.
+
+The site reads the database, so its tests run on both: a SQLite file and the session's
+PostgreSQL server (``backend``, as in tests/bot/conftest.py; the PostgreSQL half is skipped,
+saying why, where no server can start). The browser tests read the same pages through the
+same queries and run on SQLite alone, to keep the suite quick."""
 
 from __future__ import annotations
 
@@ -30,9 +35,22 @@ class World:
     guild_off: int
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    service = await MatchService.open(tmp_path / "web.db")
+def web_db(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path | str:
+    """Where the site's database is: a SQLite file, or a PostgreSQL address."""
+    if backend == "sqlite":
+        return tmp_path / "web.db"
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def world(web_db: Path | str) -> AsyncIterator[World]:
+    service = await MatchService.open(web_db)
     finished = await populate(service.database, FINISHED, players=6)
     await set_web(service.database, GUILDS[0], True)
     info, _ = await service.challenge(

@@ -16,10 +16,11 @@ import pytest
 from aiohttp import web
 
 import games
+from bot import i18n
 from bot.ratings import displayed
 from bot.web import queries
 from bot.web.app import create_app
-from games.cards import SUIT_SYMBOLS
+from games.cards import SUIT_SYMBOLS, card_name
 from tests.bot.web.conftest import World
 
 ARGS = [
@@ -80,6 +81,12 @@ class Session:
 
 
 @pytest.fixture
+def backend() -> str:
+    """SQLite only: the pages' queries are tested on both databases in test_site.py."""
+    return "sqlite"
+
+
+@pytest.fixture
 async def session(world: World) -> AsyncIterator[Session]:
     runner = web.AppRunner(create_app(world.service.database, rate=None), access_log=None)
     await runner.setup()
@@ -133,7 +140,8 @@ async def test_a_leaderboard_matches_the_database(session: Session, world: World
     shown = await session.page.locator("table.board tbody tr").evaluate_all(
         "rows => rows.map(r => [r.cells[1].innerText, r.cells[2].innerText])"
     )
-    assert shown == [[row["name"], f"{displayed(row['rating'])}"] for row in rows]
+    english = i18n.words("en")  # the browser sends no Accept-Language of ours: English
+    assert shown == [[row["name"], english.number(displayed(row["rating"]))] for row in rows]
 
 
 async def test_stepping_a_replay_changes_the_picture_and_the_move_list(
@@ -169,7 +177,7 @@ async def test_stepping_a_replay_changes_the_picture_and_the_move_list(
     cards = state.view(0)["hand"]
     symbols = " ".join(card[:-1] + SUIT_SYMBOLS[card[-1]] for card in cards) or "no cards"
     await expect(page.locator("#hand0")).to_have_attribute(
-        "alt", f"{match.names[0]}'s hand: {symbols}"
+        "alt", f"{match.names[0]}’s hand: {symbols}"
     )
     await page.keyboard.press("ArrowLeft")
     assert (await shown())[0].endswith("/frames/1/table.png")
@@ -201,4 +209,36 @@ async def test_a_live_match_page_shows_no_card_of_either_hand(
             assert not re.search(pattern, where) and symbol not in where, card
     assert public["hand"] == []
     assert not any("hand" in url for url in session.urls)
+    assert session.errors == []
+
+
+async def test_a_replay_in_swedish_keeps_its_language_as_it_steps(
+    session: Session, world: World
+) -> None:
+    match_id = world.finished[1]
+    await session.open(f"/matches/{match_id}?ply=0&lang=sv")
+    page = session.page
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowRight")
+    await expect(page.locator("#caption")).to_contain_text("Drag 2 av")
+    await expect(page.locator("#caption")).to_contain_text("ställning")
+    assert "ply=2" in page.url and "lang=sv" in page.url
+    assert (await page.locator("#table").get_attribute("src") or "").endswith("?lang=sv")
+    match = await queries.match(world.service.database, match_id)
+    assert match is not None
+    state = games.get(match.game).new_match(seed=match.seed or 0, options=match.options)
+    for _seat, move in (await queries.moves(world.service.database, match_id))[:2]:
+        state = state.apply(move)
+    swedish = i18n.words("sv")
+    cards = " ".join(card_name(card, swedish) for card in state.view(0)["hand"]) or "inga kort"
+    await expect(page.locator("#hand0")).to_have_attribute(
+        "alt", f"Handen hos {match.names[0]}: {cards}"
+    )
+    assert "lang=sv" in (await page.locator("#next").get_attribute("href") or "")
+    # The switch leads to the same move of the same match, in French.
+    await page.locator("nav.langs a[hreflang=fr]").click()
+    await page.wait_for_load_state("networkidle")
+    assert await page.locator("html").get_attribute("lang") == "fr"
+    assert "ply=2" in page.url and "lang=fr" in page.url
+    await expect(page.locator("#caption")).to_contain_text("Coup 2 sur")
     assert session.errors == []
