@@ -25,7 +25,8 @@ from typing import Any
 
 import games
 from bot import ratings
-from bot.sql import Connection, Database, open_database
+from bot.backends import open_database
+from bot.sql import Connection, Database
 
 STORED_MATCHES = 10_000
 PLAYERS = 400
