@@ -19,7 +19,7 @@ from itertools import repeat
 from operator import add
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, card_name
+from games.cards import PIQUET_PACK, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name
 from games.core import (
     BaseView,
     CardEntry,
@@ -35,6 +35,8 @@ from games.core import (
     deck_for_deal,
     lists,
     match_state,
+    not_held,
+    not_in_pack,
     read_cards,
     read_int,
     read_rows,
@@ -50,7 +52,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
-from games.words import ENGLISH, N_, Words
+from games.words import ENGLISH, N_, Words, counted
 
 NAME: Final = "piquet"
 HAND_SIZE: Final = 12
@@ -346,7 +348,7 @@ def _discard_mask(cards: list[str]) -> int:
     for card in cards:
         bit = _BIT[card]
         if mask & bit:
-            raise IllegalMove(f"{card} is named twice: name each card to discard once")
+            raise IllegalMove(N_("Each card may be discarded only once."))
         mask |= bit
     return mask
 
@@ -532,9 +534,7 @@ class PiquetState(MatchState):
         verb, *cards = canonical.split(" ")
         foreign = [card for card in cards if card not in _BIT]
         if foreign:
-            raise IllegalMove(
-                f"{', '.join(foreign)} is not a card of the piquet pack (7 to A in each suit)"
-            )
+            raise not_in_pack(foreign)
         if verb == "play":
             return self._play(seat, _INDEX[cards[0]])
         return self._exchange(seat, _discard_mask(cards))
@@ -542,19 +542,20 @@ class PiquetState(MatchState):
     # -- the exchange (piquet D3, D4) ----------------------------------------------------
     def _exchange(self, seat: Seat, mask: int) -> PiquetState:
         if self._exchanged[1] is not None:
-            raise IllegalMove("the exchange is over: play a card, like 'play QS'")
+            raise IllegalMove(N_("The exchange is over: play a card."))
         younger = seat != self.elder
         hand = self._hands[seat]
         if mask & ~hand:
-            missing = ", ".join(cards_of(mask & ~hand))
-            raise IllegalMove(f"you do not hold {missing}: discard cards from your hand")
+            raise not_held(cards_of(mask & ~hand))
         count = bin(mask).count("1")
         most = MOST_DISCARDS[younger]
         if count > most:
-            role, rule = ("younger", "piquet D4") if younger else ("elder", "piquet D3")
             raise IllegalMove(
-                f"{role} discards at most {most} cards ({rule}), not {count}: "
-                "'discard' alone keeps all"
+                counted(
+                    "You may discard at most {n} card, or none to keep them all.",
+                    "You may discard at most {n} cards, or none to keep them all.",
+                    most,
+                )
             )
         start = HAND_SIZE * 2 + (ELDER_TALON if younger else 0)
         taken = mask_of(self._deck[start : start + count])
@@ -594,13 +595,16 @@ class PiquetState(MatchState):
         if self._exchanged[1] is None:
             most = MOST_DISCARDS[seat != self.elder]
             raise IllegalMove(
-                f"first the exchange: 'discard' and up to {most} cards, "
-                "or 'discard' alone to keep all"
+                counted(
+                    "First comes the exchange: discard up to {n} card, or none to keep them all.",
+                    "First comes the exchange: discard up to {n} cards, or none to keep them all.",
+                    most,
+                )
             )
         bit = 1 << index
         hand = self._hands[seat]
         if not hand & bit:
-            raise IllegalMove(f"you do not hold {_CODES[index]}")
+            raise not_held((_CODES[index],))
         lead = self._lead
         new = self._copy()
         new._hands = self._with(self._hands, seat, hand & ~bit)
@@ -613,10 +617,9 @@ class PiquetState(MatchState):
             return new
         suit = lead >> 3
         if index >> 3 != suit and hand & _SUIT_MASKS[suit]:
-            must = ", ".join(_CARDS[suit][hand >> (8 * suit) & 0xFF])
             raise IllegalMove(
-                f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must}); "
-                "the follower must follow suit if able"
+                N_("You must follow the suit led, {suit}, when you can."),
+                suit=SUIT_SYMBOLS[SUITS[suit]],
             )
         leader = 1 - seat
         if index >> 3 == suit and index > lead:
