@@ -38,7 +38,7 @@ from rendering.canvas import (
     text,
     tricks,
 )
-from rendering.faces import check_code
+from rendering.faces import check_code, corners
 from rendering.renderer import ExtraRow, GameRenderer, Names
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
@@ -108,7 +108,7 @@ def draw_table(view: BeziqueView, names: Names, four_colour: bool, words: Words)
     y += melds_h
     if ended is not None and summary:
         title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
-        breakdown(image, draw, y, title, summary, last, names, four_colour)
+        breakdown(image, draw, y, title, summary, last, names, four_colour, corners(words))
     footer(
         draw,
         view,
@@ -184,6 +184,7 @@ def _melded(
         WIDTH - 2 * MARGIN,
         four_colour=four_colour,
         scale=SMALL,
+        letters=corners(words),
     )
 
 

@@ -35,6 +35,7 @@ from rendering.canvas import (
     text,
     tricks,
 )
+from rendering.faces import corners
 from rendering.renderer import ExtraRow, GameRenderer, Names
 from rendering.style import CARD_H, MUTED, SMALL
 
@@ -114,7 +115,7 @@ def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) 
     y += BAND_H + 14
     if ended is not None and last is not None:
         title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
-        breakdown(image, draw, y, title, summary, last, names, four_colour)
+        breakdown(image, draw, y, title, summary, last, names, four_colour, corners(words))
     # piquet D1, D2: the deals so far show how the partie stands.
     footer(
         draw,
