@@ -1190,6 +1190,11 @@ class Bezique(Game):
     ) -> list[str]:
         return deal_summary(cast(BeziqueView, view), words, names)
 
+    def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
+        if key == "melds":
+            return meld_text(entry["name"], entry["cards"], words)
+        return None
+
     def rules_help(self, words: Words = ENGLISH) -> str:
         return rules_help(words)
 

@@ -378,6 +378,12 @@ class Game(ABC):
         Swedish); each module marks its title for translation where it writes it."""
         return words.gettext(self.title)
 
+    def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
+        """One entry of a list in this game's view (a meld under ``melds``, a declaration
+        under ``declarations``) in players' words, without who made it; None where the game
+        keeps no words of its own for it (a generic reader then shows the entry as it is)."""
+        return None
+
     def describe(self, move: str, words: Words = ENGLISH) -> str:
         """``move`` (canonical, or as another seat saw it) in players' words, naming cards as
         the pictures do: ``play QS`` is "Q♠", a bare ``discard`` is "keep all cards"."""

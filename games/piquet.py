@@ -1057,6 +1057,11 @@ class Piquet(Game):
     ) -> list[str]:
         return deal_summary(cast(PiquetView, view), words, names)
 
+    def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
+        if key == "declarations":
+            return declaration_text(entry["kind"], entry["text"], words)
+        return None
+
     def rules_help(self, words: Words = ENGLISH) -> str:
         return rules_help(words)
 
