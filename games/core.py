@@ -59,15 +59,10 @@ class BaseView(TypedDict):
     result: Json | None
 
 
-class IllegalMove(ValueError):
-    """A move that is malformed or not allowed now, and why, as a whole sentence.
-
-    The engines speak no language of their own: the reason is a marked message with named
-    blanks (cards as :class:`~games.cards.Cards`, numbers as numbers), told in the reader's
-    language by :meth:`say` with the reader's :class:`~games.words.Words`. ``str(error)`` is
-    the English sentence, for logs and replays. What *would* be accepted is the legal moves,
-    which whoever tells the refusal lists after it.
-    """
+class Refusal(ValueError):
+    """Something a player asked that the rules refuse (a move, a match's options), and why,
+    as a marked message told in the reader's language by :meth:`say`; ``str(error)`` is the
+    English."""
 
     def __init__(self, reason: str | Message, /, **blanks: Blank) -> None:
         self.reason = reason if isinstance(reason, Message) else Message(reason, **blanks)
@@ -76,6 +71,17 @@ class IllegalMove(ValueError):
     def say(self, words: Words = ENGLISH) -> str:
         """The reason in ``words``'s language."""
         return self.reason.say(words)
+
+
+class IllegalMove(Refusal):
+    """A move that is malformed or not allowed now, and why, as a whole sentence.
+
+    The engines speak no language of their own: the reason is a marked message with named
+    blanks (cards as :class:`~games.cards.Cards`, numbers as numbers), told in the reader's
+    language by :meth:`say` with the reader's :class:`~games.words.Words`. ``str(error)`` is
+    the English sentence, for logs and replays. What *would* be accepted is the legal moves,
+    which whoever tells the refusal lists after it.
+    """
 
 
 def not_held(codes: Iterable[str]) -> IllegalMove:
@@ -125,14 +131,32 @@ class Option:
         if value is None and self.default is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"option {self.name!r} must be a whole number, not {value!r}")
+            raise Refusal(
+                N_("option `{name}` must be a whole number, not “{value}”"),
+                name=self.name,
+                value=str(value),
+            )
         if self.choices is not None and value not in self.choices:
-            allowed = " or ".join(str(c) for c in self.choices)
-            raise ValueError(f"option {self.name!r} must be {allowed}, not {value}")
+            raise Refusal(
+                N_("option `{name}` must be {allowed}, not {value}"),
+                name=self.name,
+                allowed=Either([str(choice) for choice in self.choices]),
+                value=value,
+            )
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+            raise Refusal(
+                N_("option `{name}` must be at least {least}, not {value}"),
+                name=self.name,
+                least=self.minimum,
+                value=value,
+            )
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"option {self.name!r} must be at most {self.maximum}, not {value}")
+            raise Refusal(
+                N_("option `{name}` must be at most {most}, not {value}"),
+                name=self.name,
+                most=self.maximum,
+                value=value,
+            )
         return value
 
 
@@ -428,13 +452,23 @@ class Game(ABC):
             if name is None:
                 unknown.append(key)
             elif name in given:
-                raise ValueError(f"option {name!r} is given twice (as {key!r} too): give it once")
+                raise Refusal(
+                    N_("option `{name}` is given twice (as `{alias}` too): give it once"),
+                    name=name,
+                    alias=key,
+                )
             else:
                 given[name] = value
         if unknown:
-            raise ValueError(
-                f"unknown option {', '.join(map(repr, sorted(unknown)))} for {self.title}: "
-                f"options are {', '.join(known)}"
+            raise Refusal(
+                counted(
+                    "{names} is not an option of {game}: its options are {known}",
+                    "{names} are not options of {game}: its options are {known}",
+                    len(unknown),
+                    names=", ".join(f"`{name}`" for name in sorted(unknown)),
+                    game=Message(self.title),
+                    known=", ".join(f"`{name}`" for name in known),
+                )
             )
         return {
             name: option.check(given.get(name, option.default)) for name, option in known.items()
