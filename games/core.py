@@ -66,7 +66,11 @@ class Refusal(ValueError):
 
     def __init__(self, reason: str | Message, /, **blanks: Blank) -> None:
         self.reason = reason if isinstance(reason, Message) else Message(reason, **blanks)
-        super().__init__(self.reason.say(ENGLISH))
+        super().__init__(self.reason)
+
+    def __str__(self) -> str:
+        # Worded only when read: a search that tries moves may be refused many times unread.
+        return self.reason.say(ENGLISH)
 
     def say(self, words: Words = ENGLISH) -> str:
         """The reason in ``words``'s language."""

@@ -128,6 +128,9 @@ class Message:
     def __hash__(self) -> int:
         return hash((self.text, self.plural, self.n))
 
+    def __str__(self) -> str:
+        return self.say()
+
     def __repr__(self) -> str:
         return f"Message({self.say()!r})"
 
