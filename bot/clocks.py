@@ -12,7 +12,8 @@ import functools
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from games.words import ENGLISH, Words
+from games.core import Refusal
+from games.words import ENGLISH, N_, Words
 
 DAY: Final = 86_400.0
 MAX_DAYS_PER_MOVE: Final = 30
@@ -27,10 +28,14 @@ def check_days(days: object) -> int | None:
     if days is None or days == 0:
         return None
     if isinstance(days, bool) or not isinstance(days, int):
-        raise ValueError(f"days per move must be a whole number of days, not {days!r}")
+        raise Refusal(
+            N_("days per move must be a whole number of days, not “{value}”"), value=str(days)
+        )
     if not 1 <= days <= MAX_DAYS_PER_MOVE:
-        raise ValueError(
-            f"days per move must be from 1 to {MAX_DAYS_PER_MOVE} (or none), not {days}"
+        raise Refusal(
+            N_("days per move must be from 1 to {most} (or none), not {value}"),
+            most=MAX_DAYS_PER_MOVE,
+            value=days,
         )
     return days
 

@@ -22,11 +22,14 @@ from concurrent.futures.process import BrokenProcessPool
 
 import ai
 from bot.service import Conflict, Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
+from games.words import N_, Words
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "normal"
 COMPUTER_IDS = {"easy": 101, "normal": 102, "strong": 103}
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}
+"""Each level as players read it (a level is typed as its English name, like a move word)."""
 LEGACY_ID = 2
 """The sandbox's opponent before there were levels: its unfinished matches go on at normal."""
 NAME = "Tapis"
@@ -43,8 +46,16 @@ def check_level(level: str | None) -> str:
 
 
 def computer_player(level: str | None = None) -> PlayerRef:
+    """The computer at ``level`` as a player. Its name is "Tapis" at every level: a player's
+    name is one for all readers (it is stored once, and the computer plays in every server
+    and language), so it holds no word to translate; the level is said where it is chosen."""
     chosen = check_level(level)
-    return PlayerRef(COMPUTER_IDS[chosen], f"{NAME} ({chosen})")
+    return PlayerRef(COMPUTER_IDS[chosen], NAME)
+
+
+def level_name(level: str, words: Words) -> str:
+    """A level's name in the reader's language ("facile", "lätt")."""
+    return words.gettext(LEVEL_NAMES[level])
 
 
 def level_of(user_id: int | None) -> str | None:

@@ -107,13 +107,15 @@ def words(lang: str) -> Words:
 
 
 # What marks a message for translation in the source: the functions of ``games.words.Words``
-# (called on any object) and the marker ``N_``. Plural messages take their first two
-# arguments; ``pgettext`` its context, then the message.
+# (called on any object), the marker ``N_`` and ``games.words.counted`` (a message whose form
+# follows a number, said later). Plural messages take their first two arguments; ``pgettext``
+# its context, then the message.
 KEYWORDS: dict[str, Any] = {
     "gettext": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
     "N_": None,
+    "counted": (1, 2),
 }
 SOURCES = ("games", "rendering", "ai", "bot")
 # The web site's templates mark their messages with ``_()`` (and ``ngettext``), read by

@@ -23,11 +23,19 @@ from typing import Any
 import ai
 import games
 from bot import i18n
-from bot.computer import DEFAULT_LEVEL, Computer, check_level, computer_player, level_of
+from bot.computer import (
+    DEFAULT_LEVEL,
+    Computer,
+    check_level,
+    computer_player,
+    level_name,
+    level_of,
+)
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
-from bot.service.wording import pretty, rules_text
-from games.cards import SUIT_SYMBOLS
+from bot.service.wording import rules_text
+from games.cards import SUIT_SYMBOLS, card_name
 from games.core import move_cards
+from games.phrases import points_text
 from games.words import ENGLISH, N_, Words
 
 log = logging.getLogger(__name__)
@@ -40,7 +48,7 @@ RULES_WORDS = ("rules", "règles", "regles", "regler")
 HUMAN_ID = 1
 MAX_NUMBERED = 40
 _BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result", "last_move")
-_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player")
+_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player", "committed")
 _CODE = re.compile(r"(10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]")
 
 ReadLine = Callable[[str], Awaitable[str | None]]
@@ -81,8 +89,11 @@ VIEW_LABELS = {
     "hand_sizes": N_("cards in hand"),
     "just_discarded": N_("just discarded"),
     "king": N_("king"),
+    "last_deal": N_("last deal"),
+    "last_round": N_("last round"),
     "last_trick": N_("last trick"),
     "melds": N_("melds"),
+    "points": N_("points"),
     "previous_hand": N_("previous hand"),
     "proposals": N_("proposals"),
     "round": N_("round"),
@@ -150,11 +161,16 @@ def environment_lang() -> str:
 
 class Describer:
     """A view as text for a player: their hand, the scores, then every other public fact,
-    people named (you, the computer) instead of seats, cards with their suits' symbols."""
+    people named (you, the computer) instead of seats, cards named as the reader's pictures
+    name them (``D♠`` in French), an entry a game words itself (a meld, a declaration) in
+    the game's words."""
 
-    def __init__(self, w: Words, names: tuple[str, str], seat: int | None) -> None:
+    def __init__(
+        self, w: Words, names: tuple[str, str], seat: int | None, game: games.Game | None = None
+    ) -> None:
         self.w = w
         self.seat = seat
+        self.game = game
         you = w.gettext("you")
         self.names = tuple(you if s == seat else names[s] for s in (0, 1))
 
@@ -162,7 +178,7 @@ class Describer:
         w = self.w
         lines = []
         if view.get("seat") is not None:
-            hand = " ".join(pretty(card) for card in view.get("hand") or [])
+            hand = " ".join(card_name(card, w) for card in view.get("hand") or [])
             lines.append(w.gettext("Your hand: {cards}").format(cards=hand or w.gettext("none")))
         scores = view.get("scores") or [0, 0]
         lines.append(
@@ -175,45 +191,70 @@ class Describer:
         for key, value in view.items():
             if key in _BASE_KEYS or key in _HIDDEN_KEYS or value is None:
                 continue
-            label = VIEW_LABELS.get(key)
-            name = w.gettext(label) if label else key.replace("_", " ")
-            lines.append(f"  {name}: {self.value(key, value)}")
+            fact = w.gettext("{label}: {value}").format(
+                label=self.label(key), value=self.value(key, value)
+            )
+            lines.append(f"  {fact}")
         return "\n".join(lines)
+
+    def label(self, key: str) -> str:
+        """What a fact of the view is called in the reader's language."""
+        label = VIEW_LABELS.get(key)
+        return self.w.gettext(label) if label else key.replace("_", " ")
 
     def value(self, key: str, value: Any) -> str:
         """One fact on one line: seats as names, cards as cards, pairs as 'you 3, Computer 1'."""
+        w = self.w
         if isinstance(value, bool):
-            return self.w.gettext("yes") if value else self.w.gettext("no")
+            return w.gettext("yes") if value else w.gettext("no")
         if key in _SEAT_KEYS and isinstance(value, int):
             return str(self.names[value]) if value in (0, 1) else str(value)
         if isinstance(value, int | float):
-            return self.w.number(value)
+            return w.number(value)
         if isinstance(value, str):
             if value in SUIT_SYMBOLS:
                 return SUIT_SYMBOLS[value]
-            return pretty(value) if _CODE.fullmatch(value) else value
+            return card_name(value, w) if _CODE.fullmatch(value) else value
         if isinstance(value, dict):
-            if "seat" in value and ("card" in value or "text" in value):
-                who = self.value("seat", value["seat"])
-                rest = [self.value(k, v) for k, v in value.items() if k in ("card", "text")]
-                return f"{who}: {' '.join(rest)}"
-            parts = []
-            for k, v in value.items():
-                if k == "winner":
-                    parts.append(self.w.gettext("won by {name}").format(name=self.value(k, v)))
-                else:
-                    shown = self.value(k, v)
-                    parts.append(shown if k == "cards" else f"{pretty(k)} {shown}")
-            return ", ".join(parts) or "–"
+            return self.entry(key, value)
         if isinstance(value, list):
             if not value:
                 return "–"
-            if len(value) == 2 and not all(isinstance(v, str) for v in value):
+            entries = all(isinstance(v, dict) and "seat" in v for v in value)
+            if len(value) == 2 and not entries and not all(isinstance(v, str) for v in value):
                 return ", ".join(f"{self.names[s]} {self.value(key, value[s])}" for s in (0, 1))
             return (" " if all(isinstance(v, str) for v in value) else " | ").join(
                 self.value(key, v) for v in value
             )
         return str(value)
+
+    def entry(self, key: str, value: dict[str, Any]) -> str:
+        """A fact made of parts: a card someone played, a meld or declaration someone made
+        (in its game's words), or named parts ('deal 3, dealer you')."""
+        w = self.w
+        said = self.game.entry_text(key, value, w) if self.game and "seat" in value else None
+        if said is not None:
+            who = self.value("seat", value["seat"])
+            if isinstance(value.get("points"), int):
+                return w.gettext("{name}: {what}, {points}.").format(
+                    name=who, what=said, points=points_text(value["points"], w)
+                )
+            return w.gettext("{label}: {value}").format(label=who, value=said)
+        if "seat" in value and ("card" in value or "text" in value):
+            who = self.value("seat", value["seat"])
+            rest = [self.value(k, v) for k, v in value.items() if k in ("card", "text")]
+            return w.gettext("{label}: {value}").format(label=who, value=" ".join(rest))
+        parts = []
+        for k, v in value.items():
+            if k == "winner":
+                parts.append(w.gettext("won by {name}").format(name=self.value(k, v)))
+            elif k == "cards":
+                parts.append(self.value(k, v))
+            elif k in SUIT_SYMBOLS:
+                parts.append(f"{SUIT_SYMBOLS[k]} {self.value(k, v)}")
+            else:
+                parts.append(f"{self.label(k)} {self.value(k, v)}")
+        return ", ".join(parts) or "–"
 
 
 def describe(
@@ -221,7 +262,9 @@ def describe(
 ) -> str:
     """A view as text, for any game (see :class:`Describer`)."""
     seat = view.get("seat")
-    return Describer(w, names, seat if seat in (0, 1) else None)(view)
+    name = view.get("game")
+    game = games.get(name) if isinstance(name, str) and name in games.names() else None
+    return Describer(w, names, seat if seat in (0, 1) else None, game)(view)
 
 
 class Sandbox:
@@ -294,7 +337,7 @@ class Sandbox:
                     "level=normal or level=strong after the game's name. Moves are typed exactly "
                     "as on Discord. Matches are stored in the database like any other, so you "
                     "can stop and resume."
-                ).format(level=self.level),
+                ).format(level=level_name(self.level, self.w)),
                 pictures,
                 w.gettext(
                     "Type “help” at any prompt for the commands, and “rules” for a game's rules."
@@ -391,7 +434,7 @@ class Sandbox:
                     raise ServiceError(
                         N_("There is no level “{level}”. The levels are {levels}."),
                         level=value,
-                        levels=", ".join(ai.LEVELS),
+                        levels=", ".join(f"`{level}`" for level in ai.LEVELS),
                     )
                 level = value
                 continue
@@ -406,6 +449,11 @@ class Sandbox:
             self.human, computer, game, guild_id=None, channel_id=None, options=options, rated=False
         )
         info, deliveries = await self.service.accept(info.id, computer)
+        self.write(
+            w.gettext("{name} plays at level {level}.").format(
+                name=computer.name, level=level_name(level, w)
+            )
+        )
         await self._deliver(notices + deliveries)
         return info
 

@@ -11,13 +11,14 @@ import importlib
 import unicodedata
 
 from games.cards import Card, format_card, parse_card, sort_cards, sort_key
-from games.core import Game, IllegalMove, Option, State
+from games.core import Game, IllegalMove, Option, Refusal, State
 
 __all__ = [
     "Card",
     "Game",
     "IllegalMove",
     "Option",
+    "Refusal",
     "State",
     "example",
     "format_card",

@@ -20,9 +20,15 @@ from itertools import combinations, product
 from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games import core
-from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, hand_order_by
+from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, Cards, hand_order_by
 from games.core import IllegalMove, Seat
-from games.phrases import cards_text, closing_lines, describe_common, points_text, seat_names
+from games.phrases import (
+    cards_text,
+    closing_lines,
+    describe_common,
+    points_text,
+    seat_names,
+)
 from games.words import ENGLISH, N_, Words
 
 NAME: Final = "bezique"
@@ -39,7 +45,6 @@ INDEX: Final = {code: i for i, code in enumerate(CODES)}
 # Trick rank, high to low A 10 K Q J 9 8 7.
 POWER: Final = tuple((0, 1, 2, 6, 3, 4, 5, 7)[i & 7] for i in range(32))
 BRISQUE: Final = tuple(10 if i & 7 in (TEN, ACE) else 0 for i in range(32))
-SUIT_WORD: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORD: Final = {JACK: "jacks", QUEEN: "queens", KING: "kings", ACE: "aces"}
 QS, JD = INDEX["QS"], INDEX["JD"]
 
@@ -500,13 +505,17 @@ class BeziqueState(core.MatchState):
             return self._play(seat, arg)
         if self._turn_up < 0:
             raise IllegalMove(
-                "the stock is empty: no more melds, sevens or draws in the last 8 tricks "
-                "(bezique stage 2); play a card"
+                N_(
+                    "The stock is empty: in the last eight tricks there are no more melds, "
+                    "sevens or draws."
+                )
             )
         if self._phase != SCORE:
             raise IllegalMove(
-                "melds, sevens and the draw come only after winning a trick, before drawing "
-                "(bezique stage 1): play a card"
+                N_(
+                    "Melds, the seven of trumps and the draw come only after winning a trick, "
+                    "before drawing."
+                )
             )
         if kind == MELD:
             return self._meld(seat, arg)
@@ -517,20 +526,25 @@ class BeziqueState(core.MatchState):
     def _unknown(self, canonical: str) -> IllegalMove:
         if canonical.startswith("meld"):
             return IllegalMove(
-                f"{canonical[5:]} is not a meld: melds are four aces, kings, queens or jacks, "
-                "a marriage (K Q of a suit), the bezique (QS JD), the double bezique "
-                "(QS QS JD JD) or the trump sequence (A 10 K Q J of trumps)"
+                N_(
+                    "{cards} is not a meld: melds are four aces, kings, queens or jacks, a "
+                    "marriage (king and queen of a suit), the bezique (queen of spades and jack "
+                    "of diamonds), the double bezique, or the sequence (ace, ten, king, queen "
+                    "and jack of trumps)."
+                ),
+                cards=Cards.of(core.move_cards(canonical), sep=" "),
             )
-        return IllegalMove(
-            f"{canonical[5:]} is not a Bézigue card: the pack has 7 8 9 10 J Q K A in each suit"
-        )
+        return core.not_in_pack(core.move_cards(canonical))
 
     # -- playing to a trick ---------------------------------------------------------------
     def _play(self, seat: Seat, card: int) -> BeziqueState:
         phase = self._phase
         if phase == SCORE:
             raise IllegalMove(
-                "you won the trick: meld, exchange, declare 7, or 'draw' to end your turn"
+                N_(
+                    "You won the trick: now meld, exchange or declare the seven of trumps, or "
+                    "draw to end your turn."
+                )
             )
         hand = self._hands[seat]
         table = self._tables[seat]
@@ -559,7 +573,7 @@ class BeziqueState(core.MatchState):
                 # bezique D5: of a scored and an unscored seven, the scored one is played.
                 new._scored7 = _pair(self._scored7, seat, self._scored7[seat] - 1)
         else:
-            raise IllegalMove(f"you do not hold {CODES[card]}")
+            raise core.not_held((CODES[card],))
         new._last = (seat, PLAY_MOVE[card])
         if phase == LEAD:
             new._trick = (card,)
@@ -573,17 +587,14 @@ class BeziqueState(core.MatchState):
 
     def _follow_refusal(self, card: int, allowed: Hand) -> IllegalMove:
         led = self._trick[0]
-        options = ", ".join(CODES[c] for c in allowed)
         if allowed[0] >> 3 == led >> 3:
             if any(POWER[c] > POWER[led] for c in allowed):
-                rule = f"follow suit and beat {CODES[led]} when you can"
-            else:
-                rule = "follow suit when you can"
-        else:
-            rule = "trump when you cannot follow suit"
-        return IllegalMove(
-            f"in the last 8 tricks you must {rule}: play {options}, not {CODES[card]}"
-        )
+                return IllegalMove(
+                    N_("In the last eight tricks you must follow suit and beat {led} if you can."),
+                    led=Cards.of((CODES[led],)),
+                )
+            return IllegalMove(N_("In the last eight tricks you must follow suit if you can."))
+        return IllegalMove(N_("In the last eight tricks you must trump if you cannot follow suit."))
 
     def _end_trick(self, led: int, followed: int) -> None:
         """Give the trick to its winner; then scoring (stage 1), the next lead or the count."""
@@ -644,11 +655,11 @@ class BeziqueState(core.MatchState):
     def _meld(self, seat: Seat, meld: Meld) -> BeziqueState:
         if meld.kind == "sequence" and meld.suit != self._trump:
             raise IllegalMove(
-                f"the sequence counts only in trumps, {SUIT_WORD[SUITS4[self._trump]]} "
-                "this deal (bezique melds)"
+                N_("The sequence counts only in trumps, which are {suit} this deal."),
+                suit=SUIT_SYMBOLS[SUITS4[self._trump]],
             )
         if self._melded:
-            raise IllegalMove("one meld per trick won (bezique stage 1): exchange, declare or draw")
+            raise IllegalMove(N_("Only one meld may be made for each trick won."))
         hand, table = self._hands[seat], self._tables[seat]
         if meld.move not in self._legal_now():
             raise self._meld_refusal(meld, hand, table)
@@ -677,10 +688,18 @@ class BeziqueState(core.MatchState):
         for card, count in meld.need:
             held = hand.count(card) + sum(1 for c in table if c & 31 == card)
             if held < count:
-                times = " twice" if count == 2 else ""
+                named = Cards.of((CODES[card],))
+                cards = Cards.of(core.move_cards(meld.move), sep=" ")
+                if count == 2:
+                    return IllegalMove(
+                        N_("You do not hold {card} twice, in hand or on the table, for {meld}."),
+                        card=named,
+                        meld=cards,
+                    )
                 return IllegalMove(
-                    f"you do not hold {CODES[card]}{times}, in hand or on the table, "
-                    f"for {meld.move[5:]}"
+                    N_("You do not hold {card}, in hand or on the table, for {meld}."),
+                    card=named,
+                    meld=cards,
                 )
         for card, count in meld.need:
             fit = hand.count(card) + sum(
@@ -688,25 +707,32 @@ class BeziqueState(core.MatchState):
             )
             if fit < count:
                 return IllegalMove(
-                    f"{CODES[card]} has already served in that meld or a higher one of its "
-                    "class: a card can be reused only in a higher meld of the same class"
+                    N_(
+                        "{card} has already served in that meld or a higher one of its class: a "
+                        "card is used again only in a higher meld of the same class."
+                    ),
+                    card=Cards.of((CODES[card],)),
                 )
         return IllegalMove(
-            "a meld that reuses cards of its own class must add at least one card from the hand"
+            N_("A meld that uses again cards of its own class must add a card from the hand.")
         )
 
     def _seven(self, seat: Seat, exchange: bool) -> BeziqueState:
         seven = self._trump * 8 + SEVEN
         if self._sevened:
-            raise IllegalMove("one seven action per trick won: meld or draw")
+            raise IllegalMove(
+                N_("The seven of trumps is exchanged or declared only once for each trick won.")
+            )
         hand = self._hands[seat]
         if hand.count(seven) <= self._scored7[seat]:
-            raise IllegalMove(f"you need a {CODES[seven]} in your hand that has not scored yet")
+            raise IllegalMove(
+                N_("You hold no {card} that has not scored yet."), card=Cards.of((CODES[seven],))
+            )
         new = self._copy()
         new._sevened = True
         if exchange:
             if self._turn_up & 7 == SEVEN:
-                raise IllegalMove("the turn-up is already a seven: declare yours instead")
+                raise IllegalMove(N_("The turn-up is already a seven: declare yours instead."))
             # bezique X5: the card taken joins the hand at once, free for this turn's meld.
             new._hands = _pair_of(self._hands, seat, _with(_without(hand, seven), self._turn_up))
             new._turn_up = seven
@@ -1127,6 +1153,11 @@ class Bezique(core.Game):
     )
     example_moves = ("play QS", "meld QS JD", "exchange", "draw")
     example_options = "target=1000"
+
+    def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
+        if key == "melds":
+            return meld_text(entry["name"], entry["cards"], words)
+        return None
 
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:8], the dealer deck[8:16] (docs/engine.md).

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from games.words import ENGLISH, N_, Words
+from games.words import ENGLISH, N_, Words, either
 
 SUITS: Final = ("S", "H", "D", "C", "T")
 """Suits in canonical order: spades, hearts, diamonds, clubs, then tarot trumps."""
@@ -114,6 +114,26 @@ def card_name(code: str, words: Words = ENGLISH) -> str:
     """A card as the pictures name it in the reader's language: ``Q♠``, in French ``D♠``
     (dame), in Swedish ``Kn♥`` for the jack (knekt). The suit is always its symbol."""
     return rank_letter(code[:-1], words) + SUIT_SYMBOLS[code[-1]]
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards named in a sentence as the pictures name them, in the reader's language: one
+    card (``Q♠``), or several as alternatives (``7♠, 8♠ or D♠``), or several separated by
+    ``sep`` (``", "`` for a list, ``" "`` for the cards of one meld)."""
+
+    codes: tuple[str, ...]
+    sep: str | None = None
+    """None: several cards are alternatives, the last joined by "or"."""
+
+    @classmethod
+    def of(cls, codes: Iterable[str], sep: str | None = None) -> Cards:
+        """The cards of ``codes``, told in canonical order."""
+        return cls(tuple(sort_cards(codes)), sep)
+
+    def say(self, words: Words = ENGLISH) -> str:
+        names = [card_name(code, words) for code in self.codes]
+        return either(names, words) if self.sep is None else self.sep.join(names)
 
 
 def rank_letter(rank: str, words: Words = ENGLISH) -> str:

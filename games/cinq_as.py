@@ -16,17 +16,22 @@ from typing import Any, ClassVar, Final, TypedDict
 
 from games import core
 from games.cards import (
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     SUITS,
     TAROT_SET,
+    Cards,
     card_name,
     sort_cards,
     sort_key,
     sorted_insert,
 )
 from games.core import IllegalMove, Seat
-from games.phrases import cards_text, closing_lines, points_text, seat_names
+from games.phrases import (
+    cards_text,
+    closing_lines,
+    points_text,
+    seat_names,
+)
 from games.words import ENGLISH, N_, Words
 
 HAND_SIZE: Final = 8
@@ -187,31 +192,40 @@ class CinqAsState(core.MatchState):
         if action is None:
             action = _MOVES.get(self.canonical(move))
             if action is None:  # a card outside the pack, e.g. "play 7T"
-                raise IllegalMove(f"{move!r} is not a card of Le 5 As' deck")
+                raise IllegalMove(
+                    N_("{cards} is not played in Le 5 As: the aces only mark the discard piles."),
+                    cards=Cards.of(core.move_cards(self.canonical(move))),
+                )
         seat = self._turn
         if seat is None:
             raise self.over()
         kind, arg = action
         if self._phase == 0:
             if kind >= _DRAW_STOCK:
-                raise IllegalMove("first play a card onto an expedition or discard one; then draw")
+                raise IllegalMove(
+                    N_("First play a card onto an expedition or discard one, then draw.")
+                )
             if arg not in self._hands[seat]:
-                raise IllegalMove(f"you do not hold {arg}")
+                raise core.not_held((arg,))
             return self._play(seat, arg) if kind == _PLAY else self._discard(seat, arg)
         if kind < _DRAW_STOCK:
             raise IllegalMove(
-                "you have played this turn; now draw: 'draw' from the stock "
-                "or 'draw S' (H, D, C, T) from the top of a discard pile"
+                N_(
+                    "You have played this turn: now draw, from the stock or from the top of a "
+                    "discard pile."
+                )
             )
         if kind == _DRAW_STOCK:
             return self._draw(seat, self._deck[self._pos], self._pos + 1, self._piles, "draw")
         pile = self._piles[arg]
         if not pile:
-            raise IllegalMove(f"the {SUIT_NAMES[SUITS[arg]]} discard pile is empty")
+            raise IllegalMove(
+                N_("The {suit} discard pile is empty."), suit=SUIT_SYMBOLS[SUITS[arg]]
+            )
         if pile[-1] == self._discarded:
             raise IllegalMove(
-                f"you cannot take back {pile[-1]}, the card you just discarded: "
-                "draw from the stock or from another pile"
+                N_("You cannot take back {card}, the card you just discarded."),
+                card=Cards.of(pile[-1:]),
             )
         piles = (*self._piles[:arg], pile[:-1], *self._piles[arg + 1 :])
         return self._draw(seat, pile[-1], self._pos, piles, _DRAW_PILE_MOVE[arg])
@@ -224,13 +238,17 @@ class CinqAsState(core.MatchState):
         top = self._tops[index]
         if value and value <= top:
             raise IllegalMove(
-                f"your {SUIT_NAMES[card[-1]]} expedition already reaches {top}: "
-                f"play a higher card there, or discard {card}"
+                N_("Your {suit} expedition already reaches {card}: only a higher card may follow."),
+                suit=SUIT_SYMBOLS[card[-1]],
+                card=Cards.of(self._exps[seat][suit][-1:]),
             )
         if not value and top:
             raise IllegalMove(
-                f"bonus cards open an expedition, before its first number card; your "
-                f"{SUIT_NAMES[card[-1]]} expedition already has one: discard {card} instead"
+                N_(
+                    "Bonus cards open an expedition, before its number cards, and your {suit} "
+                    "expedition already has one."
+                ),
+                suit=SUIT_SYMBOLS[card[-1]],
             )
         new = self._copy()
         new._hands = self._with_hand(seat, tuple(c for c in self._hands[seat] if c != card))
@@ -506,9 +524,9 @@ class CinqAs(core.Game):
     )
     example_moves = ("play 3S", "discard 10H", "draw", "draw T")
     example_options = "rounds=1"
-    card_words = (
-        "write rank (2 to 10, J, Q, K; trumps 2 to 10, 19, 20, 21) then suit (S, H, D, C, or T "
-        "for trumps), like 3S or 20T."
+    card_words = N_(
+        "A card is its rank (2 to 10, J, Q or K; trumps 2 to 10, 19, 20 or 21) then its suit "
+        "(♠ ♥ ♦ ♣ ★, or S, H, D, C, T), like `3♠` or `20T`."
     )
 
     def _secrets(self, seat: Seat, first: Seat) -> tuple[list[int], list[int]]:

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self, TypedDict, TypeVar, cast
 
-from games.cards import SUITS, check_deck, parse_card, sort_cards
+from games.cards import SUITS, Cards, check_deck, parse_card, sort_cards
 from games.phrases import MOVE_WORDS, describe_common, notation_help
-from games.words import ENGLISH, Words
+from games.words import ENGLISH, N_, Blank, Either, Message, Words, counted
 
 Json = dict[str, Any]
 Seat = int
@@ -60,8 +60,59 @@ class BaseView(TypedDict):
     result: Json | None
 
 
-class IllegalMove(ValueError):
-    """A move that is malformed or not allowed now; the message says why and what would do."""
+class Refusal(ValueError):
+    """Something a player asked that the rules refuse (a move, a match's options), and why,
+    as a marked message told in the reader's language by :meth:`say`; ``str(error)`` is the
+    English."""
+
+    def __init__(self, reason: str | Message, /, **blanks: Blank) -> None:
+        self.reason = reason if isinstance(reason, Message) else Message(reason, **blanks)
+        super().__init__(self.reason)
+
+    def __str__(self) -> str:
+        # Worded only when read: a search that tries moves may be refused many times unread.
+        return self.reason.say(ENGLISH)
+
+    def say(self, words: Words = ENGLISH) -> str:
+        """The reason in ``words``'s language."""
+        return self.reason.say(words)
+
+
+class IllegalMove(Refusal):
+    """A move that is malformed or not allowed now, and why, as a whole sentence.
+
+    The engines speak no language of their own: the reason is a marked message with named
+    blanks (cards as :class:`~games.cards.Cards`, numbers as numbers), told in the reader's
+    language by :meth:`say` with the reader's :class:`~games.words.Words`. ``str(error)`` is
+    the English sentence, for logs and replays. What *would* be accepted is the legal moves,
+    which whoever tells the refusal lists after it.
+    """
+
+
+def not_held(codes: Iterable[str]) -> IllegalMove:
+    """The refusal of cards that are not in the mover's hand, in every game."""
+    cards = Cards.of(codes, sep=", ")
+    return IllegalMove(
+        counted(
+            "You do not hold {cards}.",
+            "You do not hold these cards: {cards}.",
+            len(cards.codes),
+            cards=cards,
+        )
+    )
+
+
+def not_in_pack(codes: Iterable[str]) -> IllegalMove:
+    """The refusal of cards a 32-card pack does not have (a 2, say), in the games played with it."""
+    cards = Cards.of(codes, sep=", ")
+    return IllegalMove(
+        counted(
+            "{cards} is not in this game's pack, which has 7 to A in each suit.",
+            "{cards} are not in this game's pack, which has 7 to A in each suit.",
+            len(cards.codes),
+            cards=cards,
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -85,14 +136,32 @@ class Option:
         if value is None and self.default is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"option {self.name!r} must be a whole number, not {value!r}")
+            raise Refusal(
+                N_("option `{name}` must be a whole number, not “{value}”"),
+                name=self.name,
+                value=str(value),
+            )
         if self.choices is not None and value not in self.choices:
-            allowed = " or ".join(str(c) for c in self.choices)
-            raise ValueError(f"option {self.name!r} must be {allowed}, not {value}")
+            raise Refusal(
+                N_("option `{name}` must be {allowed}, not {value}"),
+                name=self.name,
+                allowed=Either([str(choice) for choice in self.choices]),
+                value=value,
+            )
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+            raise Refusal(
+                N_("option `{name}` must be at least {least}, not {value}"),
+                name=self.name,
+                least=self.minimum,
+                value=value,
+            )
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"option {self.name!r} must be at most {self.maximum}, not {value}")
+            raise Refusal(
+                N_("option `{name}` must be at most {most}, not {value}"),
+                name=self.name,
+                most=self.maximum,
+                value=value,
+            )
         return value
 
 
@@ -119,51 +188,63 @@ def _parse_suit(word: str) -> str:
     try:
         return parse_card("2" + word)[-1]
     except ValueError:
-        raise IllegalMove(f"{word!r} is not a suit: use S, H, D, C or T.") from None
+        raise IllegalMove(
+            N_("“{word}” is not a suit: write one of ♠ ♥ ♦ ♣ ★, or `S`, `H`, `D`, `C` or `T`."),
+            word=word,
+        ) from None
 
 
-def canonical_move(text: str, syntax: Mapping[str, Syntax], card_words: str | None = None) -> str:
+def canonical_move(
+    text: str,
+    syntax: Mapping[str, Syntax],
+    card_words: str = N_("Write a card's rank, then its suit."),
+) -> str:
     """Rewrite a move as typed into canonical notation, or raise IllegalMove saying why.
 
     ``"Discard 9h  7s"`` → ``"discard 7S 9H"``: verb in lower case, cards as codes in
     canonical order, one space between words. Whether the move is legal now is not checked.
     """
     if not isinstance(text, str):
-        raise IllegalMove(f"a move is text, like 'play QS', not {type(text).__name__}")
+        raise IllegalMove(N_("A move is written as text, like `play Q♠`."))
     words = text.replace(",", " ").split()
     if not words:
-        raise IllegalMove("empty move: " + _known_verbs(syntax))
+        raise IllegalMove(N_("The move is empty: it begins with {verbs}."), verbs=_verbs(syntax))
     verb, rest = words[0].lower(), words[1:]
     if verb not in syntax:
         verb = _VERB_WORDS.get(_plain(verb), verb)
     kind = syntax.get(verb)
     if kind is None:
-        raise IllegalMove(f"unknown move {words[0]!r}: " + _known_verbs(syntax))
+        raise IllegalMove(
+            N_("“{word}” is not a move of this game: its moves begin with {verbs}."),
+            word=words[0],
+            verbs=_verbs(syntax),
+        )
     if isinstance(kind, tuple):
         if len(rest) != 1 or rest[0].lower() not in kind:
-            raise IllegalMove(f"write '{verb} {' or '.join(kind)}'")
+            forms = Either([f"`{verb} {word}`" for word in kind])
+            raise IllegalMove(N_("Write {forms}."), forms=forms)
         return f"{verb} {rest[0].lower()}"
     if kind == "none":
         if rest:
-            raise IllegalMove(f"'{verb}' takes nothing after it")
+            raise IllegalMove(N_("Nothing follows `{verb}`."), verb=verb)
         return verb
     if kind == "suit?":
         if not rest:
             return verb
         if len(rest) > 1:
-            raise IllegalMove(f"'{verb}' takes at most one suit, like '{verb} H'")
+            raise IllegalMove(N_("`{verb}` takes at most one suit, like `{verb} ♥`."), verb=verb)
         return f"{verb} {_parse_suit(rest[0])}"
     try:
         cards = [parse_card(word) for word in rest]
-    except ValueError as error:
-        if card_words is None:
-            raise IllegalMove(str(error)) from None
+    except ValueError:
         wrong = next(word for word in rest if not _reads_as_card(word))
-        raise IllegalMove(f"{wrong!r} is not a card: {card_words}") from None
+        raise IllegalMove(
+            N_("“{word}” is not a card. {how}"), word=wrong, how=Message(card_words)
+        ) from None
     if kind == "card" and len(cards) != 1:
-        raise IllegalMove(f"'{verb}' takes exactly one card, like '{verb} QS'")
+        raise IllegalMove(N_("`{verb}` takes exactly one card, like `{verb} Q♠`."), verb=verb)
     if kind == "cards+" and not cards:
-        raise IllegalMove(f"'{verb}' needs at least one card, like '{verb} QS'")
+        raise IllegalMove(N_("`{verb}` takes at least one card, like `{verb} Q♠`."), verb=verb)
     return " ".join([verb, *sort_cards(cards)])
 
 
@@ -192,8 +273,9 @@ def _reads_as_card(word: str) -> bool:
     return True
 
 
-def _known_verbs(syntax: Mapping[str, Syntax]) -> str:
-    return "moves are " + ", ".join(sorted(syntax)) + "."
+def _verbs(syntax: Mapping[str, Syntax]) -> Either:
+    """A game's move words as typed, for a refusal: "`discard` or `play`"."""
+    return Either([f"`{verb}`" for verb in sorted(syntax)])
 
 
 def move_cards(move: str) -> list[str]:
@@ -307,8 +389,9 @@ class Game(ABC):
     """A few moves as a player types them, the commonest first."""
     example_options: ClassVar[str]
     """Options as a player types them (``name=value``), for examples."""
-    card_words: ClassVar[str] = (
-        "write rank (7 to 10, J, Q, K, A) then suit (S, H, D, C), like QS or 10H."
+    card_words: ClassVar[str] = N_(
+        "A card is its rank (7 to 10, J, Q, K or A) then its suit (♠ ♥ ♦ ♣, or S, H, D, C), "
+        "like `Q♠` or `10H`."
     )
     """How this game's cards are written, for a move that names something else."""
 
@@ -317,6 +400,12 @@ class Game(ABC):
         """The game's name as players of ``words``'s language call it (Piquet is Pikett in
         Swedish); each module marks its title for translation where it writes it."""
         return words.gettext(self.title)
+
+    def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
+        """One entry of a list in this game's view (a meld under ``melds``, a declaration
+        under ``declarations``) in players' words, without who made it; None where the game
+        keeps no words of its own for it (a generic reader then shows the entry as it is)."""
+        return None
 
     def describe(self, move: str, words: Words = ENGLISH) -> str:
         """``move`` (canonical, or as another seat saw it) in players' words, naming cards as
@@ -375,13 +464,23 @@ class Game(ABC):
             if name is None:
                 unknown.append(key)
             elif name in given:
-                raise ValueError(f"option {name!r} is given twice (as {key!r} too): give it once")
+                raise Refusal(
+                    N_("option `{name}` is given twice (as `{alias}` too): give it once"),
+                    name=name,
+                    alias=key,
+                )
             else:
                 given[name] = value
         if unknown:
-            raise ValueError(
-                f"unknown option {', '.join(map(repr, sorted(unknown)))} for {self.title}: "
-                f"options are {', '.join(known)}"
+            raise Refusal(
+                counted(
+                    "{names} is not an option of {game}: its options are {known}",
+                    "{names} are not options of {game}: its options are {known}",
+                    len(unknown),
+                    names=", ".join(f"`{name}`" for name in sorted(unknown)),
+                    game=Message(self.title),
+                    known=", ".join(f"`{name}`" for name in known),
+                )
             )
         return {
             name: option.check(given.get(name, option.default)) for name, option in known.items()
@@ -503,7 +602,10 @@ class State(ABC):
         return canonical_move(move, self.syntax, self.game.card_words)
 
     def over(self) -> IllegalMove:
-        return IllegalMove(f"this {self.game.title} match is over: no more moves")
+        return IllegalMove(
+            N_("This match of {game} is over: no more moves are played."),
+            game=Message(self.game.title),
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

@@ -17,10 +17,16 @@ from itertools import combinations
 from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games import core
-from games.cards import PIQUET_PACK, hand_order_by, sort_cards, sort_key, sorted_insert
+from games.cards import PIQUET_PACK, Cards, hand_order_by, sort_key, sorted_insert
 from games.core import IllegalMove, Seat
-from games.phrases import cards_text, closing_lines, describe_common, points_text, seat_names
-from games.words import ENGLISH, N_, Words
+from games.phrases import (
+    cards_text,
+    closing_lines,
+    describe_common,
+    points_text,
+    seat_names,
+)
+from games.words import ENGLISH, N_, Words, counted
 
 NAME: Final = "ecarte"
 PACK: Final = PIQUET_PACK
@@ -316,9 +322,7 @@ class EcarteState(core.MatchState):
         cards = core.move_cards(move)
         strangers = [card for card in cards if card not in _POWER]
         if strangers:
-            raise IllegalMove(
-                f"{', '.join(strangers)} is not in Écarté's 32-card pack (7 to A in each suit)"
-            )
+            raise core.not_in_pack(strangers)
         return move, (_DISCARD, tuple(cards))
 
     # -- refusals: only an illegal move gets here, to be told why -----------------------------
@@ -327,82 +331,92 @@ class EcarteState(core.MatchState):
         phase = self._phase
         hand = self._hands[seat]
         if kind == _KING:
-            return IllegalMove(self._why_not_king(hand))
+            return self._why_not_king(hand)
         if phase == RESPOND:
             return IllegalMove(
-                "elder has proposed: the dealer must 'accept' (both exchange cards) "
-                "or 'refuse' (play begins)"
+                N_(
+                    "Elder has proposed: the dealer now accepts, and both exchange cards, or "
+                    "refuses, and play begins."
+                )
             )
         if phase == DISCARD:
-            return IllegalMove(self._why_not_discard(seat, kind, arg, hand))
+            return self._why_not_discard(seat, kind, arg, hand)
         if kind in (_ACCEPT, _REFUSE):
             return IllegalMove(
-                "there is no proposal to answer: the dealer accepts or refuses only after "
-                "elder proposes"
+                N_("There is no proposal to answer: the dealer answers only after elder proposes.")
             )
         if kind == _DISCARD:
-            return IllegalMove("cards are exchanged only after the dealer accepts a proposal")
+            return IllegalMove(N_("Cards are exchanged only after the dealer accepts a proposal."))
         if kind == _PROPOSE:
-            return IllegalMove(self._why_not_propose(seat))
+            return self._why_not_propose(seat)
         if arg not in hand:
-            playable = [move[5:] for move in self.legal_moves() if move.startswith("play ")]
-            return IllegalMove(f"you do not hold {arg}: play {' or '.join(playable)}")
+            return core.not_held((arg,))
         lead = self._trick[0][1]
-        allowed = " or ".join(sort_cards(must_play(hand, lead, self._trump)))
         return IllegalMove(
-            f"{arg} is not allowed on {lead}: the second player must follow suit and beat the "
-            f"card led if able, else trump if able; play {allowed}"
+            N_(
+                "{card} may not answer {lead}: the second player follows suit and beats the "
+                "card led if able, else trumps if able."
+            ),
+            card=Cards.of((arg,)),
+            lead=Cards.of((lead,)),
         )
 
-    def _why_not_king(self, hand: tuple[str, ...]) -> str:
-        king = self.king_of_trumps
-        if self._deck[TURN_UP] == king:
-            return f"the king of trumps {king} is the turn-up: the dealer scored it"
-        if self._king is not None:
-            return "the king of trumps has already been announced this hand"
-        if king not in hand:
-            return f"you do not hold the king of trumps, {king}"
-        if self._phase in (RESPOND, DISCARD):
-            return (
-                "the king is announced as you come to play your first card, not during the "
-                "proposals or the exchanges"
+    def _why_not_king(self, hand: tuple[str, ...]) -> IllegalMove:
+        king = Cards.of((self.king_of_trumps,))
+        if self._deck[TURN_UP] == self.king_of_trumps:
+            return IllegalMove(
+                N_("The king of trumps, {king}, is the turn-up: the dealer has scored it."),
+                king=king,
             )
-        return (
-            "the king is announced only as you come to play your first card of the hand; "
-            "you have already played"
+        if self._king is not None:
+            return IllegalMove(N_("The king of trumps has already been announced this hand."))
+        if self.king_of_trumps not in hand:
+            return IllegalMove(N_("You do not hold the king of trumps, {king}."), king=king)
+        if self._phase in (RESPOND, DISCARD):
+            return IllegalMove(
+                N_(
+                    "The king is announced as you come to play your first card, not during "
+                    "the proposals or the exchanges."
+                )
+            )
+        return IllegalMove(
+            N_(
+                "The king is announced only as you come to play your first card of the hand, "
+                "and you have already played."
+            )
         )
 
-    def _why_not_propose(self, seat: Seat) -> str:
+    def _why_not_propose(self, seat: Seat) -> IllegalMove:
         if self._phase == PROPOSE:
-            return "the stock is empty: no more proposals, play a card"
+            return IllegalMove(N_("The stock is empty: there are no more proposals."))
         if seat != self.elder:
-            return "only elder proposes, before the first card is played"
+            return IllegalMove(N_("Only elder proposes, before the first card is played."))
         if self._king == seat and not self._tricks and len(self._hands[seat]) == HAND_SIZE:
-            return "announcing the king meant playing: no proposal can follow it"
-        return "play has begun: no more proposals, play a card"
+            return IllegalMove(N_("Announcing the king meant playing: no proposal can follow it."))
+        return IllegalMove(N_("Play has begun: there are no more proposals."))
 
     def _why_not_discard(
         self, seat: Seat, kind: int, arg: tuple[str, ...] | None, hand: tuple[str, ...]
-    ) -> str:
-        least, most = self._exchange_limits(seat)
-        who = "the dealer" if seat == self._dealer else "elder"
-        limits = f"{who} discards {least} to {most} cards face down, like 'discard 7S 8H'"
+    ) -> IllegalMove:
         if kind != _DISCARD or arg is None:
-            return f"the proposal was accepted: {limits}"
+            return IllegalMove(
+                N_("The proposal was accepted: now discard cards face down, to draw as many.")
+            )
         missing = [card for card in arg if card not in hand]
         if missing:
-            return f"you do not hold {', '.join(missing)}; {limits}, from {' '.join(hand)}"
+            return core.not_held(missing)
         if len(set(arg)) != len(arg):
-            return "each card may be discarded only once"
-        stock = len(self._deck) - self._pos
-        if len(arg) > stock:
-            return (
-                f"the stock holds only {_cards(stock)}: you may not discard more than it "
-                f"can replace; {limits}"
-            )
+            return IllegalMove(N_("Each card may be discarded only once."))
         if not arg:
-            return f"elder must discard at least one card after the proposal; {limits}"
-        return f"at most {MAX_EXCHANGE} cards; {limits}"
+            return IllegalMove(N_("Elder discards at least one card after proposing."))
+        # What is left: more cards than the stock can replace (a hand has at most five).
+        return IllegalMove(
+            counted(
+                "The stock holds only {n} card, so no more may be discarded.",
+                "The stock holds only {n} cards, so no more may be discarded.",
+                len(self._deck) - self._pos,
+            )
+        )
 
     # -- moves ----------------------------------------------------------------------------
     def _play(self, seat: Seat, card: str) -> EcarteState:

@@ -20,10 +20,15 @@ from operator import add
 from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games import core
-from games.cards import PIQUET_PACK, SUIT_NAMES, SUITS, card_name, hand_order_by
+from games.cards import PIQUET_PACK, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name, hand_order_by
 from games.core import IllegalMove, Seat
-from games.phrases import cards_text, deal_line, points_text, seat_names
-from games.words import ENGLISH, N_, Words
+from games.phrases import (
+    cards_text,
+    deal_line,
+    points_text,
+    seat_names,
+)
+from games.words import ENGLISH, N_, Words, counted
 
 NAME: Final = "piquet"
 HAND_SIZE: Final = 12
@@ -319,7 +324,7 @@ def _discard_mask(cards: list[str]) -> int:
     for card in cards:
         bit = _BIT[card]
         if mask & bit:
-            raise IllegalMove(f"{card} is named twice: name each card to discard once")
+            raise IllegalMove(N_("Each card may be discarded only once."))
         mask |= bit
     return mask
 
@@ -511,9 +516,7 @@ class PiquetState(core.MatchState):
         verb, *cards = canonical.split(" ")
         foreign = [card for card in cards if card not in _BIT]
         if foreign:
-            raise IllegalMove(
-                f"{', '.join(foreign)} is not a card of the piquet pack (7 to A in each suit)"
-            )
+            raise core.not_in_pack(foreign)
         if verb == "play":
             return self._play(seat, _INDEX[cards[0]])
         return self._exchange(seat, _discard_mask(cards))
@@ -521,19 +524,20 @@ class PiquetState(core.MatchState):
     # -- the exchange (piquet D3, D4) ----------------------------------------------------
     def _exchange(self, seat: Seat, mask: int) -> PiquetState:
         if self._exchanged[1] is not None:
-            raise IllegalMove("the exchange is over: play a card, like 'play QS'")
+            raise IllegalMove(N_("The exchange is over: play a card."))
         younger = seat != self.elder
         hand = self._hands[seat]
         if mask & ~hand:
-            missing = ", ".join(cards_of(mask & ~hand))
-            raise IllegalMove(f"you do not hold {missing}: discard cards from your hand")
+            raise core.not_held(cards_of(mask & ~hand))
         count = bin(mask).count("1")
         most = MOST_DISCARDS[younger]
         if count > most:
-            role, rule = ("younger", "piquet D4") if younger else ("elder", "piquet D3")
             raise IllegalMove(
-                f"{role} discards at most {most} cards ({rule}), not {count}: "
-                "'discard' alone keeps all"
+                counted(
+                    "You may discard at most {n} card, or none to keep them all.",
+                    "You may discard at most {n} cards, or none to keep them all.",
+                    most,
+                )
             )
         start = HAND_SIZE * 2 + (ELDER_TALON if younger else 0)
         taken = mask_of(self._deck[start : start + count])
@@ -573,13 +577,16 @@ class PiquetState(core.MatchState):
         if self._exchanged[1] is None:
             most = MOST_DISCARDS[seat != self.elder]
             raise IllegalMove(
-                f"first the exchange: 'discard' and up to {most} cards, "
-                "or 'discard' alone to keep all"
+                counted(
+                    "First comes the exchange: discard up to {n} card, or none to keep them all.",
+                    "First comes the exchange: discard up to {n} cards, or none to keep them all.",
+                    most,
+                )
             )
         bit = 1 << index
         hand = self._hands[seat]
         if not hand & bit:
-            raise IllegalMove(f"you do not hold {_CODES[index]}")
+            raise core.not_held((_CODES[index],))
         lead = self._lead
         new = self._copy()
         new._hands = self._with(self._hands, seat, hand & ~bit)
@@ -592,10 +599,9 @@ class PiquetState(core.MatchState):
             return new
         suit = lead >> 3
         if index >> 3 != suit and hand & _SUIT_MASKS[suit]:
-            must = ", ".join(_CARDS[suit][hand >> (8 * suit) & 0xFF])
             raise IllegalMove(
-                f"you must follow suit: play a {SUIT_NAMES[SUITS[suit]][:-1]} ({must}); "
-                "the follower must follow suit if able"
+                N_("You must follow the suit led, {suit}, when you can."),
+                suit=SUIT_SYMBOLS[SUITS[suit]],
             )
         leader = 1 - seat
         if index >> 3 == suit and index > lead:
@@ -1007,6 +1013,11 @@ class Piquet(core.Game):
     example_moves = ("discard 7S 8D 9C", "play AH")
     example_options = "deals=2"
     public_facts = ("declarations",)
+
+    def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
+        if key == "declarations":
+            return declaration_text(entry["kind"], entry["text"], words)
+        return None
 
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         elder_cards = range(HAND_SIZE)

@@ -38,7 +38,7 @@ from rendering.canvas import (
     text,
     tricks,
 )
-from rendering.faces import check_code
+from rendering.faces import check_code, corners
 from rendering.renderer import ExtraRow, GameRenderer, Names
 from rendering.style import CARD_H, CARD_W, MUTED, SMALL
 
@@ -161,6 +161,7 @@ def _melded(
         WIDTH - 2 * MARGIN,
         four_colour=four_colour,
         scale=SMALL,
+        letters=corners(words),
     )
 
 

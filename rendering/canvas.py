@@ -19,7 +19,15 @@ from games.phrases import result_lines
 from games.words import ENGLISH, Words
 from rendering import typeset
 from rendering.encode import blank, blend, index_of
-from rendering.faces import back_cutout, check_code, face_cutout, size_of
+from rendering.faces import (
+    ENGLISH_CORNERS,
+    Corners,
+    back_cutout,
+    check_code,
+    corners,
+    face_cutout,
+    size_of,
+)
 from rendering.fonts import chain_font, font
 from rendering.style import (
     BLACK,
@@ -333,8 +341,10 @@ def card(
     four_colour: bool,
     scale: float = 1.0,
     bonus: bool = False,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> None:
-    face_cutout(check_code(code), four_colour, bonus, scale).lay(image, xy)
+    """The face of ``code`` laid at ``xy``, its corner letter the reader's (``letters``)."""
+    face_cutout(check_code(code), four_colour, bonus, scale, letters).lay(image, xy)
 
 
 def card_back(image: Image.Image, xy: tuple[int, int], scale: float = 1.0) -> None:
@@ -350,6 +360,7 @@ def fan(
     four_colour: bool,
     scale: float = 1.0,
     gap: int = 8,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> int:
     """Cards side by side, overlapping just enough to fit ``max_width``; returns width used."""
     if not codes:
@@ -358,7 +369,7 @@ def fan(
     step = fan_step(len(codes), w, max_width, gap)
     x, y = xy
     for i, code in enumerate(codes):
-        card(image, code, (x + i * step, y), four_colour=four_colour, scale=scale)
+        card(image, code, (x + i * step, y), four_colour=four_colour, scale=scale, letters=letters)
     return step * (len(codes) - 1) + w
 
 
@@ -471,6 +482,7 @@ def trick(
     scale: float = 1.0,
     winner: int | None = None,
     slots: int = 0,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> int:
     """Cards of a trick in play order, each with its player's name under it; the winner's card
     outlined in gold. ``slots`` empty places are drawn when fewer cards have been played.
@@ -489,7 +501,7 @@ def trick(
             draw.rounded_rectangle(
                 (left - 4, y - 4, left + w + 3, y + h + 3), 12, outline=GOLD, width=4
             )
-        card(image, entry["card"], (left, y), four_colour=four_colour, scale=scale)
+        card(image, entry["card"], (left, y), four_colour=four_colour, scale=scale, letters=letters)
         text(
             draw,
             (left + w / 2, y + h + 6),
@@ -517,7 +529,13 @@ def stock_and_turn_up(
     turn_x = MARGIN + CARD_W + 90
     caption(draw, (turn_x, y), words.gettext("turn-up"), max_width=CARD_W + 40)
     if view["turn_up"]:
-        card(image, view["turn_up"], (turn_x, y + CAPTION_H), four_colour=four_colour)
+        card(
+            image,
+            view["turn_up"],
+            (turn_x, y + CAPTION_H),
+            four_colour=four_colour,
+            letters=corners(words),
+        )
     else:
         slot(draw, (turn_x, y + CAPTION_H, turn_x + CARD_W, y + CAPTION_H + CARD_H))
     return turn_x
@@ -537,7 +555,17 @@ def tricks(
     """The trick in progress at ``x`` and, ``last_gap`` pixels after its two places, the last
     trick won (smaller, its winner marked) when there is one."""
     caption(draw, (x, y), words.gettext("trick"), max_width=2 * CARD_W + 20)
-    trick(image, draw, view["trick"], names, (x, y + CAPTION_H), four_colour=four_colour, slots=2)
+    letters = corners(words)
+    trick(
+        image,
+        draw,
+        view["trick"],
+        names,
+        (x, y + CAPTION_H),
+        four_colour=four_colour,
+        slots=2,
+        letters=letters,
+    )
     last = view["last_trick"]
     if last:
         last_x = x + 2 * (CARD_W + 14) + last_gap
@@ -551,6 +579,7 @@ def tricks(
             four_colour=four_colour,
             scale=SMALL,
             winner=last["winner"],
+            letters=letters,
         )
 
 
@@ -648,7 +677,7 @@ def deal_foot(
     summary, last = news
     if ended is not None and summary:
         title = words.gettext("End of deal {n}").format(n=words.number(ended["deal"]))
-        breakdown(image, draw, y, title, summary, last, names, four_colour)
+        breakdown(image, draw, y, title, summary, last, names, four_colour, corners(words))
     history = view.get("deal_history") or []  # views from older versions may lack it
     label = words.gettext("Deals so far")
     footer(draw, view, names, height, history_label=label, history=history, words=words, game=game)
@@ -673,6 +702,7 @@ def breakdown(
     last_trick: Mapping[str, Any] | None,
     names: Sequence[str],
     four_colour: bool,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> int:
     """The end of a deal as its rules score it (the game's ``deal_summary``), in a panel under
     ``title``, with the deal's last trick on its right; returns the height used."""
@@ -697,5 +727,6 @@ def breakdown(
             four_colour=four_colour,
             scale=SMALL,
             winner=last_trick["winner"],
+            letters=letters,
         )
     return height

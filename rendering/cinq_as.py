@@ -32,7 +32,7 @@ from rendering.canvas import (
     stock,
     text,
 )
-from rendering.faces import check_code, dimmed_cutout, face_cutout
+from rendering.faces import check_code, corners, dimmed_cutout, face_cutout
 from rendering.renderer import GameRenderer, Names
 from rendering.style import CARD_H, CARD_W, GOLD, MUTED
 
@@ -104,7 +104,7 @@ def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) 
         y += _section_height(view, seat)
     if ended is not None and summary:
         title = words.gettext("End of round {n}").format(n=words.number(ended["round"]))
-        breakdown(image, draw, y, title, summary, None, names, four_colour)
+        breakdown(image, draw, y, title, summary, None, names, four_colour, corners(words))
     footer(
         draw,
         view,
@@ -154,6 +154,7 @@ def _section(
                 (x, top + i * STEP),
                 four_colour=four_colour,
                 bonus=code in BONUS_CARDS,
+                letters=corners(words),
             )
 
 
@@ -167,7 +168,7 @@ def _middle(
         pile = view["discards"][suit]
         marker = MARKERS[suit]
         if not pile:
-            dimmed_cutout(marker, four_colour).lay(image, (x, top))
+            dimmed_cutout(marker, four_colour, letters=corners(words)).lay(image, (x, top))
             empty = words.gettext("empty")
             text(
                 draw,
@@ -180,7 +181,9 @@ def _middle(
             )
             continue
         top_card = pile[-1]
-        picture = face_cutout(top_card, four_colour, top_card in BONUS_CARDS)
+        picture = face_cutout(
+            top_card, four_colour, top_card in BONUS_CARDS, letters=corners(words)
+        )
         if top_card == view.get("just_discarded"):
             # cinq-as D3: the card just discarded cannot be drawn back this turn.
             draw.rounded_rectangle(

@@ -37,7 +37,7 @@ from rendering.canvas import (
     text,
     trick,
 )
-from rendering.faces import check_code, size_of
+from rendering.faces import Corners, check_code, corners, size_of
 from rendering.renderer import ExtraRow, GameRenderer, Names
 from rendering.style import CARD_H, CARD_W, SMALL
 
@@ -107,7 +107,7 @@ def draw_table(view: EcarteView, names: Names, four_colour: bool, words: Words) 
     y += BAND_H + TRICKS_H + 16
     number_shown = view["deal"] if view["phase"] == "over" else view["deal"] - 1
     title = words.gettext("End of hand {n}").format(n=words.number(number_shown))
-    breakdown(image, draw, y, title, summary, last, names, four_colour)
+    breakdown(image, draw, y, title, summary, last, names, four_colour, corners(words))
     footer(draw, view, names, height, words=words, game=GAME)
     return image
 
@@ -145,7 +145,7 @@ def _player(
     text(draw, (MARGIN, top + 4), shown, TEXT_BOLD, bold=True, max_width=190)
     if not won:
         return
-    _won_tricks(image, won, MARGIN + 196, top, four_colour)
+    _won_tricks(image, won, MARGIN + 196, top, four_colour, corners(words))
 
 
 def _won_tricks(
@@ -154,6 +154,7 @@ def _won_tricks(
     x: int,
     y: int,
     four_colour: bool,
+    letters: Corners,
 ) -> None:
     """Each trick taken, as its two cards slightly overlapping: played cards are public."""
     w, _ = size_of(TRICKS_SCALE)
@@ -165,6 +166,7 @@ def _won_tricks(
                 (x + j * (w // 2 + 4), y),
                 four_colour=four_colour,
                 scale=TRICKS_SCALE,
+                letters=letters,
             )
         x += w + w // 2 + 4 + 6
 
@@ -200,6 +202,7 @@ def _middle(
         (trick_x, y + CAPTION_H),
         four_colour=four_colour,
         slots=2,
+        letters=corners(words),
     )
     rows = _exchange_rows(view, names, words)
     info_x = trick_x + 2 * (CARD_W + 14) + 6

@@ -9,6 +9,10 @@ Design: large "jumbo" corner indices (rank over suit, top left, repeated upside 
 right), which stay visible when cards overlap in a fanned hand; a large suit symbol in the
 free corner; court cards framed with a crown; tarot trumps on cream paper with a purple frame;
 Le 5 As' bonus cards carry a gold "bonus" ribbon.
+
+The corner letters of the jack, queen, king and ace are the reader's (:data:`Corners`): V D R
+in French, Kn D K E in Swedish, as the labels under the cards and the moves typed name them.
+A face is cached by its letters, so each language's faces are drawn once.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from games.cards import COLOUR_RANKS, SUIT_NAMES, SUIT_SYMBOLS, TRUMP_RANKS
+from games.cards import COLOUR_RANKS, SUIT_NAMES, SUIT_SYMBOLS, TRUMP_RANKS, rank_letter
+from games.words import ENGLISH, Words
 from rendering.encode import blend, quantize
 from rendering.fonts import Font, font
 from rendering.style import (
@@ -55,6 +60,23 @@ FACE_CODES: Final = frozenset(
 trump marker of Le 5 As' discard piles."""
 
 
+Corners = tuple[str, str, str, str]
+"""The letters printed in the corner of the jack, queen, king and ace, in that order."""
+LETTERED: Final = ("J", "Q", "K", "A")
+ENGLISH_CORNERS: Final[Corners] = LETTERED
+
+
+def corners(words: Words = ENGLISH) -> Corners:
+    """The corner letters of the reader's language: ``("V", "D", "R", "A")`` in French."""
+    jack, queen, king, ace = (rank_letter(rank, words) for rank in LETTERED)
+    return jack, queen, king, ace
+
+
+def corner_letter(rank: str, letters: Corners = ENGLISH_CORNERS) -> str:
+    """What the corner of a card of ``rank`` shows: its number, or the reader's letter."""
+    return letters[LETTERED.index(rank)] if rank in LETTERED else rank
+
+
 def check_code(code: object) -> str:
     """``code`` if it is a card a picture can show; ValueError naming it otherwise."""
     if not isinstance(code, str) or code not in FACE_CODES:
@@ -71,9 +93,14 @@ def size_of(scale: float) -> tuple[int, int]:
 
 @cache
 def face(
-    code: str, four_colour: bool = False, bonus: bool = False, scale: float = 1.0
+    code: str,
+    four_colour: bool = False,
+    bonus: bool = False,
+    scale: float = 1.0,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> Image.Image:
-    """The face of ``code`` as an RGBA image (transparent round corners)."""
+    """The face of ``code`` as an RGBA image (transparent round corners), its corner letter
+    from ``letters``."""
     check_code(code)
     big = Image.new("RGBA", (_W, _H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -90,7 +117,7 @@ def face(
         _court(draw, rank, suit, ink)
     else:
         _big_symbol(draw, rank, suit, ink)
-    _indices(big, rank, suit, ink, paper)
+    _indices(big, corner_letter(rank, letters), suit, ink, paper)
     if bonus:
         _ribbon(draw)
     return _reduce(big, scale)
@@ -124,10 +151,14 @@ def back(scale: float = 1.0) -> Image.Image:
 
 @cache
 def dimmed(
-    code: str, four_colour: bool = False, bonus: bool = False, scale: float = 1.0
+    code: str,
+    four_colour: bool = False,
+    bonus: bool = False,
+    scale: float = 1.0,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> Image.Image:
     """A face washed into the felt: a card that cannot be played now."""
-    card = face(code, four_colour, bonus, scale)
+    card = face(code, four_colour, bonus, scale, letters)
     alpha = card.getchannel("A")
     felt = Image.new("RGBA", card.size, (*FELT, 255))
     washed = Image.blend(card, felt, DIM)
@@ -222,16 +253,24 @@ def _corner_extents(clear: Image.Image) -> tuple[int, int, int, int]:
 
 @cache
 def face_cutout(
-    code: str, four_colour: bool = False, bonus: bool = False, scale: float = 1.0
+    code: str,
+    four_colour: bool = False,
+    bonus: bool = False,
+    scale: float = 1.0,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> Cutout:
-    return Cutout.of(face(code, four_colour, bonus, scale))
+    return Cutout.of(face(code, four_colour, bonus, scale, letters))
 
 
 @cache
 def dimmed_cutout(
-    code: str, four_colour: bool = False, bonus: bool = False, scale: float = 1.0
+    code: str,
+    four_colour: bool = False,
+    bonus: bool = False,
+    scale: float = 1.0,
+    letters: Corners = ENGLISH_CORNERS,
 ) -> Cutout:
-    return Cutout.of(dimmed(code, four_colour, bonus, scale))
+    return Cutout.of(dimmed(code, four_colour, bonus, scale, letters))
 
 
 @cache
@@ -262,12 +301,21 @@ def _centred(
     draw.text((x, y), text, font=face_font, fill=fill)
 
 
+def _ink_width(draw: ImageDraw.ImageDraw, text: str, face_font: Font) -> float:
+    left, _, right, _ = draw.textbbox((0, 0), text, font=face_font)
+    return right - left
+
+
 def _index_image(rank: str, suit: str, ink: RGB, paper: RGB) -> Image.Image:
     """Rank over suit symbol, as one block, so the bottom-right copy is the same turned over."""
     width, height = 46 * _SS, 74 * _SS
     block = Image.new("RGBA", (width, height), (*paper, 0))
     draw = ImageDraw.Draw(block)
     size = 38 if len(rank) < 2 else 32
+    # A letter of two (Swedish "Kn") is no wider than "10", so it clears a court's frame.
+    widest = _ink_width(draw, "10", font(32 * _SS, bold=True))
+    while size > 24 and _ink_width(draw, rank, font(size * _SS, bold=True)) > widest:
+        size -= 1
     rank_font = font(size * _SS, bold=True)
     _centred(draw, (width / 2, 20 * _SS), rank, rank_font, ink)
     _centred(draw, (width / 2, 54 * _SS), SUIT_SYMBOLS[suit], font(30 * _SS), ink)

@@ -33,7 +33,15 @@ from rendering.canvas import (
     header,
     text,
 )
-from rendering.faces import check_code, dimmed_cutout, face_cutout, size_of
+from rendering.faces import (
+    ENGLISH_CORNERS,
+    Corners,
+    check_code,
+    corners,
+    dimmed_cutout,
+    face_cutout,
+    size_of,
+)
 from rendering.renderer import GameRenderer, View
 from rendering.style import CARD_H, CARD_W, FELT_DARK, GOLD, INK, MUTED, SMALL
 
@@ -124,6 +132,8 @@ class HandScene(NamedTuple):
     labels: tuple[tuple[str, str], ...]
     """Each card's name under it (``Q♠``; in French ``D♠``), by code."""
     four_colour: bool
+    corners: Corners = ENGLISH_CORNERS
+    """The corner letters of the jack, queen, king and ace, in the reader's language."""
 
 
 def read_scene(
@@ -160,6 +170,7 @@ def read_scene(
         empty=words.gettext("No cards in hand."),
         labels=tuple((code, card_name(code, words)) for code in every_card),
         four_colour=four_colour,
+        corners=corners(words),
     )
 
 
@@ -193,7 +204,7 @@ def draw_scene(scene: HandScene, renderer: GameRenderer[Any]) -> Image.Image:
     top = HEADER_H + STATUS_H + RAISE + 14
     if not count:
         text(draw, (width / 2, top + CARD_H / 2), scene.empty, TEXT_LARGE, fill=MUTED, anchor="mm")
-    _row(image, draw, hand, top, width, marked, renderer, four_colour, 1.0, labels)
+    _row(image, draw, hand, top, width, marked, renderer, four_colour, 1.0, labels, scene.corners)
     y = top + CARD_H + LABEL_H + 12
     for title, cards, row_playable in extras:
         caption(draw, (MARGIN, y), title)
@@ -209,6 +220,7 @@ def draw_scene(scene: HandScene, renderer: GameRenderer[Any]) -> Image.Image:
             four_colour,
             SMALL,
             labels,
+            scene.corners,
         )
         y += EXTRA_H
     return image
@@ -225,6 +237,7 @@ def _row(
     four_colour: bool,
     scale: float,
     labels: Mapping[str, str],
+    letters: Corners,
 ) -> None:
     """Cards centred in a row (overlapping if they must), raised and outlined when playable,
     washed out when another card is; each with its name under the part in view, as the
@@ -239,9 +252,9 @@ def _row(
         bonus = code in renderer.bonus_cards
         lit = marked is not None and code in marked
         if marked is None or lit or not renderer.dim_unmarked:
-            picture = face_cutout(code, four_colour, bonus, scale)
+            picture = face_cutout(code, four_colour, bonus, scale, letters)
         else:
-            picture = dimmed_cutout(code, four_colour, bonus, scale)
+            picture = dimmed_cutout(code, four_colour, bonus, scale, letters)
         y = top - RAISE if lit else top
         if lit:
             draw.rounded_rectangle(

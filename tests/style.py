@@ -3,7 +3,8 @@
 ``problems(text)`` lists what is wrong with one player-facing string: a rule decision id
 ("(ecarte D8)"), a raw move code ("play QS", "draw D", a bare "discard"), a hyphen-minus
 before a digit where a minus sign (U+2212) belongs, "1 cards"-style plurals. Tests run it
-over every string a whole match produces, in each language.
+over every string a whole match produces, in each language. ``english_left(text, lang)``
+finds words only English uses in a French or Swedish text: a sentence left untranslated.
 """
 
 from __future__ import annotations
@@ -36,3 +37,24 @@ def problems(text: str) -> list[str]:
     if _SINGULAR_PLURAL.search(text):
         found.append(f"a plural after 1: {text!r}")
     return found
+
+
+# Words only English uses: one of them in a French or Swedish text means a sentence was left
+# untranslated. What is typed (between backticks) is notation, the same in every language.
+ENGLISH_ONLY = frozenset({
+    "the", "you", "your", "not", "is", "are", "was", "has", "have", "hold", "must", "only",
+    "cannot", "card", "cards", "trick", "tricks", "suits", "follow", "played", "draw", "discard",
+    "meld", "melds", "stock", "this", "that", "with", "when", "already", "move", "moves", "turn",
+    "match", "over", "write", "takes", "may", "one", "king", "queen", "jack", "ace", "trumps",
+    "trump", "seven", "first", "after", "before", "then", "there", "no", "of", "and", "or",
+})  # fmt: skip
+
+
+def english_left(text: str, lang: str) -> list[str]:
+    """The English words left in ``text``, a message in ``lang`` (none for English)."""
+    if lang == "en":
+        return []
+    prose = re.sub(r"`[^`]*`|<[^>]*>", " ", text)
+    return sorted(
+        {word for word in re.findall(r"[A-Za-z]+", prose) if word.lower() in ENGLISH_ONLY}
+    )

@@ -17,6 +17,7 @@ from discord.ext import commands
 import ai
 import games
 from bot import ratings
+from bot.computer import LEVEL_NAMES
 from bot.discord.actions import Actions, tell, words_of
 from bot.discord.components import pretty
 from bot.discord.host import Host
@@ -30,7 +31,7 @@ from games.words import N_, Words
 
 MAX_CHOICES = 25
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
-LEVEL_CHOICES = [Choice(name=level, value=level) for level in ai.LEVELS]
+LEVEL_CHOICES = [Choice(name=LEVEL_NAMES[level], value=level) for level in ai.LEVELS]
 
 LANGUAGE_CHOICES: list[Choice[str]] = [
     # Each language named in itself, as language menus do; "auto" is said in the reader's.

@@ -186,9 +186,8 @@ class MatchLife:
             rules.check_options(options)
             days = clocks.check_days(days_per_move)
         except ValueError as error:
-            raise Refused(
-                N_("Those terms are not accepted: {why}."), why=str(error).rstrip(".")
-            ) from None
+            why = error if isinstance(error, games.Refusal) else str(error).rstrip(".")
+            raise Refused(N_("Those terms are not accepted: {why}."), why=why) from None
         if opponent is not None and opponent.user_id == challenger.user_id:
             raise Refused(N_("You cannot challenge yourself. Name another player, or anyone."))
         players = (challenger, *([opponent] if opponent else []))

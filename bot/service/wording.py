@@ -35,9 +35,6 @@ from games.core import move_cards
 from games.words import N_, Words
 
 MAX_LISTED_MOVES = 12
-_DECISION = re.compile(
-    r"\s*\((?:[a-z-]+ )?[DX]\d+\)|\s*\b(?:bezique|ecarte|piquet|cinq-as) [DX]\d+\b"
-)
 _CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
 
 
@@ -137,22 +134,20 @@ class Listing:
 
 @dataclass(frozen=True)
 class EngineReason:
-    """Why an engine refused a move. The engines word it in English; another language shows
-    the catalog's translation of it when there is one, else a plain refusal (the list of
-    moves that follows says what would do)."""
+    """Why an engine refused a move that is not an :class:`~games.IllegalMove` (which says
+    its own reason in any language): a plain refusal, since the English of an unexpected
+    error is no sentence for a player (the list of moves that follows says what would do)."""
 
     reason: str
 
     def say(self, w: Words) -> str:
-        # The rule decisions an engine cites are for the rule texts, not for players.
-        reason = _DECISION.sub("", self.reason).strip().rstrip(".")
-        translated = w.gettext(reason)
-        if w.lang != i18n.DEFAULT_LANG and translated == reason:
-            return w.gettext("That move is not open to you now.")
-        return translated[:1].upper() + translated[1:] + "."
+        return w.gettext("That move is not open to you now.")
 
 
-def engine_reason(error: Exception) -> EngineReason:
+def engine_reason(error: Exception) -> games.IllegalMove | EngineReason:
+    """Why the engine refused a move, to be said in each reader's language."""
+    if isinstance(error, games.IllegalMove):
+        return error
     return EngineReason(str(error))
 
 

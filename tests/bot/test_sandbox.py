@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import re
 import sys
 import types
 from collections.abc import Iterator
@@ -10,13 +12,15 @@ from typing import Any
 
 import pytest
 
+import ai
 import games
 from bot import __main__ as entry
-from bot import sandbox
-from bot.computer import computer_player, is_computer
+from bot import i18n, sandbox
+from bot.computer import computer_player, is_computer, level_name
 from bot.sandbox import HUMAN_ID, Sandbox
 from bot.service import MatchService
 from bot.service.wording import pretty
+from tests.style import english_left, problems
 
 
 class Script:
@@ -176,6 +180,37 @@ def test_describe_shows_any_view_as_text() -> None:
     for card in state.view(0)["hand"]:
         assert pretty(card) not in public.split()
     assert "seat=" not in text and "you" in text  # people named, never seat numbers
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_the_text_view_speaks_french_and_swedish(game: str) -> None:
+    """Every fact of a random match's views, in French and Swedish: cards named as the
+    reader's pictures name them, Piquet's declarations and Bézigue's melds in the game's
+    words, no English label or word left."""
+    options = {"bezique": {"target": 700}, "cinq-as": {"rounds": 2}, "piquet": {"deals": 2}}
+    state = games.get(game).new_match(seed=5, options=options.get(game, {}))
+    rng = random.Random(5)
+    said: dict[str, set[str]] = {"fr": set(), "sv": set()}
+    while state.to_move is not None:
+        for lang, lines in said.items():
+            lines.update(
+                sandbox.describe(state.view(0), i18n.words(lang), ("Tapis", "Tapis")).split("\n")
+            )
+        state = state.apply(rng.choice(state.legal_moves()))
+    for lang, lines in said.items():
+        for line in lines:
+            assert english_left(line, lang) == [] and problems(line) == [], line
+            assert not re.search(r"\b[JQ][♠♥♦♣]|\b[a-z]+_[a-z]+\b", line), line
+    if game == "piquet":
+        assert any("point de" in line and "cartes" in line for line in said["fr"])
+    if game == "bezique":
+        assert any("sept d’atout" in line or "mariage" in line for line in said["fr"])
+
+
+def test_the_computer_has_one_name_and_its_level_is_said_in_words() -> None:
+    assert {computer_player(level).name for level in ai.LEVELS} == {"Tapis"}
+    assert level_name("easy", i18n.words("fr")) == "facile"
+    assert level_name("strong", i18n.words("sv")) == "stark"
 
 
 def test_a_token_starts_the_discord_adapter(monkeypatch: pytest.MonkeyPatch) -> None:

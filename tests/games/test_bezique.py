@@ -131,7 +131,7 @@ def test_d7_double_bezique_first_leaves_no_single_bezique() -> None:
     state = win(state.apply("meld QS QS JD JD").apply("draw"), "8C")
     assert state.scores == (500, 0)
     assert state.legal_moves() == ["exchange", "declare 7", "draw"]
-    with pytest.raises(IllegalMove, match=r"reused only in a higher meld of the same class"):
+    with pytest.raises(IllegalMove, match=r"used again only in a higher meld of the same class"):
         state.apply("meld QS JD")
 
 
@@ -141,7 +141,7 @@ def test_d7_two_singles_melded_apart_never_make_a_double() -> None:
     state = win(state.apply("meld QS JD").apply("draw"), "9C")  # the second pair, a second single
     assert state.scores == (80, 0)
     assert state.legal_moves() == ["exchange", "declare 7", "draw"]
-    with pytest.raises(IllegalMove, match=r"must add at least one card from the hand"):
+    with pytest.raises(IllegalMove, match=r"must add a card from the hand"):
         state.apply("meld QS QS JD JD")
 
 
@@ -161,7 +161,7 @@ def test_d7_sequence_first_yields_no_marriage_later() -> None:
     state = win(state.apply("meld 10H JH QH KH AH").apply("draw"), "8C")
     assert state.scores == (250, 0)
     assert "meld QH KH" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"served in that meld|must add at least one card"):
+    with pytest.raises(IllegalMove, match=r"served in that meld|must add a card"):
         state.apply("meld QH KH")
 
 
@@ -170,7 +170,7 @@ def test_d7_a_married_king_never_marries_again() -> None:
     state = win(new(["KC", "QC", "QC", "7H", "7S", "8S", "9S", "7D"], other=clubs), "7S")
     state = win(state.apply("meld QC KC").apply("draw"), "8S")
     assert "meld QC KC" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"served in that meld|must add at least one card"):
+    with pytest.raises(IllegalMove, match=r"served in that meld|must add a card"):
         state.apply("meld QC KC")
 
 
@@ -183,7 +183,7 @@ def test_d7_four_kings_one_played_a_new_king_no_second_80() -> None:
     state = win(state, "8C")
     assert state.view(0)["hand"].count("KS") == 1 and len(state.view(None)["table"][0]) == 3
     assert state.legal_moves() == ["meld QS KS", "draw"]  # the new king may marry
-    with pytest.raises(IllegalMove, match=r"served in that meld|must add at least one card"):
+    with pytest.raises(IllegalMove, match=r"served in that meld|must add a card"):
         state.apply("meld KS KH KD KC")
 
 
@@ -282,7 +282,7 @@ def test_d11_after_the_one_meld_the_draw_follows_by_itself() -> None:
 
 def test_a_trick_winner_must_score_or_draw_before_leading() -> None:
     state = win(new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"]), "7C")
-    with pytest.raises(IllegalMove, match=r"you won the trick"):
+    with pytest.raises(IllegalMove, match=r"You won the trick"):
         state.apply("play 8C")
 
 
@@ -290,7 +290,7 @@ def test_one_meld_per_trick_won() -> None:
     state = win(new(["QS", "JD", "7H", "KC", "QC", "8C", "9C", "10C"]), "8C")
     state = state.apply("meld QC KC")
     assert state.legal_moves() == ["exchange", "declare 7", "draw"]
-    with pytest.raises(IllegalMove, match="one meld per trick"):
+    with pytest.raises(IllegalMove, match="one meld may be made for each trick"):
         state.apply("meld QS JD")
 
 
@@ -308,7 +308,7 @@ def test_d5_one_seven_action_per_trick_but_a_meld_beside_it() -> None:
     state = win(new(["7H", "7H", "QS", "JD", "8C", "9C", "10C", "JC"]), "8C")
     state = state.apply("declare 7")
     assert state.legal_moves() == ["meld QS JD", "draw"]
-    with pytest.raises(IllegalMove, match="one seven action per trick won"):
+    with pytest.raises(IllegalMove, match="only once for each trick won"):
         state.apply("exchange")
 
 
@@ -455,9 +455,9 @@ def stage_two(hand0: list[str], hand1: list[str], led: str) -> BeziqueState:
 def test_d8_follow_suit_and_beat_when_able() -> None:
     state = stage_two(["7S", "KS", "AS", "7H", "8C"], ["QS", "8D", "9D", "7D"], "QS")
     assert state.legal_moves() == ["play KS", "play AS"]
-    with pytest.raises(IllegalMove, match=r"follow suit and beat QS "):
+    with pytest.raises(IllegalMove, match=r"follow suit and beat Q♠ "):
         state.apply("play 7S")
-    with pytest.raises(IllegalMove, match="in the last 8 tricks you must"):
+    with pytest.raises(IllegalMove, match="In the last eight tricks you must"):
         state.apply("play 7H")
 
 
@@ -470,7 +470,7 @@ def test_x6_follow_suit_with_any_card_when_unable_to_beat() -> None:
 def test_d8_trump_when_void_in_the_suit_led() -> None:
     state = stage_two(["7H", "AH", "8C", "AC", "KC"], ["8D", "9D", "7D", "8S"], "QS")
     assert state.legal_moves() == ["play 7H", "play AH"]
-    with pytest.raises(IllegalMove, match="trump when you cannot follow suit"):
+    with pytest.raises(IllegalMove, match="trump if you cannot follow suit"):
         state.apply("play AC")
 
 
@@ -483,7 +483,7 @@ def test_d8_no_melds_or_sevens_in_stage_two() -> None:
     state = position(hands=[["QS", "JD", "7H"], ["8D", "9D", "7D"]])
     state = state.apply("play QS").apply("play 7D")
     assert state.legal_moves() == ["play 7H", "play JD"]
-    with pytest.raises(IllegalMove, match="stage 2"):
+    with pytest.raises(IllegalMove, match="in the last eight tricks there are no more melds"):
         state.apply("meld QS JD")
 
 
@@ -580,19 +580,19 @@ def test_x1_the_target_option() -> None:
 # -- bad input --------------------------------------------------------------------------------
 def test_a_meld_that_is_not_a_meld() -> None:
     state = win(new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"]), "7C")
-    with pytest.raises(IllegalMove, match="QS KH is not a meld"):
+    with pytest.raises(IllegalMove, match="Q♠ K♥ is not a meld"):
         state.apply("meld QS KH")
 
 
 def test_a_meld_of_cards_not_held() -> None:
     state = win(new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"]), "7C")
-    with pytest.raises(IllegalMove, match="you do not hold QC"):
+    with pytest.raises(IllegalMove, match="You do not hold Q♣"):
         state.apply("meld QC KC")
 
 
 def test_a_sequence_only_in_trumps() -> None:
     state = win(new(["AS", "10S", "KS", "QS", "JS", "7C", "8C", "9C"]), "7C")
-    with pytest.raises(IllegalMove, match="only in trumps, hearts"):
+    with pytest.raises(IllegalMove, match="only in trumps, which are ♥"):
         state.apply("meld 10S JS QS KS AS")
 
 
@@ -607,19 +607,19 @@ def test_a_meld_before_winning_a_trick_is_refused() -> None:
 
 
 def test_playing_a_card_not_held() -> None:
-    with pytest.raises(IllegalMove, match="you do not hold AH"):
+    with pytest.raises(IllegalMove, match="You do not hold A♥"):
         new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"]).apply("play AH")
 
 
 def test_bad_words_are_explained() -> None:
     state = new(["QS", "JD", "7C", "8C", "9C", "10C", "JC", "AC"])
-    with pytest.raises(IllegalMove, match="not a Bézigue card"):
+    with pytest.raises(IllegalMove, match="not in this game's pack"):
         state.apply("play 2S")
-    with pytest.raises(IllegalMove, match="unknown move"):
+    with pytest.raises(IllegalMove, match="is not a move of this game"):
         state.apply("discard QS")
     with pytest.raises(IllegalMove, match="declare 7"):
         state.apply("declare 8")
-    with pytest.raises(IllegalMove, match="a move is text"):
+    with pytest.raises(IllegalMove, match="A move is written as text"):
         state.apply(["play", "QS"])  # type: ignore[arg-type]
 
 

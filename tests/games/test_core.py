@@ -46,8 +46,8 @@ def test_canonical_move(typed: str, canonical: str) -> None:
 @pytest.mark.parametrize(
     ("typed", "reason"),
     [
-        ("", "empty move"),
-        ("jump QS", "unknown move 'jump'"),
+        ("", "The move is empty"),
+        ("jump QS", "“jump” is not a move"),
         ("play", "exactly one card"),
         ("play QS KS", "exactly one card"),
         ("meld", "at least one card"),

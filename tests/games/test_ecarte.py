@@ -247,7 +247,7 @@ def test_d4_a_proposal_asks_the_dealer_to_accept_or_refuse() -> None:
     assert state.to_move == DEALER and state.view(None)["phase"] == "respond"
     assert state.legal_moves() == ["accept", "refuse"] and state.view(None)["proposals"] == 1
     for move in ("play 7S", "discard 7S", "propose"):
-        with pytest.raises(IllegalMove, match=r"'accept'.*'refuse'"):
+        with pytest.raises(IllegalMove, match=r"accepts.*refuses"):
             state.apply(move)
 
 
@@ -265,7 +265,7 @@ def test_d4_on_acceptance_elder_discards_1_to_5_then_the_dealer_0_to_5() -> None
     state = run(new(E_TRUMPS, D_LOW, stock_top=stock_top), "propose", "accept")
     assert state.to_move == ELDER and state.view(None)["phase"] == "discard"
     assert len(state.legal_moves()) == 31  # every choice of 1 to 5 of elder's cards
-    with pytest.raises(IllegalMove, match=r"at least one"):
+    with pytest.raises(IllegalMove, match=r"at least one card"):
         state.apply("discard")
     state = state.apply("discard 10H AH")
     assert state.view(ELDER)["hand"] == ["JH", "QH", "KH", "7D", "8D"]  # the stock's top two
@@ -300,13 +300,13 @@ def test_d4_discards_are_face_down_only_their_number_is_public() -> None:
 
 def test_d4_the_discard_cards_must_be_held_and_named_once() -> None:
     state = run(new(E_TRUMPS, D_LOW), "propose", "accept")
-    with pytest.raises(IllegalMove, match="you do not hold 7S"):
+    with pytest.raises(IllegalMove, match="You do not hold 7♠"):
         state.apply("discard KH 7S")
     with pytest.raises(IllegalMove, match="only once"):
         state.apply("discard KH KH")
-    with pytest.raises(IllegalMove, match=r"discards 1 to 5 cards"):
+    with pytest.raises(IllegalMove, match=r"now discard cards face down"):
         state.apply("play KH")
-    with pytest.raises(IllegalMove, match="not in Écarté's 32-card pack"):
+    with pytest.raises(IllegalMove, match="not in this game's pack"):
         state.apply("discard 2S")
 
 
@@ -464,7 +464,7 @@ def test_d8_elder_announcing_instead_of_proposing_plays_and_is_committed() -> No
     assert state.to_move == ELDER  # the announcement does not pass the turn
     assert view["phase"] == "play" and view["committed"] == ELDER
     assert "propose" not in state.legal_moves() and "king" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match=r"announcing the king meant playing"):
+    with pytest.raises(IllegalMove, match=r"Announcing the king meant playing"):
         state.apply("propose")
     with pytest.raises(IllegalMove, match=r"already been announced"):
         state.apply("king")
@@ -486,7 +486,7 @@ def test_d8_announcing_after_a_refusal_keeps_the_dealer_committed() -> None:
 
 def test_d8_the_dealer_announces_as_they_follow_to_the_first_trick() -> None:
     state = new(E_BLANK, E_TRUMPS)
-    with pytest.raises(IllegalMove, match=r"do not hold the king of trumps, KH"):
+    with pytest.raises(IllegalMove, match=r"do not hold the king of trumps, K♥"):
         state.apply("king")
     state = state.apply("play AS")
     assert "king" in state.legal_moves()
@@ -552,16 +552,16 @@ def test_d9_the_second_player_follows_beats_or_trumps(
 def test_d9_a_card_that_does_not_follow_or_beat_is_refused() -> None:
     state = new(["JS", "8S", "9C", "10C", "JC"], ["7S", "QS", "9H", "7D", "8D"]).apply("play JS")
     assert state.legal_moves() == ["play QS"]
-    with pytest.raises(IllegalMove, match=r"follow suit and beat.*play QS"):
+    with pytest.raises(IllegalMove, match=r"follows suit and beats"):
         state.apply("play 7S")
-    with pytest.raises(IllegalMove, match=r"must follow suit"):
+    with pytest.raises(IllegalMove, match=r"follows suit"):
         state.apply("play 9H")
 
 
 def test_d9_a_void_player_must_trump() -> None:
     state = new(["JS", "8S", "9C", "10C", "JC"], ["7C", "QD", "KH", "7D", "8D"]).apply("play JS")
     assert state.legal_moves() == ["play KH", "king"]
-    with pytest.raises(IllegalMove, match=r"else trump if able; play KH"):
+    with pytest.raises(IllegalMove, match=r"else trumps if able"):
         state.apply("play 7C")
 
 
@@ -571,7 +571,7 @@ def test_d9_applies_to_elder_when_the_dealer_leads() -> None:
     state = state.apply("play JS")
     assert state.to_move == ELDER
     assert sorted(state.legal_moves()) == ["play 10S", "play 8S", "play 9S"]
-    with pytest.raises(IllegalMove, match="must follow suit"):
+    with pytest.raises(IllegalMove, match="follows suit"):
         state.apply("play 7C")
 
 
@@ -591,21 +591,21 @@ def test_moves_accept_symbols_case_and_spacing() -> None:
 
 def test_bad_input_is_explained() -> None:
     state = new(E_TRUMPS, D_LOW)
-    with pytest.raises(IllegalMove, match="you do not hold 7S"):
+    with pytest.raises(IllegalMove, match="You do not hold 7♠"):
         state.apply("play 7S")
-    with pytest.raises(IllegalMove, match="not in Écarté's 32-card pack"):
+    with pytest.raises(IllegalMove, match="not in this game's pack"):
         state.apply("play 2S")
-    with pytest.raises(IllegalMove, match="unknown move"):
+    with pytest.raises(IllegalMove, match="is not a move of this game"):
         state.apply("pass")
     with pytest.raises(IllegalMove, match="exactly one card"):
         state.apply("play KH QH")
-    with pytest.raises(IllegalMove, match="takes nothing"):
+    with pytest.raises(IllegalMove, match="Nothing follows"):
         state.apply("king KH")
 
 
 def test_a_dealer_cannot_propose() -> None:
     state = new(E_BLANK, E_TRUMPS).apply("play AS")
-    with pytest.raises(IllegalMove, match="only elder proposes"):
+    with pytest.raises(IllegalMove, match="Only elder proposes"):
         state.apply("propose")
 
 

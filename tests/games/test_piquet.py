@@ -342,18 +342,18 @@ def test_discards_are_accepted_in_any_order_and_spelling() -> None:
 
 def test_discard_mistakes_are_explained() -> None:
     state = new(ELDER_11, YOUNGER_14)
-    with pytest.raises(IllegalMove, match="you do not hold QS"):
+    with pytest.raises(IllegalMove, match="You do not hold Q♠"):
         state.apply("discard QS")
-    with pytest.raises(IllegalMove, match="named twice"):
+    with pytest.raises(IllegalMove, match="discarded only once"):
         state.apply("discard 7S 7S")
-    with pytest.raises(IllegalMove, match="first the exchange"):
+    with pytest.raises(IllegalMove, match="First comes the exchange"):
         state.apply("play 7S")
-    with pytest.raises(IllegalMove, match="not a card of the piquet pack"):
+    with pytest.raises(IllegalMove, match="not in this game's pack"):
         state.apply("discard 2S")
-    with pytest.raises(IllegalMove, match="a move is text"):
+    with pytest.raises(IllegalMove, match="A move is written as text"):
         state.apply(42)  # type: ignore[arg-type]
     played = play(state, "discard", "discard")
-    with pytest.raises(IllegalMove, match="the exchange is over"):
+    with pytest.raises(IllegalMove, match="The exchange is over"):
         played.apply("discard 7S")
 
 
@@ -471,7 +471,7 @@ def test_d9_the_leader_is_not_paid_twice() -> None:
 def test_the_follower_must_follow_suit_if_able() -> None:
     state = play(new(ELDER_11, YOUNGER_14), "discard", "discard", "play 7S")
     assert state.legal_moves() == ["play JS", "play QS", "play KS"]
-    with pytest.raises(IllegalMove, match="you must follow suit: play a spade"):
+    with pytest.raises(IllegalMove, match="You must follow the suit led, ♠"):
         state.apply("play 7D")
 
 
@@ -485,7 +485,7 @@ def test_a_player_without_the_suit_plays_any_card_and_loses_the_trick() -> None:
 
 def test_playing_a_card_not_held_is_refused() -> None:
     state = play(new(ELDER_11, YOUNGER_14), "discard", "discard")
-    with pytest.raises(IllegalMove, match="you do not hold QS"):
+    with pytest.raises(IllegalMove, match="You do not hold Q♠"):
         state.apply("play QS")
 
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
+from bot import i18n
 from games.cards import ACE_MARKERS, DOUBLE_PACK, PIQUET_PACK, TAROT_SET
 from rendering import encode
 from rendering.faces import (
+    ENGLISH_CORNERS,
     FACE_CODES,
     Cutout,
+    _index_image,
     back,
     check_code,
+    corners,
     describe,
     dimmed,
     dimmed_cutout,
@@ -141,3 +145,25 @@ def test_cards_laid_on_the_palette_are_the_cards_laid_on_rgb_then_mapped() -> No
                 cutout.lay(rgb, xy)
                 cutout.lay(indexed, xy)
                 assert indexed.tobytes() == encode.quantize(rgb).tobytes()
+
+
+def test_the_corner_letters_are_the_readers() -> None:
+    assert corners(i18n.words("en")) == ENGLISH_CORNERS == ("J", "Q", "K", "A")
+    assert corners(i18n.words("fr")) == ("V", "D", "R", "A")
+    assert corners(i18n.words("sv")) == ("Kn", "D", "K", "E")
+    swedish = corners(i18n.words("sv"))
+    # Faces are cached by their letters: a language's queen is its own picture, a seven is not.
+    assert face("QS", letters=swedish) is not face("QS")
+    assert mean_difference(face("QS", letters=swedish), face("QS")) > 0.5
+    assert face("7S", letters=swedish).tobytes() == face("7S").tobytes()
+
+
+def test_a_corner_of_two_letters_is_no_wider_than_ten() -> None:
+    """ "Kn" (knekt) is drawn small enough to clear the court's frame, as "10" is."""
+
+    def inked(rank: str) -> int:
+        left, _, right, _ = _index_image(rank, "H", (0, 0, 0), CARD_PAPER).getbbox() or (0, 0, 0, 0)
+        return right - left
+
+    assert inked("Kn") <= inked("10") + 2  # drawn twice as large: a pixel of anti-aliasing
+    assert inked("K") < inked("10")

@@ -37,6 +37,10 @@ def pictures() -> dict[str, bytes]:
         out[f"{game}-hand"] = rendering.hand_png(sample(views.HAND_SEATS[game]))
         out[f"{game}-table"] = rendering.table_png(sample(None), NAMES)
     out["cinq-as-hand-four-colour"] = rendering.hand_png(views.cinq_as(0), four_colour=True)
+    # The corners in the reader's letters: R D V in French, Kn and E (knekt, ess) in Swedish.
+    for game, lang in (("piquet", "fr"), ("bezique", "sv")):
+        hand = views.SAMPLES[game](views.HAND_SEATS[game])
+        out[f"{game}-hand-{lang}"] = rendering.hand_png(hand, words=i18n.words(lang))
     for game, (deal_lang, match_lang) in ENDINGS.items():
         deal_end, match_end = endings(game)
         out[f"{game}-deal-end-{deal_lang}"] = rendering.table_png(
