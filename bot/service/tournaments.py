@@ -240,7 +240,8 @@ class Tournaments:
             rules.check_options(options)
             days = clocks.check_days(days_per_move)
         except ValueError as error:
-            raise Refused(f"{error}.") from None
+            why = error if isinstance(error, games.Refusal) else str(error).rstrip(".")
+            raise Refused(N_("Those terms are not accepted: {why}."), why=why) from None
         if format_ not in FORMATS:
             raise Refused(N_("The format is swiss or round-robin, not “{format}”."), format=format_)
         if rounds is not None and not 1 <= rounds <= MAX_PLAYERS - 1:

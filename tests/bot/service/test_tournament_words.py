@@ -165,7 +165,8 @@ async def test_refusals_are_told_in_the_askers_language(service: MatchService) -
     ana = PlayerRef(1, "Ana")
     refusals: list[ServiceError] = []
     for bad in ({"game": "chess"}, {"format_": "knockout"}, {"rounds": 99}, {"starts_at": 1.0},
-                {"format_": "round-robin", "rounds": 2}):  # fmt: skip
+                {"format_": "round-robin", "rounds": 2}, {"options": {"deals": 0}},
+                {"days_per_move": 99}):  # fmt: skip
         with pytest.raises(ServiceError) as caught:
             await service.tournaments.create(ana, **{**terms, **bad})  # type: ignore[arg-type]
         refusals.append(caught.value)
@@ -187,4 +188,4 @@ async def test_refusals_are_told_in_the_askers_language(service: MatchService) -
         check(said, lang)
         if lang != i18n.DEFAULT_LANG:
             assert not set(said) & {str(refusal) for refusal in refusals}, lang
-    assert refusals[5].say(i18n.words("fr")) == "Vous êtes déjà inscrit à Cup."
+    assert refusals[7].say(i18n.words("fr")) == "Vous êtes déjà inscrit à Cup."
