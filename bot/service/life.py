@@ -87,6 +87,27 @@ def _done(changed: Changed[T] | None) -> Changed[T]:
     return changed
 
 
+def checked_terms(
+    game: str, options: Json | None, days_per_move: int | None
+) -> tuple[games.Game, int | None]:
+    """The game and days per move of a challenge or a tournament, or Refused saying, in the
+    asker's language, what the rules accept instead."""
+    try:
+        rules = games.get(game)
+    except KeyError:
+        raise Refused(
+            N_("There is no game called “{game}”. The games are {names}."),
+            game=game,
+            names=", ".join(games.names()),
+        ) from None
+    try:
+        rules.check_options(options)
+        return rules, clocks.check_days(days_per_move)
+    except ValueError as error:
+        why = error if isinstance(error, games.Refusal) else str(error).rstrip(".")
+        raise Refused(N_("Those terms are not accepted: {why}."), why=why) from None
+
+
 class MatchLife:
     """Challenges, moves and endings, over a :class:`MatchStore`; owns the clock task."""
 
@@ -174,20 +195,7 @@ class MatchLife:
     ) -> Outcome:
         """Challenge ``opponent``, or anyone when it is None (an open challenge)."""
         await self.languages.ready()
-        try:
-            rules = games.get(game)
-        except KeyError:
-            raise Refused(
-                N_("There is no game called “{game}”. The games are {names}."),
-                game=game,
-                names=", ".join(games.names()),
-            ) from None
-        try:
-            rules.check_options(options)
-            days = clocks.check_days(days_per_move)
-        except ValueError as error:
-            why = error if isinstance(error, games.Refusal) else str(error).rstrip(".")
-            raise Refused(N_("Those terms are not accepted: {why}."), why=why) from None
+        rules, days = checked_terms(game, options, days_per_move)
         if opponent is not None and opponent.user_id == challenger.user_id:
             raise Refused(N_("You cannot challenge yourself. Name another player, or anyone."))
         players = (challenger, *([opponent] if opponent else []))

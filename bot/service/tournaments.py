@@ -36,7 +36,7 @@ import bot.service.wording as wording
 import games
 from bot import clocks, i18n, ratings, sql
 from bot.service import pairing, seasons
-from bot.service.life import MatchLife, fresh_seed
+from bot.service.life import MatchLife, checked_terms, fresh_seed
 from bot.service.store import (
     SELECT_MATCHES,
     MatchStore,
@@ -228,20 +228,7 @@ class Tournaments:
         starts_at: float | None,
     ) -> TournamentInfo:
         """Open a tournament for players to join; Refused, politely, on any bad term."""
-        try:
-            rules = games.get(game)
-        except KeyError:
-            raise Refused(
-                N_("There is no game called “{game}”: the games are {games}."),
-                game=game,
-                games=", ".join(games.names()),
-            ) from None
-        try:
-            rules.check_options(options)
-            days = clocks.check_days(days_per_move)
-        except ValueError as error:
-            why = error if isinstance(error, games.Refusal) else str(error).rstrip(".")
-            raise Refused(N_("Those terms are not accepted: {why}."), why=why) from None
+        rules, days = checked_terms(game, options, days_per_move)
         if format_ not in FORMATS:
             raise Refused(N_("The format is swiss or round-robin, not “{format}”."), format=format_)
         if rounds is not None and not 1 <= rounds <= MAX_PLAYERS - 1:
