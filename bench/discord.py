@@ -293,7 +293,7 @@ async def _start(fake: FakeDiscord, game: str, one: FakeUser, two: FakeUser) -> 
         lambda s: (
             s.kind == "message"
             and fake.channels.get(s.channel_id or 0, {}).get("type") == THREAD
-            and f"#{match_id} " in s.content
+            and re.search(rf"#{match_id}\b", s.content) is not None
             and bool(s.files)
         ),
         since=handle.since,

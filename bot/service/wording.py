@@ -455,10 +455,10 @@ def challenge_post(row: MatchRow, people: People, w: Words) -> str:
     what = terms(row.game, row.options, row.days_per_move, w)
     if row.opponent_id is None:
         return w.gettext(
-            "{challenger} offers a game of {what} to anyone (match #{id}). Press Accept to play."
+            "Match #{id}: {challenger} offers a game of {what} to anyone. Press Accept to play."
         ).format(challenger=challenger, what=what, id=row.id)
     return w.gettext(
-        "{challenger} challenges {opponent} to {what} (match #{id}). "
+        "Match #{id}: {challenger} challenges {opponent} to {what}. "
         "{opponent}, press Accept or Decline."
     ).format(challenger=challenger, opponent=person(people, row.opponent_id).name, what=what,
              id=row.id)  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from pathlib import Path
 
@@ -110,3 +111,25 @@ def test_plural_forms_follow_each_language() -> None:
     # French counts nought as one ("0 carte"), English and Swedish as many.
     assert i18n.words("fr").ngettext("{n} card", "{n} cards", 0) == "{n} carte"
     assert i18n.words("en").ngettext("{n} card", "{n} cards", 0) == "{n} cards"
+
+
+def french_spacing(text: str) -> list[str]:
+    """Where ``text`` breaks French typography: a plain space (where a line may break) before
+    : ; ! ? or », or after «, instead of a non-breaking one."""
+    bad = re.findall(r" [:;!?»]|« ", re.sub(r"`[^`]*`", "", text))
+    return [f"{mark!r} in {text!r}" for mark in bad]
+
+
+def test_french_keeps_its_spaces_before_double_punctuation() -> None:
+    assert french_spacing("Donne 1 : Alice.") and french_spacing("« oui »")
+    assert not french_spacing("Donne 1\u00a0: Alice, `play QS ?`.")
+    with i18n.catalog_path("fr").open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    found = [
+        fault
+        for entry in catalog
+        if entry.id
+        for form in (entry.string if isinstance(entry.string, tuple) else (entry.string,))
+        for fault in french_spacing(form)
+    ]
+    assert found == []

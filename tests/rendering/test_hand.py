@@ -90,7 +90,7 @@ def test_status_words() -> None:
     assert status(view, ["play 7S"]) == ("Your turn: play", True)
     assert status(view, []) == ("Your opponent's turn", False)
     assert status(view, ["play 7S", "discard"], i18n.words("fr")) == (
-        "À vous : jouer / écarter",
+        "À vous\u00a0: jouer / écarter",
         True,
     )
     assert status(view, ["play 7S"], i18n.words("sv")) == ("Din tur: spela", True)
