@@ -18,7 +18,7 @@ from bot.discord import client
 from bot.service import MatchService, PlayerRef, wording
 from games.words import ENGLISH
 from tests.bot.conftest import FakeClock
-from tests.discord.conftest import StartBot
+from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 
 ROOT = Path(__file__).resolve().parents[3]
