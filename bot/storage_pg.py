@@ -577,11 +577,11 @@ class _Writer:
     async def start(self) -> None:
         self._thread.start()
         try:
-            await asyncio.wrap_future(self._ready)
-        except BaseException:
+            await _settled_by_thread(self._ready)
+        except BaseException:  # failed, or cancelled (a stop while the bot starts)
             self._stopping = True
             self._jobs.put(_STOP)
-            await asyncio.wrap_future(self._stopped)
+            await _settled_by_thread(self._stopped)
             self._thread.join()
             raise
 
@@ -589,7 +589,7 @@ class _Writer:
         if not self._stopping:
             self._stopping = True
             self._jobs.put(_STOP)
-        await asyncio.wrap_future(self._stopped)
+        await _settled_by_thread(self._stopped)
         self._thread.join()
 
     def waiting(self) -> int:
@@ -712,6 +712,12 @@ class _Writer:
                     run(conn.execute("ROLLBACK"))
             return [(job, False, error) for job in batch]
         return outcomes
+
+
+async def _settled_by_thread(future: concurrent.futures.Future[None]) -> None:
+    """Wait for the writer thread to settle ``future``. Shielded: a waiter cancelled would
+    otherwise cancel the future itself, and the thread, settling it later, would fail."""
+    await asyncio.shield(asyncio.wrap_future(future))
 
 
 def _settle(outcomes: list[tuple[_Job, bool, Any]]) -> None:

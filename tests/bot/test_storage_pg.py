@@ -320,6 +320,28 @@ async def test_closing_while_busy_commits_what_was_handed_over_and_leaves_nothin
     assert rows(pg_url, others) == alone
 
 
+async def test_opening_cancelled_at_any_moment_leaves_nothing_behind(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop while the bot starts cancels the opening wherever it is (connecting a writer,
+    migrating, making the pool): no thread is left, and none fails."""
+    failures: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    threads = threading.active_count()
+    for wait in (0.0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08):
+        opening = asyncio.ensure_future(PgDatabase.open(pg_url))
+        await asyncio.sleep(wait)
+        opening.cancel()
+        try:
+            await opening
+        except asyncio.CancelledError:
+            pass
+        else:  # opened before the cancel came
+            await opening.result().close()
+    assert threading.active_count() == threads
+    assert not failures, failures[0].exc_value
+
+
 async def test_inserts_wait_to_go_together_and_still_fail_their_own_plan(pg_url: str) -> None:
     """A plan's plain INSERTs are sent together with its next statement or at its end: ids
     known at once, counts and reads as if each had run there and then, and one that fails
