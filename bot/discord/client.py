@@ -227,6 +227,19 @@ class TapisBot(commands.Bot):
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
+        # Each step is taken even if one before failed: above all the database is closed,
+        # so that its threads and connections never outlive the bot.
+        try:
+            try:
+                await self._stop_work()
+                await self.courier.close()  # while Discord can still be reached
+            finally:
+                await super().close()
+        finally:
+            if self._owns_service and self.service is not None:
+                await self.service.close()
+
+    async def _stop_work(self) -> None:
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
@@ -243,10 +256,6 @@ class TapisBot(commands.Bot):
         health.stop(health.heartbeat_path(self.settings.database))
         if self.computer is not None:
             await self.computer.close()
-        await self.courier.close()  # while Discord can still be reached
-        await super().close()
-        if self._owns_service and self.service is not None:
-            await self.service.close()
 
     # -- command sync ------------------------------------------------------------------------
 
