@@ -67,6 +67,10 @@ READERS = 4  # connections in the read pool
 # whatever the server could do, so several run side by side. Two plans on one match never
 # run at once all the same: the store holds the match's lock until its plan has committed.
 WRITERS = 4
+# Seconds a closing database waits for a connection to close politely (a read to finish,
+# the server to answer goodbye) before cutting it off: a stop must end well within the
+# time ``docker stop`` gives before killing the process (10 s).
+CLOSE_WAIT = 3.0
 # Every advisory lock Tapis takes has this first key, so it never meets another program's.
 LOCK_SPACE = 0x7A915
 _MIGRATING = 0  # the advisory lock's second key while migrating
@@ -434,21 +438,53 @@ class PgDatabase:
         return cls(dsn, started, pool)
 
     async def close(self) -> None:
-        """Commit what was handed over, then close every connection. Safe to call twice."""
+        """Commit what was handed over, then close every connection, each on the event loop
+        that owns it. Safe to call twice (the second call waits for the first).
+
+        In this order, each step taken whatever became of the one before:
+
+        1. the listening connection, and any attempt to make it again: a notification heard
+           from now on would start a read on the pool being closed;
+        2. the writer threads: each commits the plans already handed to it, closes its own
+           connection on its own event loop (an asyncpg connection belongs to the loop that
+           made it; touched from another thread, its protocol may be changed by two threads
+           at once) and ends; each is joined, so that no thread outlives the database;
+        3. the read pool, on this loop, which made it: reads under way may finish, for
+           ``CLOSE_WAIT`` seconds at most; then what is left is cut off.
+        """
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_future()
             try:
-                if self._relinking is not None:
-                    self._relinking.cancel()
-                    await asyncio.gather(self._relinking, return_exceptions=True)
-                if self._listener is not None:
-                    await self._listener.close()
-                for writer in self._writers:
-                    await writer.stop()
-                await self._pool.close()
+                try:
+                    await self._unlink()
+                finally:
+                    try:
+                        for writer in self._writers:
+                            await writer.stop()
+                    finally:
+                        await self._close_pool()
             finally:
                 self._closing.set_result(None)
         await asyncio.shield(self._closing)
+
+    async def _unlink(self) -> None:
+        if self._relinking is not None:
+            self._relinking.cancel()
+            await asyncio.gather(self._relinking, return_exceptions=True)
+        listener, self._listener = self._listener, None
+        if listener is not None and not listener.is_closed():
+            try:
+                await listener.close(timeout=CLOSE_WAIT)
+            except BaseException:
+                listener.terminate()  # the server is gone or slow: no goodbye then
+                raise
+
+    async def _close_pool(self) -> None:
+        try:
+            # asyncpg's pool closes itself at once (terminate) if this is cut short.
+            await asyncio.wait_for(self._pool.close(), CLOSE_WAIT)
+        except TimeoutError:
+            log.warning("closing the database: reads still running were cut off")
 
     async def transact(self, plan: Callable[[Connection], T]) -> T:
         """Run ``plan(conn)`` in a write transaction; its result once committed (see
@@ -541,11 +577,11 @@ class _Writer:
     async def start(self) -> None:
         self._thread.start()
         try:
-            await asyncio.wrap_future(self._ready)
-        except BaseException:
+            await _settled_by_thread(self._ready)
+        except BaseException:  # failed, or cancelled (a stop while the bot starts)
             self._stopping = True
             self._jobs.put(_STOP)
-            await asyncio.wrap_future(self._stopped)
+            await _settled_by_thread(self._stopped)
             self._thread.join()
             raise
 
@@ -553,7 +589,7 @@ class _Writer:
         if not self._stopping:
             self._stopping = True
             self._jobs.put(_STOP)
-        await asyncio.wrap_future(self._stopped)
+        await _settled_by_thread(self._stopped)
         self._thread.join()
 
     def waiting(self) -> int:
@@ -676,6 +712,12 @@ class _Writer:
                     run(conn.execute("ROLLBACK"))
             return [(job, False, error) for job in batch]
         return outcomes
+
+
+async def _settled_by_thread(future: concurrent.futures.Future[None]) -> None:
+    """Wait for the writer thread to settle ``future``. Shielded: a waiter cancelled would
+    otherwise cancel the future itself, and the thread, settling it later, would fail."""
+    await asyncio.shield(asyncio.wrap_future(future))
 
 
 def _settle(outcomes: list[tuple[_Job, bool, Any]]) -> None:

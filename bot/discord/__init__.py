@@ -7,6 +7,8 @@ environment (or ``.env``), points discord.py at Discord or at whatever ``DISCORD
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import signal
 import sys
 
@@ -17,6 +19,8 @@ from bot import instance, logs
 from bot.discord.config import ConfigError, Settings, environment, point_at
 
 __all__ = ["run"]
+
+log = logging.getLogger("tapis.bot")
 
 
 def run(log_format: str | None = None) -> int:
@@ -58,10 +62,8 @@ def _run(settings: Settings) -> int:
     from bot.discord.client import make_bot  # imports the service, rendering and games
 
     bot = make_bot(settings)
-    _stop_on_sigterm()
     try:
-        # log_handler=None: discord.py keeps to the handler set up above.
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
         print(
             "Tapis cannot start: Discord rejected DISCORD_TOKEN. Copy the current token from "
@@ -83,11 +85,41 @@ def _run(settings: Settings) -> int:
     return 0
 
 
-def _stop_on_sigterm() -> None:
-    """``docker stop`` sends SIGTERM: treat it like Ctrl-C, so discord.py closes the bot (and
-    the bot its database) instead of the process dying mid-write."""
+# The signals that stop the bot: ``docker stop`` sends SIGTERM, Ctrl-C SIGINT.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, stop)
+async def serve(bot: discord.Client, token: str) -> None:
+    """Run ``bot`` until Discord ends it or a stop signal comes; then close it, in full.
+
+    A stop signal is handled by the event loop (``add_signal_handler``): the loop notes it and
+    runs ``stopping`` between two callbacks, which cancels the gateway connection at an
+    ``await``. The bot is then closed as after any end of ``start``, in its own order (see
+    ``TapisBot.close``): every task stopped, every message handed over sent, the database
+    closed with each connection on the loop that owns it. A handler that raised in the
+    middle of whatever Python code was running (the way Ctrl-C does by default) could land
+    inside a C extension's callback, asyncpg's reading of a server reply say, leaving its
+    connection half-updated: closing it then hung, or crashed the process.
+
+    A second signal while the bot closes is the system's default again: it stops the
+    process at once, for whoever will not wait.
+    """
+    loop = asyncio.get_running_loop()
+    async with bot:  # closes the bot however start() ended
+        started = asyncio.ensure_future(bot.start(token))
+
+        def stopping(signum: signal.Signals) -> None:
+            log.info("stopping (%s): closing the bot", signum.name)
+            for each in STOP_SIGNALS:
+                loop.remove_signal_handler(each)
+            started.cancel()
+
+        for signum in STOP_SIGNALS:
+            loop.add_signal_handler(signum, stopping, signum)
+        try:
+            await asyncio.wait([started])
+        finally:
+            for signum in STOP_SIGNALS:
+                loop.remove_signal_handler(signum)
+        if not started.cancelled():
+            started.result()  # why start() failed (a rejected token…), if it did

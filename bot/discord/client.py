@@ -65,6 +65,7 @@ class TapisBot(commands.Bot):
         self._clocks: asyncio.Task[None] | None = None
         self._tournaments: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._closing: asyncio.Future[None] | None = None  # set by the first close()
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self._heartbeat: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[int] | None = None
@@ -207,6 +208,38 @@ class TapisBot(commands.Bot):
             log.exception("replaying the outbox failed")
 
     async def close(self) -> None:
+        """Stop everything, in an order where nothing still running needs what is already
+        gone; safe to call again (a second caller waits for the first close to finish):
+
+        1. the web site, then the background tasks (clocks, tournaments, outbox sweep,
+           warming, heartbeat) and the computer: each reads and writes the database, and
+           each is stopped at an ``await``, so no transaction is left half-way;
+        2. the courier sends what it was handed, while Discord can still be reached, and
+           marks it delivered in the database (what it cannot send stays in the outbox);
+        3. Discord's gateway and HTTP session;
+        4. the database last, since all of the above use it: on PostgreSQL its listening
+           connection, then the writer threads, each closing its own connection on its own
+           event loop before it is joined, then the read pool (``PgDatabase.close``).
+        """
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        # Shielded: a caller cancelled while waiting does not cut the close short.
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
+        # Each step is taken even if one before failed: above all the database is closed,
+        # so that its threads and connections never outlive the bot.
+        try:
+            try:
+                await self._stop_work()
+                await self.courier.close()  # while Discord can still be reached
+            finally:
+                await super().close()
+        finally:
+            if self._owns_service and self.service is not None:
+                await self.service.close()
+
+    async def _stop_work(self) -> None:
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
@@ -223,10 +256,6 @@ class TapisBot(commands.Bot):
         health.stop(health.heartbeat_path(self.settings.database))
         if self.computer is not None:
             await self.computer.close()
-        await self.courier.close()  # while Discord can still be reached
-        await super().close()
-        if self._owns_service and self.service is not None:
-            await self.service.close()
 
     # -- command sync ------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 
 import asyncpg
 import pytest
@@ -16,6 +17,7 @@ import pytest
 import games
 from bot.service import Conflict, MatchService, NotYourTurn, Refused
 from bot.sql import Connection
+from bot.storage import Closed
 from bot.storage_pg import PgDatabase, combined, translate
 from tests import pg
 from tests.bot.conftest import ALICE, BOB, GAME, GUILD, FakeClock, rows, start_match
@@ -276,6 +278,68 @@ async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: 
     await db.close()
     await db.close()  # twice is harmless
     assert threading.active_count() == before
+
+
+async def test_closing_while_busy_commits_what_was_handed_over_and_leaves_nothing_open(
+    pg_url: str,
+) -> None:
+    """Closed in the middle of plans, reads and notifications: every plan handed over is
+    committed, each connection is closed (the server sees none left), each writer thread
+    is gone, and what comes after the close is refused politely."""
+    others = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+    alone = rows(pg_url, others)  # the connection that asks, and nothing else
+    threads = threading.active_count()
+    for turn in range(3):
+        db = await PgDatabase.open(pg_url)
+        heard: list[str | None] = []
+        await db.listen("tapis_test", heard.append)
+
+        def plan(conn: Connection, guild: int = 0, db: PgDatabase = db) -> int:
+            conn.execute(
+                "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, 1, 0)",
+                (guild,),
+            )
+            db.notify(conn, "tapis_test", str(guild))
+            return guild
+
+        guilds = range(turn * 100, turn * 100 + 40)
+        writes = [asyncio.ensure_future(db.transact(partial(plan, guild=g))) for g in guilds]
+        reads = [asyncio.ensure_future(db.fetchall("SELECT pg_sleep(0.05)")) for _ in range(2)]
+        await asyncio.sleep(0.01 * turn)  # the close comes at a different moment each turn
+        await db.close()
+        assert await asyncio.gather(*writes) == list(guilds)
+        await asyncio.gather(*reads, return_exceptions=True)  # finished, or cut off
+        with pytest.raises(Closed):
+            await db.transact(plan)
+    assert rows(pg_url, "SELECT COUNT(*) FROM guild_settings") == [(120,)]
+    assert threading.active_count() == threads
+    for _ in range(50):  # the server notices a closed connection a moment later
+        if rows(pg_url, others) == alone:
+            break
+        await asyncio.sleep(0.1)
+    assert rows(pg_url, others) == alone
+
+
+async def test_opening_cancelled_at_any_moment_leaves_nothing_behind(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop while the bot starts cancels the opening wherever it is (connecting a writer,
+    migrating, making the pool): no thread is left, and none fails."""
+    failures: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    threads = threading.active_count()
+    for wait in (0.0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08):
+        opening = asyncio.ensure_future(PgDatabase.open(pg_url))
+        await asyncio.sleep(wait)
+        opening.cancel()
+        try:
+            await opening
+        except asyncio.CancelledError:
+            pass
+        else:  # opened before the cancel came
+            await opening.result().close()
+    assert threading.active_count() == threads
+    assert not failures, failures[0].exc_value
 
 
 async def test_inserts_wait_to_go_together_and_still_fail_their_own_plan(pg_url: str) -> None:

@@ -72,6 +72,8 @@ async def test_two_processes_serve_their_shards_on_one_postgresql(
         "TAPIS_DEV_GUILD": str(fake.guild_id),
         "TAPIS_DB": pg_url,
         "TAPIS_SHARD_COUNT": "2",
+        # A crash in a C extension (a segmentation fault) then shows where each thread was.
+        "PYTHONFAULTHANDLER": "1",
     }
     processes = []
     for shard in (0, 1):
@@ -112,3 +114,31 @@ async def test_two_processes_serve_their_shards_on_one_postgresql(
     told = [f"user={alice.id}" in err.decode() for err in errors]
     assert told == [shard == home for shard in (0, 1)], errors[home].decode()[-3000:]
     assert not list(tmp_path.rglob("*.lock"))  # the file lock is SQLite's alone
+
+
+async def test_a_process_busy_on_postgresql_stops_cleanly_on_sigterm(pg_url: str) -> None:
+    """SIGTERM in the middle of reads, writes and notifications on PostgreSQL: the process
+    closes everything and exits 0, without a word on stderr. The signal comes at a different
+    moment in each process, so that some land while a server reply is being read (a stop
+    that interrupted that reading crashed the process, or left it hanging)."""
+    env = {"PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}
+    processes = [
+        await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "tests.bot.discord.busy_pg", pg_url),
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(4)
+    ]
+    try:
+        for process in processes:
+            assert process.stdout is not None
+            assert await asyncio.wait_for(process.stdout.readline(), 60) == b"busy\n"
+    finally:
+        for number, process in enumerate(processes):
+            await asyncio.sleep(0.05 * number)
+            process.send_signal(signal.SIGTERM)
+        errors = [(await asyncio.wait_for(p.communicate(), 30))[1].decode() for p in processes]
+    for process, err in zip(processes, errors, strict=True):
+        assert (process.returncode, err) == (0, ""), err[-3000:]
