@@ -36,7 +36,7 @@ from pathlib import Path
 
 import games
 from bench import capacity
-from tests.fakediscord import FakeDiscord, FakeUser, Sent
+from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
 
 MATCHES = int(os.environ.get("TAPIS_BENCH_MATCHES", "20"))
 ACK_TARGET_MS = 50.0
@@ -44,6 +44,13 @@ MOVE_TARGET_MS = 300.0
 READY_WAIT = 2.5
 PACED_THINK = 1.0
 THREAD = 11  # Discord's channel type of a public thread
+# A match's first posts wait for its first pictures: at the start, for the picture workers to
+# come up, and for twenty matches' pictures at once.
+START_WAIT = 60.0
+# How long a player waits for their turn before taking the match as over.
+TURN_WAIT = 10.0
+# A refused challenge (too many too fast) is tried again after this long.
+RETRY_WAIT = 5.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -117,6 +124,9 @@ async def _measure(duration: float, think: float) -> Measured:
     with the players: the bot's work is not mixed with the fake's, as with the real Discord.
     Also returns the figures of the bot's line about its pictures (none if it logged none)."""
     fake = FakeDiscord()
+    # A channel for each pair, as on a busy server: Discord lets a channel take 5 messages
+    # every 5 s, so twenty challenges in one channel would wait on each other, not on the bot.
+    tables = [fake.add_channel(f"table-{i}") for i in range(MATCHES)]
     await fake.start()
     with tempfile.TemporaryDirectory() as folder:
         env = {
@@ -149,7 +159,16 @@ async def _measure(duration: float, think: float) -> Measured:
             await asyncio.gather(
                 *(
                     _player_pair(
-                        fake, names[i % len(names)], i, deadline, think, acks, moves, failures, done
+                        fake,
+                        names[i % len(names)],
+                        i,
+                        tables[i],
+                        deadline,
+                        think,
+                        acks,
+                        moves,
+                        failures,
+                        done,
                     )
                     for i in range(MATCHES)
                 )
@@ -202,23 +221,11 @@ def _pictures(log: Path) -> dict[str, float]:
     return found
 
 
-def _position(fake: FakeDiscord, sent: Sent, since: int) -> int:
-    """Where ``sent`` stands in the log: found by identity from ``since`` on, since comparing
-    records field by field along the whole log would load the machine the bot runs on."""
-    return next(i for i in range(since, len(fake.log)) if fake.log[i] is sent)
-
-
-def _latest_hand(fake: FakeDiscord, user: FakeUser, match_id: int) -> Sent | None:
-    for sent in reversed(fake.log):
-        if sent.dm_to == user.id and sent.files and f"match #{match_id}" in sent.content:
-            return sent
-    return None
-
-
 async def _player_pair(
     fake: FakeDiscord,
     game: str,
     index: int,
+    table: int,
     deadline: float,
     think: float,
     acks: list[float],
@@ -231,19 +238,17 @@ async def _player_pair(
     a card menu."""
     rng = random.Random(index)
     one, two = fake.add_user(f"North{index}"), fake.add_user(f"South{index}")
+    players = {one.id: one, two.id: two}
     while time.perf_counter() < deadline:
         try:
-            match_id, thread_id = await _start(fake, game, one, two)
+            match_id, thread_id, accept = await _start(fake, game, table, one, two)
         except (RuntimeError, TimeoutError) as error:
             failures.append(f"no match started: {error}")
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(RETRY_WAIT)
             continue
-        while time.perf_counter() < deadline:
-            hands = [(p, _latest_hand(fake, p, match_id)) for p in (one, two)]
-            ready = [(p, h) for p, h in hands if h is not None and h.custom_ids()]
-            if not ready:
-                break  # no one has moves: the match is over
-            mover, hand = ready[0]
+        turn = await _next_turn(fake, match_id, players, {accept.token: two}, accept.since)
+        while turn is not None and time.perf_counter() < deadline:
+            mover, hand = turn
             if think:
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             buttons = [c for c in hand.custom_ids() if c.startswith("tapis:move:")]
@@ -257,26 +262,52 @@ async def _player_pair(
                 handle = await fake.slash(mover, "play", thread_id, move=move, match=match_id)
             try:
                 ack = await handle.callback()
-                done = await fake.wait_for(
-                    functools.partial(_answers, handle.token), since=handle.since
-                )
+                await fake.wait_for(functools.partial(_answers, handle.token), since=handle.since)
             except TimeoutError:
                 failures.append(f"a move in match #{match_id} was never answered")
                 break
-            caused = [
-                s.at
-                for s in fake.log[handle.since : _position(fake, done, handle.since)]
-                if (s.dm_to in (one.id, two.id) and f"match #{match_id}" in s.content)
-                or s.channel_id == thread_id
-            ]
             acks.append((ack.at - handle.sent_at) * 1000)
             finished.append(time.perf_counter())
-            if caused and (done.kind == "edit" or done.content.startswith("Played")):
-                moves.append((max(caused) - handle.sent_at) * 1000)
+            # The move is over for its player once whoever is to move next has their hand: the
+            # mover in their answer (a turn of two moves), the other player by DM.
+            turn = await _next_turn(fake, match_id, players, {handle.token: mover}, handle.since)
+            if turn is not None:
+                moves.append((turn[1].at - handle.sent_at) * 1000)
 
 
-async def _start(fake: FakeDiscord, game: str, one: FakeUser, two: FakeUser) -> tuple[int, int]:
-    handle = await fake.slash(one, "challenge", game=game, opponent=two)
+async def _next_turn(
+    fake: FakeDiscord,
+    match_id: int,
+    players: dict[int, FakeUser],
+    answers: dict[str, FakeUser],
+    since: int,
+) -> tuple[FakeUser, Sent] | None:
+    """Who is to move in ``match_id`` and the hand they move from: the first hand with moves
+    on it sent from ``log[since]`` on, by DM or in the answer to one of ``answers``' own
+    interactions; None when none comes (the match is over, or the move was refused)."""
+
+    def is_turn(sent: Sent) -> bool:
+        return (
+            bool(sent.files)
+            and bool(sent.custom_ids())
+            and f"match #{match_id}" in sent.content
+            and (sent.dm_to in players or sent.token in answers)
+        )
+
+    try:
+        hand = await fake.wait_for(is_turn, since=since, timeout=TURN_WAIT)
+    except TimeoutError:
+        return None
+    if hand.dm_to is not None:
+        return players[hand.dm_to], hand
+    assert hand.token is not None
+    return answers[hand.token], hand
+
+
+async def _start(
+    fake: FakeDiscord, game: str, table: int, one: FakeUser, two: FakeUser
+) -> tuple[int, int, FakeInteraction]:
+    handle = await fake.slash(one, "challenge", channel_id=table, game=game, opponent=two)
     done = await handle.finished()
     if not done.content.startswith("Challenge #"):
         raise RuntimeError(f"the challenge was refused: {done.content}")
@@ -288,15 +319,18 @@ async def _start(fake: FakeDiscord, game: str, one: FakeUser, two: FakeUser) -> 
         since=handle.since,
     )
     match_id = int(post.custom_ids()[0].split(":")[-1])
-    await (await fake.press(two, post, f"tapis:accept:{match_id}")).finished()
+    accept = await fake.press(two, post, f"tapis:accept:{match_id}")
+    await accept.finished()
+    # The match's first post in its thread (the acceptance) says where it is played; the
+    # board with its picture may follow some seconds later, paced by the thread's limit.
     board = await fake.wait_for(
         lambda s: (
             s.kind == "message"
             and fake.channels.get(s.channel_id or 0, {}).get("type") == THREAD
             and re.search(rf"#{match_id}\b", s.content) is not None
-            and bool(s.files)
         ),
         since=handle.since,
+        timeout=START_WAIT,
     )
     assert board.channel_id is not None
-    return match_id, board.channel_id
+    return match_id, board.channel_id, accept
