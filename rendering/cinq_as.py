@@ -140,6 +140,7 @@ def _section(
         notes.insert(0, words.gettext("to draw") if phase == "draw" else words.gettext("to play"))
     seat_band(draw, y, view, names, seat, notes, words)
     y += BAND_H + 12
+    letters = corners(words)
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]
         score = number(scores[suit], words, signed=True) if cards else "–"
@@ -154,7 +155,7 @@ def _section(
                 (x, top + i * STEP),
                 four_colour=four_colour,
                 bonus=code in BONUS_CARDS,
-                letters=corners(words),
+                letters=letters,
             )
 
 
@@ -164,11 +165,12 @@ def _middle(
     """The discard piles, aligned under the expeditions of their colour, and the stock."""
     text(draw, (MARGIN, y + 2), words.gettext("discard piles"), TEXT, fill=MUTED)
     top = y + TEXT + 12
+    letters = corners(words)
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         pile = view["discards"][suit]
         marker = MARKERS[suit]
         if not pile:
-            dimmed_cutout(marker, four_colour, letters=corners(words)).lay(image, (x, top))
+            dimmed_cutout(marker, four_colour, letters=letters).lay(image, (x, top))
             empty = words.gettext("empty")
             text(
                 draw,
@@ -181,9 +183,7 @@ def _middle(
             )
             continue
         top_card = pile[-1]
-        picture = face_cutout(
-            top_card, four_colour, top_card in BONUS_CARDS, letters=corners(words)
-        )
+        picture = face_cutout(top_card, four_colour, top_card in BONUS_CARDS, letters=letters)
         if top_card == view.get("just_discarded"):
             # cinq-as D3: the card just discarded cannot be drawn back this turn.
             draw.rounded_rectangle(
