@@ -42,7 +42,7 @@ class TapisBot(commands.Bot):
         # up in messages, and a name must never notify a third person.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # Every REST answer goes past the gauge, which paces the courier by Discord's limits.
-        gauge = Gauge()
+        gauge = Gauge(settings.requests_per_second)
         options.setdefault("http_trace", gauge.trace)
         super().__init__(
             command_prefix=commands.when_mentioned,

@@ -11,6 +11,7 @@ import discord
 import yarl
 
 from bot import config
+from bot.discord.pacing import BUDGET_PER_SECOND
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 # Plain http only to this machine (a local stand-in for Discord in tests and development):
@@ -44,6 +45,10 @@ class Settings:
     """The shards this process serves (``TAPIS_SHARD_IDS``); None: all of them."""
     shard_count: int | None = None
     """How many shards the bot has in all (``TAPIS_SHARD_COUNT``); None: not sharded."""
+    requests_per_second: int = BUDGET_PER_SECOND
+    """The courier's own budget of requests in any rolling second
+    (``TAPIS_GLOBAL_REQUESTS_PER_SECOND``): a little under the global limit Discord grants
+    the bot (50 unless it granted more), for the requests made outside the courier."""
 
     @property
     def sharded(self) -> bool:
@@ -85,6 +90,7 @@ class Settings:
             raise ConfigError(
                 f"TAPIS_COMPUTER_PROCESSES must be a number from 0 to 8, not {processes_text!r}"
             )
+        budget = requests_per_second(env)
         target = config.database(env)
         database_url = target if isinstance(target, str) else None
         shard_ids, shard_count = shards(env)
@@ -107,7 +113,28 @@ class Settings:
             computer_pause=pause,
             computer_processes=int(processes_text),
             challenge_hours=_challenge_hours(env),
+            requests_per_second=budget,
         )
+
+
+MAX_REQUESTS_PER_SECOND = 100_000  # far beyond any limit Discord grants; more is a slip
+
+
+def requests_per_second(env: Mapping[str, str]) -> int:
+    """``TAPIS_GLOBAL_REQUESTS_PER_SECOND``: the requests the courier allows itself in any
+    second (default 47, under Discord's usual global limit of 50). A bot Discord granted a
+    higher global limit sets a few under it: the rest is headroom for the requests made
+    outside the courier (a challenge posted, a thread opened)."""
+    text = env.get("TAPIS_GLOBAL_REQUESTS_PER_SECOND", "").strip()
+    if not text:
+        return BUDGET_PER_SECOND
+    if not text.isdigit() or not 0 < int(text) <= MAX_REQUESTS_PER_SECOND:
+        raise ConfigError(
+            "TAPIS_GLOBAL_REQUESTS_PER_SECOND must be a number of requests a second from 1 "
+            f"to {MAX_REQUESTS_PER_SECOND}, a few under the global limit Discord grants the "
+            f"bot (such as {BUDGET_PER_SECOND} for the usual 50), not {text!r}"
+        )
+    return int(text)
 
 
 MAX_SHARDS = 4096  # far beyond any bot's need; a bigger number is a typing slip

@@ -37,8 +37,9 @@ log = logging.getLogger(__name__)
 GLOBAL_PER_SECOND = 50
 """Discord's global limit for a bot, requests per second."""
 BUDGET_PER_SECOND = 47
-"""What the courier allows itself in any rolling second: the rest is headroom for requests
-made outside it, which it sees only once they are made."""
+"""What the courier allows itself in any rolling second, unless ``TAPIS_GLOBAL_REQUESTS_PER_SECOND``
+says otherwise (a bot granted a higher global limit): the rest is headroom for requests made
+outside it, which it sees only once they are made."""
 BAN_THRESHOLD = 10_000
 """Invalid requests (401, 403, 429 not of scope ``shared``) in 10 minutes that get a bot
 banned for an hour by Cloudflare."""

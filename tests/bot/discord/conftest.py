@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,12 +47,16 @@ async def start_bot(
         computer_processes=0,
     )
 
-    async def start(service: MatchService | None = None, *, dev_guild: bool = True) -> TapisBot:
+    async def start(
+        service: MatchService | None = None, *, dev_guild: bool = True, **changes: Any
+    ) -> TapisBot:
+        """``changes``: settings other than the fixture's (``requests_per_second=4``)."""
         for bot, task in running:  # a restart: the old process is gone first
             if not bot.is_closed():
                 await bot.close()
                 await asyncio.gather(task, return_exceptions=True)
-        chosen = settings if dev_guild else replace(settings, dev_guild=None)
+        chosen = replace(settings, **changes)
+        chosen = chosen if dev_guild else replace(chosen, dev_guild=None)
         point_at(chosen)
         # One guild: no need to wait discord.py's 2 s for more guilds to arrive.
         bot = TapisBot(chosen, service=service, guild_ready_timeout=0.05)

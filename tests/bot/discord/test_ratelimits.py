@@ -12,6 +12,8 @@ import pytest
 from bench.capacity import Tally
 from bot.discord import courier as courier_module
 from bot.discord.client import TapisBot
+from bot.discord.config import ConfigError, Settings
+from bot.discord.pacing import BUDGET_PER_SECOND
 from bot.service import Delivery, MatchService, PlayerRef
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
@@ -76,10 +78,10 @@ async def test_overloaded_turns_go_first_boards_coalesce_and_nothing_is_lost(
     fake: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(courier_module, "MID_TURN_WAIT", 0.3)
-    bot = await start_bot()
-    # Discord allows 5 requests a second here, the courier 4: far less than is owed.
+    # Discord allows 5 requests a second here, the courier 4 (its setting,
+    # TAPIS_GLOBAL_REQUESTS_PER_SECOND): far less than is owed.
+    bot = await start_bot(requests_per_second=4)
     fake.global_limit = 5
-    bot.courier.gauge.per_second = 4
     matches = await _matches(fake, bot.service, ["ecarte", "piquet", "bezique"] * 2)
     owed = [d for m in matches for d in await _moves(bot.service, m, 3)]
     since, asked = len(fake.log), len(fake.requests)
@@ -109,6 +111,23 @@ async def test_overloaded_turns_go_first_boards_coalesce_and_nothing_is_lost(
         ]
     # Drained without loss: the outbox owes nothing.
     assert await bot.service.unsent() == []
+
+
+async def test_the_global_budget_is_a_setting_the_courier_paces_by() -> None:
+    """A bot Discord granted a higher global limit raises the courier's budget with
+    ``TAPIS_GLOBAL_REQUESTS_PER_SECOND``; unset, it stays under the usual 50."""
+    base = {"DISCORD_TOKEN": "t"}
+    assert Settings.from_env(base).requests_per_second == BUDGET_PER_SECOND == 47
+    assert TapisBot(Settings.from_env(base)).courier.gauge.per_second == BUDGET_PER_SECOND
+    raised = Settings.from_env({**base, "TAPIS_GLOBAL_REQUESTS_PER_SECOND": " 1200 "})
+    assert raised.requests_per_second == 1200
+    bot = TapisBot(raised)
+    assert bot.courier.gauge.per_second == 1200
+    # The one gauge that sees every response is the one the courier asks for room.
+    assert bot.http.http_trace is bot.courier.gauge.trace
+    for wrong in ("0", "-5", "fifty", "2.5", "1000000"):
+        with pytest.raises(ConfigError, match="TAPIS_GLOBAL_REQUESTS_PER_SECOND"):
+            Settings.from_env({**base, "TAPIS_GLOBAL_REQUESTS_PER_SECOND": wrong})
 
 
 async def test_a_deleted_thread_is_asked_once(fake: FakeDiscord, start_bot: StartBot) -> None:
