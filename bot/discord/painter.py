@@ -24,7 +24,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,6 +40,13 @@ log = logging.getLogger(__name__)
 CACHE_BYTES: Final = 48 * 1024 * 1024
 """Room for some 1,500 pictures (hands weigh about 20 KB, tables 30-60 KB): every picture of
 the matches being played at a busy moment, far less memory than the bot's other needs."""
+
+IN_FLIGHT_PER_WORKER: Final = 3
+"""Pictures handed to each worker process at once: while it draws one, the next ones wait in
+its queue. Handing over a picture and its PNG back takes the event loop's turns, and under
+load those took longer than the drawing itself: with one picture per worker, 20 busy
+matches had pictures queue here for some 100 ms (the median) while the workers drew only a
+third of the time."""
 
 Drawn = tuple[bytes, float, float]
 """A picture from a worker: (PNG, seconds drawing, seconds encoding)."""
@@ -102,6 +109,65 @@ class PainterStats:
         }
 
 
+class Slots:
+    """At most ``count`` pictures drawn at once, of which at most ``others`` nobody waits on
+    (a board the courier sends when it can); a picture someone waits on (their hand, a board
+    they asked for) goes before those, else first come, first served.
+
+    The pictures handed to the worker processes are drawn in the order given, so under load a
+    hand asked for after a dozen boards would wait for all of them: here it waits for at most
+    ``others`` of them."""
+
+    def __init__(self, count: int, others: int | None = None) -> None:
+        self.free = count
+        self.others_free = count if others is None else min(others, count)
+        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {
+            True: deque(),
+            False: deque(),
+        }
+
+    def _room(self, urgent: bool) -> bool:
+        return self.free > 0 and (urgent or self.others_free > 0)
+
+    def _grant(self, urgent: bool) -> None:
+        self.free -= 1
+        if not urgent:
+            self.others_free -= 1
+
+    async def take(self, urgent: bool) -> None:
+        """Wait for a slot; :meth:`give` it back with the same ``urgent``."""
+        queue = self._waiting[urgent]
+        if not queue and self._room(urgent):
+            self._grant(urgent)
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.give(urgent)  # handed a slot just as it went away: passed on
+            elif turn in queue:
+                queue.remove(turn)
+            raise
+
+    def give(self, urgent: bool) -> None:
+        self.free += 1
+        if not urgent:
+            self.others_free += 1
+        for kind in (True, False):  # the urgent first
+            queue = self._waiting[kind]
+            while queue and self._room(kind):
+                turn = queue.popleft()
+                if not turn.done():
+                    self._grant(kind)
+                    turn.set_result(None)
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(queue) for queue in self._waiting.values())
+
+
 class PictureCache:
     """PNG bytes by key, the least recently used dropped first once ``limit`` bytes are held."""
 
@@ -133,13 +199,18 @@ class PictureCache:
 
 
 class Painter:
-    """Draws hands and tables off the event loop, at most one picture per worker at a time,
-    and never the same picture twice while it is in the cache."""
+    """Draws hands and tables off the event loop, a few pictures per worker process at a time
+    (one per thread when drawing in threads), and never the same picture twice while it is
+    in the cache."""
 
     def __init__(self, processes: int | None = None, cache_bytes: int = CACHE_BYTES) -> None:
         self._processes = worker_count() if processes is None else processes
         self._pool: Executor | None = None
-        self._slots = asyncio.Semaphore(max(1, self._processes or (os.cpu_count() or 1)))
+        if self._processes > 0:
+            # Boards one per worker at most: a hand waits for one board per worker at worst.
+            self._slots = Slots(self._processes * IN_FLIGHT_PER_WORKER, others=self._processes)
+        else:
+            self._slots = Slots(os.cpu_count() or 1)
         self.cache = PictureCache(cache_bytes)
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
         self.stats = PainterStats()
@@ -155,11 +226,14 @@ class Painter:
             )
         return self._pool
 
-    async def hand(self, view: dict[str, Any], four_colour: bool, lang: str = "en") -> bytes:
+    async def hand(
+        self, view: dict[str, Any], four_colour: bool, lang: str = "en", *, urgent: bool = True
+    ) -> bytes:
         """The hand picture of ``view`` in ``lang``; ValueError (before any drawing) if it
-        cannot be drawn. Its scene holds its words already in that language."""
+        cannot be drawn. Its scene holds its words already in that language. ``urgent``:
+        someone waits on it (see :class:`Slots`)."""
         scene = rendering.hand_scene(view, four_colour=four_colour, words=i18n.words(lang))
-        return await self._picture(("hand", scene), _hand, scene)
+        return await self._picture(("hand", scene), urgent, _hand, scene)
 
     async def table(
         self,
@@ -167,15 +241,20 @@ class Painter:
         names: tuple[str, str],
         four_colour: bool = False,
         lang: str = "en",
+        *,
+        urgent: bool = True,
     ) -> bytes:
-        """The table picture of the public ``view``, with the players' ``names``, in ``lang``."""
+        """The table picture of the public ``view``, with the players' ``names``, in ``lang``;
+        ``urgent``: someone waits on it (see :class:`Slots`)."""
         data = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
         digest = hashlib.blake2b(data, digest_size=20)
         digest.update(json.dumps([names, four_colour, lang]).encode())
         key = ("table", digest.digest())
-        return await self._picture(key, _table, data, names, four_colour, lang)
+        return await self._picture(key, urgent, _table, data, names, four_colour, lang)
 
-    async def _picture(self, key: Hashable, draw: Callable[..., Drawn], *args: Any) -> bytes:
+    async def _picture(
+        self, key: Hashable, urgent: bool, draw: Callable[..., Drawn], *args: Any
+    ) -> bytes:
         cached = self.cache.get(key)
         if cached is not None:
             self.stats.reused += 1
@@ -184,15 +263,21 @@ class Painter:
         if drawing is None:
             # A task of its own: a caller that goes away (a cancelled send) does not stop the
             # drawing that others may be waiting for, and the picture is kept all the same.
-            drawing = asyncio.ensure_future(self._drawn(key, draw, *args))
+            drawing = asyncio.ensure_future(self._drawn(key, urgent, draw, *args))
             self._drawing[key] = drawing
             drawing.add_done_callback(functools.partial(self._settled, key))
         else:  # the same picture asked for twice at once: drawn once
             self.stats.reused += 1
         return await asyncio.shield(drawing)
 
-    async def _drawn(self, key: Hashable, draw: Callable[..., Drawn], *args: Any) -> bytes:
-        picture, draw_s, encode_s = await self._draw(draw, *args)
+    async def _drawn(
+        self, key: Hashable, urgent: bool, draw: Callable[..., Drawn], *args: Any
+    ) -> bytes:
+        await self._slots.take(urgent)
+        try:
+            picture, draw_s, encode_s = await self._draw(draw, *args)
+        finally:
+            self._slots.give(urgent)
         self.cache.put(key, picture)
         self.stats.drawn += 1
         self.stats.draw_seconds += draw_s
@@ -207,18 +292,20 @@ class Painter:
             drawing.exception()  # seen here: the callers that asked have it raised, if any
 
     async def _draw(self, draw: Callable[..., Drawn], *args: Any) -> Drawn:
-        async with self._slots:
-            pool = self._executor()
-            if pool is None:
-                return await asyncio.to_thread(draw, *args)
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): start afresh, draw this one here.
+        pool = self._executor()
+        if pool is None:
+            return await asyncio.to_thread(draw, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start afresh, draw this one here.
+            # Several pictures were in flight: the first to fail starts afresh, and no later
+            # one throws away the new workers it started.
+            if self._pool is pool:
                 log.warning("picture workers stopped; starting new ones")
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
-                return await asyncio.to_thread(draw, *args)
+            return await asyncio.to_thread(draw, *args)
 
     def close(self) -> None:
         if self._pool is not None:

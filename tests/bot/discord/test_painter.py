@@ -8,7 +8,7 @@ import pytest
 
 import games
 import rendering
-from bot.discord.painter import Painter, PictureCache, worker_count
+from bot.discord.painter import Painter, PictureCache, Slots, worker_count
 
 
 @pytest.mark.parametrize("processes", [0, 1])
@@ -130,3 +130,69 @@ async def test_a_caller_going_away_does_not_stop_the_drawing_others_wait_for() -
     finally:
         painter.close()
     assert (painter.stats.drawn, painter.stats.reused) == (1, 2)
+
+
+async def _taken(slots: Slots, urgent: bool, order: list[str], name: str) -> None:
+    await slots.take(urgent)
+    order.append(name)
+
+
+async def test_a_picture_someone_waits_on_goes_before_the_others() -> None:
+    slots = Slots(1)
+    await slots.take(False)  # a board being drawn
+    order: list[str] = []
+    waiting = [
+        asyncio.ensure_future(_taken(slots, urgent, order, name))
+        for urgent, name in ((False, "board 2"), (False, "board 3"), (True, "hand"))
+    ]
+    await asyncio.sleep(0)
+    assert order == [] and slots.waiting == 3
+    for urgent in (False, True, False):  # the first board done, then the hand, a board
+        slots.give(urgent)
+        await asyncio.sleep(0)
+    await asyncio.gather(*waiting)
+    assert order == ["hand", "board 2", "board 3"]
+
+
+async def test_boards_never_take_every_slot() -> None:
+    """Of six pictures at once, two boards at most: the pictures handed to a worker are
+    drawn in turn, so a hand never queues there behind more than one board per worker."""
+    slots = Slots(6, others=2)
+    await slots.take(False)
+    await slots.take(False)
+    third = asyncio.ensure_future(slots.take(False))
+    await asyncio.sleep(0)
+    assert not third.done() and slots.free == 4
+    for _ in range(4):
+        await slots.take(True)  # the hands still find room at once
+    assert slots.free == 0
+    slots.give(True)  # a hand done: the room is kept for hands
+    await asyncio.sleep(0)
+    assert not third.done() and slots.free == 1
+    slots.give(False)  # a board done: the next board goes
+    await asyncio.sleep(0)
+    assert third.done() and slots.free == 1
+
+
+async def test_a_caller_gone_while_waiting_keeps_no_slot() -> None:
+    slots = Slots(1)
+    await slots.take(True)
+    gone = asyncio.ensure_future(slots.take(True))
+    after = asyncio.ensure_future(slots.take(False))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await asyncio.sleep(0)
+    slots.give(True)
+    await asyncio.wait_for(after, 1)
+    slots.give(False)
+    assert (slots.free, slots.waiting) == (1, 0)
+
+
+async def test_several_pictures_go_to_each_worker_at_once() -> None:
+    """A worker has its next picture at hand when it finishes one: the event loop's turn to
+    hand it over is not spent with the worker idle."""
+    painter = Painter(2)
+    try:
+        assert painter._slots.free == 6 and painter._slots.others_free == 2
+    finally:
+        painter.close()
