@@ -18,7 +18,7 @@ from bot.discord.actions import SORRY, Actions, words_of
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings
-from bot.discord.courier import Courier
+from bot.discord.courier import Courier, workers_for
 from bot.discord.locales import Translator
 from bot.discord.pacing import Gauge
 from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
@@ -60,6 +60,7 @@ class TapisBot(commands.Bot):
             on_batch=self._computer_turns,
             dm_opened=self._dm_opened,
             gauge=gauge,
+            workers=workers_for(settings.requests_per_second),
         )
         self.actions = Actions(self, self.courier)
         self._clocks: asyncio.Task[None] | None = None

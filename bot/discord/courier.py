@@ -41,6 +41,7 @@ import contextvars
 import io
 import json
 import logging
+import math
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -52,7 +53,7 @@ from bot import i18n, logs
 from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
-from bot.discord.pacing import Gauge
+from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
 from bot.service import Delivery, Place, wording
@@ -64,6 +65,8 @@ GONE = {10003, 50001, 50083}  # unknown channel, missing access, thread archived
 UNKNOWN_CHANNEL = 10003
 WORKERS = 8
 """Requests in flight at once: enough to fill 45 a second at Discord's usual round trip."""
+MAX_WORKERS = 64
+"""The most workers a raised global budget gets (see :func:`workers_for`)."""
 MID_TURN_WAIT = 15.0
 """Seconds a board made in the middle of a player's turn waits for the turn's end."""
 LIMIT = 2000
@@ -83,6 +86,14 @@ Job = Callable[[], Awaitable[None]]
 HOLD = os.environ.get("TAPIS_COURIER_HOLD", "")
 # Whether the worker running this task holds a place in the rolling second already.
 _PREPAID: contextvars.ContextVar[int] = contextvars.ContextVar("prepaid", default=0)
+
+
+def workers_for(per_second: int) -> int:
+    """Workers enough to fill a global budget of ``per_second`` requests at Discord's usual
+    round trip: :data:`WORKERS` for the usual 47, more for a bot granted a higher limit (at
+    most :data:`MAX_WORKERS`), never fewer."""
+    wanted = math.ceil(per_second * WORKERS / BUDGET_PER_SECOND)
+    return max(WORKERS, min(MAX_WORKERS, wanted))
 
 
 def nonce(delivery: Delivery, suffix: str = "") -> str | None:
@@ -195,7 +206,7 @@ class Courier:
         self.painter = Painter()
         self.gauge = gauge or Gauge()
         self.queue = Outgoing(self._lane_free_at)
-        self._workers_wanted = workers
+        self.workers = workers
         self._workers: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
         self._in_flight = 0
@@ -283,7 +294,11 @@ class Courier:
             not_before=now + MID_TURN_WAIT if mid_turn(delivery) else 0.0,
             enqueued=now,
         )
-        item.payload = (delivery, lambda: self._send_one(delivery, item.carried))
+        # A hand's picture is drawn from now on, while it waits for a worker and a place in
+        # the second: its player is waiting on it, and a worker then holds the place only
+        # for the request. A board waits to be drawn until it goes (it may be replaced).
+        drawn = self._draw_now(delivery) if delivery.kind == "hand" else None
+        item.payload = (delivery, lambda: self._send_one(delivery, item.carried, drawn))
         replaced = self.queue.put(item)
         for old in replaced:
             old_delivery = old.payload[0]
@@ -296,6 +311,12 @@ class Courier:
                 self._mark(old_delivery)
         self._wake.set()
         self._settled.clear()
+
+    def _draw_now(self, delivery: Delivery) -> asyncio.Future[bytes | None]:
+        drawing = asyncio.ensure_future(self.picture(delivery))
+        # Seen here if it fails: a hand replaced before it went never awaits its picture.
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return drawing
 
     def _queue_job(self, lane: Lane, level: int, match_id: int, job: Job) -> None:
         """Queue a message that is no delivery of its own (a rematch offer, a word in the
@@ -361,7 +382,7 @@ class Courier:
             return
         self._workers = [
             asyncio.create_task(self._work(), name=f"tapis-courier-{n}")
-            for n in range(self._workers_wanted)
+            for n in range(self.workers)
         ]
 
     def _lane_free_at(self, lane: Lane) -> float:
@@ -504,20 +525,31 @@ class Courier:
         self._last_hand[slot] = key
         return False
 
-    async def picture(self, delivery: Delivery) -> bytes | None:
-        """The picture of a hand (in its recipient's colours) or a board; None for text."""
+    async def picture(self, delivery: Delivery, *, urgent: bool = True) -> bytes | None:
+        """The picture of a hand (in its recipient's colours) or a board; None for text.
+        ``urgent``: someone waits on it, so it is drawn before those nobody waits on."""
         if delivery.view is None or delivery.kind not in ("hand", "board"):
             return None
         if delivery.kind == "hand":
-            return await self.painter.hand(delivery.view, delivery.four_colour, delivery.lang)
+            return await self.painter.hand(
+                delivery.view, delivery.four_colour, delivery.lang, urgent=urgent
+            )
         names = delivery.names or ("seat 1", "seat 2")
         pair = (plain_name(names[0]), plain_name(names[1]))
-        return await self.painter.table(delivery.view, pair, lang=delivery.lang)
+        return await self.painter.table(delivery.view, pair, lang=delivery.lang, urgent=urgent)
 
-    async def _send_one(self, delivery: Delivery, earlier: Sequence[Delivery] = ()) -> None:
-        """Send one delivery; a board names the moves of the ``earlier`` boards it replaced."""
-        # Drawn only now that it goes: a board replaced while it waited is never drawn.
-        picture = await self.picture(delivery)
+    async def _send_one(
+        self,
+        delivery: Delivery,
+        earlier: Sequence[Delivery] = (),
+        drawn: Awaitable[bytes | None] | None = None,
+    ) -> None:
+        """Send one delivery; a board names the moves of the ``earlier`` boards it replaced.
+        ``drawn``: its picture, being drawn since it was queued."""
+        # Else drawn only now that it goes: a board replaced while it waited is never drawn.
+        # Only a turn is urgent: a board or a notice's picture waits for the hands.
+        urgent = priority(delivery) == TURN
+        picture = await (drawn if drawn is not None else self.picture(delivery, urgent=urgent))
         if delivery.kind == "hand":
             await self.hand(delivery, picture)
         elif delivery.kind == "dm":

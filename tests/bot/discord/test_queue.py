@@ -3,15 +3,18 @@ global budget and the count of invalid requests."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
+import discord
 import pytest
 
+import games
 from bot import i18n
-from bot.discord.courier import board_text
+from bot.discord.courier import Courier, board_text
 from bot.discord.pacing import Gauge
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Outgoing
-from bot.service import Delivery
+from bot.service import Delivery, Place
 
 
 def _drain(queue: Outgoing, now: float = 0.0) -> list[str]:
@@ -88,6 +91,43 @@ async def test_the_gauge_keeps_the_courier_under_its_budget() -> None:
     # An interaction's webhook is not counted.
     await gauge._started(None, None, _params("/api/v10/webhooks/1/token"))
     assert gauge.recent() == 1
+
+
+async def test_a_hand_is_drawn_while_it_waits_to_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand queued while the second is full is drawn meanwhile, so the worker that sends it
+    holds its place in the second for the request alone; a board is drawn only as it goes
+    (a newer one may replace it first)."""
+    monkeypatch.setenv("TAPIS_RENDER_PROCESSES", "0")
+    gauge = Gauge(per_second=1)
+    await gauge.slot()  # taken by someone else, and never given back here: nothing goes
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    courier = Courier(discord.Client(intents=discord.Intents.none()), nothing, nothing, gauge=gauge)
+    state = games.get("ecarte").new_match(seed=3)
+    seat = state.to_move
+    assert seat is not None
+    place = Place(guild_id=1, channel_id=2)
+    hand = Delivery(
+        "hand", 1, 42, "your move", view=state.view(seat), game="ecarte", status="active",
+        place=place,
+    )  # fmt: skip
+    board = Delivery(
+        "board", 1, None, "**Écarté #1**", view=state.view(None), names=("A", "B"),
+        game="ecarte", status="active", place=place,
+    )  # fmt: skip
+    try:
+        await courier.send([board, hand])
+        for _ in range(200):
+            if courier.painter.stats.drawn:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert courier.painter.stats.drawn == 1  # the hand, not the board
+        assert courier.queue.depth == 2  # neither has gone
+    finally:
+        await courier.close(drain=0)
 
 
 async def test_invalid_requests_are_counted_and_warned_of_long_before_the_ban(

@@ -123,6 +123,9 @@ async def test_the_global_budget_is_a_setting_the_courier_paces_by() -> None:
     assert raised.requests_per_second == 1200
     bot = TapisBot(raised)
     assert bot.courier.gauge.per_second == 1200
+    # And workers enough to keep that many requests going (Discord answers in some 150 ms).
+    assert TapisBot(Settings.from_env(base)).courier.workers == courier_module.WORKERS == 8
+    assert courier_module.workers_for(100) == 18 and bot.courier.workers == 64
     # The one gauge that sees every response is the one the courier asks for room.
     assert bot.http.http_trace is bot.courier.gauge.trace
     for wrong in ("0", "-5", "fifty", "2.5", "1000000"):
