@@ -25,9 +25,10 @@ Everything else goes through a queue (queue.py) served by a few workers, most ur
 a player's turn before public notices, notices before boards, reminders last; a waiting board
 or hand is replaced by a newer one of the same match. Workers send only while the rolling
 second has room and the channel's bucket has room, as Discord's headers say (pacing.py).
-The outbox is the queue's durable half: each message is marked sent once it went out (or was
-replaced, or refused for good); what a crash left unmarked is sent again at the next start
-with the same nonce, and Discord shows it once.
+A hand's picture is drawn from the moment it is queued; a board's only as it goes, after
+the hands' (it may yet be replaced). The outbox is the queue's durable half: each message is
+marked sent once it went out (or was replaced, or refused for good); what a crash left
+unmarked is sent again at the next start with the same nonce, and Discord shows it once.
 
 A user whose DMs are closed (403, code 50007), and a thread or channel that was deleted or
 closed to the bot, are remembered: every refused request counts toward Discord's ban.

@@ -12,6 +12,9 @@ lit, the words on it, the colours), a table by a digest of the public view and t
 and kept in a cache bounded by bytes, dropping the least recently used. Only what a worker
 needs travels to it: a hand's scene (a few dozen strings, where the view may carry 1,586 legal
 discards) or a table's view as JSON bytes; PNG bytes come back.
+
+A few pictures wait at each worker, so it never idles between two; what someone waits on (a
+hand, a board asked for) is drawn before the boards the courier sends when it can.
 """
 
 from __future__ import annotations
