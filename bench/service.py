@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import games
+from bot import heap
 from bot.service import MatchInfo, MatchService, PlayerRef
 
 STORED_MATCHES = 10_000
@@ -171,6 +172,7 @@ async def _warm(service: MatchService) -> None:
     """Read the live matches ahead, as the bot does at start (``MatchService.warm``)."""
     start = time.perf_counter()
     count = await service.warm()
+    heap.settle()  # as the bot does once its live matches are read
     print(f"{'':<12} {count:>7,}  live matches read ahead in {time.perf_counter() - start:.1f} s")
 
 

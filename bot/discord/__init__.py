@@ -61,7 +61,7 @@ def _run(settings: Settings) -> int:
     point_at(settings)
     from bot.discord.client import make_bot  # imports the service, rendering and games
 
-    bot = make_bot(settings)
+    bot = make_bot(settings, settle_heap=True)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:

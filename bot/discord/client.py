@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import health
+from bot import health, heap
 from bot.computer import Computer, computer_turns
 from bot.discord.actions import SORRY, Actions, words_of
 from bot.discord.commands import Info, Play
@@ -36,7 +36,12 @@ class TapisBot(commands.Bot):
     """Slash commands and components only, so ``Intents.default()`` is all it needs."""
 
     def __init__(
-        self, settings: Settings, *, service: MatchService | None = None, **options: Any
+        self,
+        settings: Settings,
+        *,
+        service: MatchService | None = None,
+        settle_heap: bool = False,
+        **options: Any,
     ) -> None:
         # Every send that does not name whom it pings pings nobody: names typed by users end
         # up in messages, and a name must never notify a third person.
@@ -51,6 +56,9 @@ class TapisBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        # Only a bot that is the whole process tells the collector what stays (bot/heap.py):
+        # one started inside another program (a test) leaves that program's collector be.
+        self._settle_heap = settle_heap
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
         self.courier = Courier(
@@ -102,9 +110,17 @@ class TapisBot(commands.Bot):
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
         self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
         # The live matches read back while the gateway connects: no first move waits for it.
-        self._warming = asyncio.create_task(self.service.warm(), name="tapis-warm")
+        self._warming = asyncio.create_task(self._warm(), name="tapis-warm")
         self._tournaments = asyncio.create_task(self._run_tournaments(), name="tapis-tournaments")
         self._sweeper = asyncio.create_task(self._sweep_outbox(), name="tapis-outbox")
+
+    async def _warm(self) -> int:
+        """The live matches read ahead (how many); then the collector is told they stay
+        (bot/heap.py)."""
+        count = await self.service.warm()
+        if self._settle_heap:
+            heap.settle()
+        return count
 
     def _computer_turns(self, deliveries: list[Delivery]) -> None:
         """Whatever put the computer to move (a move, an acceptance, a rematch), its turn is

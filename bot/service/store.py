@@ -95,6 +95,16 @@ def state_text(state: State) -> str:
     return state.to_json()
 
 
+def _said_ahead(row: MatchRow) -> None:
+    """Work out now what a row's next move compares with (the last deal's breakdown, from
+    the public view), so that the first move after a start costs no more than the others.
+    A state whose view fails is left alone: its first use sets the match aside."""
+    try:
+        row.deal_said  # noqa: B018 (a cached property: reading it keeps it)
+    except Exception:
+        log.debug("match %s: no breakdown worked out ahead", row.id)
+
+
 class Unreadable(Exception):
     """A stored match that cannot be read back; it will be set aside."""
 
@@ -595,6 +605,7 @@ class MatchStore:
                     row = row_from_stored(stored)
                 except Unreadable:
                     continue
+                _said_ahead(row)
                 if len(self.cache) >= self.CACHE_SIZE:
                     break
                 self.cache[match_id] = row
