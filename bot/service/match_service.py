@@ -34,6 +34,7 @@ from bot.service.values import (
     PlayerProfile,
     PlayerRef,
     PlayerStats,
+    ServiceError,
     game_view,
 )
 from bot.sql import Database
@@ -285,13 +286,44 @@ class MatchService:
         """Deliveries committed with their change but never marked sent (a crash came
         between): to send at start-up, oldest first, now this process's alone (see
         :meth:`MatchStore.unsent`)."""
-        return await self.store.unsent(at_start=True)
+        return await self._worded(await self.store.unsent(at_start=True))
 
     async def left_unsent(self) -> list[Delivery]:
         """While running: deliveries left unsent by a process that stopped (or whose claim
         on them ran out), now this process's to send; each goes with its row's nonce, so
         one that was sent but not marked is not shown twice."""
-        return await self.store.unsent()
+        return await self._worded(await self.store.unsent())
+
+    async def _worded(self, deliveries: list[Delivery]) -> list[Delivery]:
+        """Read back from the outbox: each hand stored before it was worded (see
+        ``wording.OwedHand``), worded from its match now, as its player will see it.
+
+        A match that moved on since owes a newer hand as well: this one then shows the
+        match as it is now, at its version, so its buttons play and the courier's queue
+        merges the two. A hand whose match can no longer be read or shown is marked sent.
+        """
+        worded = []
+        for delivery in deliveries:
+            owed, to = delivery.owed, delivery.to
+            if owed is None or to is None:
+                worded.append(delivery)
+                continue
+            try:
+                row, people = await self.store.peek_with_people(delivery.match_id)
+            except ServiceError as error:
+                log.warning("match #%s: a stored hand dropped (%s)", delivery.match_id, error)
+                row = None
+            seat = None if row is None else row.seat_of(to)
+            if row is None or row.state is None or seat is None:
+                assert delivery.outbox_id is not None
+                await self.store.mark_sent([delivery.outbox_id])
+                continue
+            same = row.version == delivery.version
+            now = float(owed["now"]) if same else self.store.ts()
+            made = wording.hand(row, people, seat, now, ended=same and bool(owed["ended"]))
+            assert delivery.outbox_id is not None
+            worded.append(made.posted(delivery.outbox_id))
+        return worded
 
     async def delivered(self, deliveries: list[Delivery]) -> None:
         """Mark these deliveries sent (those from the outbox), so none is ever sent again."""

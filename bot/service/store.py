@@ -125,6 +125,8 @@ def outbox_text(delivery: Delivery) -> str:
     the standard encoder took about a fifth of a millisecond of the event loop's time for
     them). Rows are only read back, never compared, so keys are not sorted; keys that are
     not strings are written as strings, as the standard encoder writes them."""
+    if delivery.owed is not None:  # a hand not worded yet: what to word it from
+        return orjson.dumps(delivery.owed_json(), option=orjson.OPT_NON_STR_KEYS).decode()
     return orjson.dumps(delivery, option=orjson.OPT_NON_STR_KEYS).decode()
 
 

@@ -154,6 +154,9 @@ class Delivery:
     # line): a board that replaces a waiting one carries the waiting one's news too.
     news: tuple[str, ...] = ()
     dm_channel: int | None = None  # the recipient's DM channel, if known: no need to open it
+    # A hand stored before it was worded (see ``OwedHand``): the seat, the time and whether
+    # a deal had just ended, for the service to word it from the match when read back.
+    owed: Json | None = None
 
     @property
     def private(self) -> bool:
@@ -164,8 +167,16 @@ class Delivery:
 
         Made by hand, not with ``asdict``: every move stores a few of these in the outbox,
         and ``asdict`` deep-copies each view on the writer's thread for nothing."""
-        data = {name: getattr(self, name) for name in _DELIVERY_FIELDS}
+        data = {name: getattr(self, name) for name in DELIVERY_FIELDS}
         data["place"] = self.place.to_json()
+        return data
+
+    def owed_json(self) -> Json:
+        """A hand not worded yet as the outbox keeps it: all it says of itself but its words
+        and view, which are made from ``owed`` when it is read back (see ``OwedHand``)."""
+        known = self.__dict__
+        data = {name: known[name] for name in DELIVERY_FIELDS if name in known}
+        data.update(text="", view=None, place=self.place.to_json(), news=[])
         return data
 
     def posted(self, outbox_id: int) -> Delivery:
@@ -173,7 +184,7 @@ class Delivery:
 
         A shallow copy with one field set: ``dataclasses.replace`` would check and pass
         every field again, for each of a move's deliveries."""
-        copy = object.__new__(Delivery)
+        copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
         copy.__dict__["outbox_id"] = outbox_id
         return copy
@@ -191,7 +202,7 @@ class Delivery:
         )
 
 
-_DELIVERY_FIELDS = tuple(f.name for f in fields(Delivery))
+DELIVERY_FIELDS = tuple(f.name for f in fields(Delivery))
 
 
 @dataclass(frozen=True)

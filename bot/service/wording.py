@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import games
 from bot import clocks, i18n, ratings
 from bot.service.values import (
+    DELIVERY_FIELDS,
     Delivery,
     DeliveryKind,
     Json,
@@ -385,6 +386,109 @@ def hand(
     return delivery("hand", row, people, to, text, w, view=view, names=names)
 
 
+class OwedHand(Delivery):
+    """A player's hand after a move, worded and drawn only when first read.
+
+    Every move owes both players their hand, but under load most are never read: a hand
+    still waiting to go is replaced by the next one (see the courier's queue), and the
+    service stores each hand long before Discord's limits let it out. Its words and view
+    (two game views and a page of text a move, about half of a move's work) are made on
+    first use, from the match as the move left it; the outbox stores what to make them from
+    (``Delivery.owed``), and a hand read back from it is worded by the service
+    (``MatchService.unsent``). Everything else about it (who, where, which version) is
+    known at once. It reads and compares as the hand it stands for.
+    """
+
+    @classmethod
+    def of(
+        cls, row: MatchRow, people: People, seat: int, now: float, names: tuple[str, str],
+        ended: bool,
+    ) -> OwedHand:  # fmt: skip
+        assert row.seat_ids is not None
+        to = row.seat_ids[seat]
+        recipient = people.get(to)
+        owed = object.__new__(cls)
+        owed.__dict__.update(
+            kind="hand",
+            match_id=row.id,
+            to=to,
+            mention=None,
+            names=names,
+            game=row.game,
+            version=row.version,
+            status=row.status,
+            place=row.place,
+            four_colour=recipient is not None and recipient.four_colour,
+            dms_closed=recipient is not None and recipient.dms_closed,
+            outbox_id=None,
+            lang=words_for(people, to, i18n.DEFAULT_LANG).lang,
+            news=(),
+            dm_channel=None if recipient is None else recipient.dm_channel,
+            owed={"seat": seat, "now": now, "ended": ended},
+            _from=(row, people),
+        )
+        return owed
+
+    def worded(self) -> Delivery:
+        """The hand as ``hand`` makes it (made once), with this one's outbox row."""
+        made: Delivery | None = self.__dict__.get("_made")
+        if made is None:
+            row, people = self.__dict__["_from"]
+            owed = self.__dict__["owed"]
+            made = hand(
+                row, people, owed["seat"], owed["now"], self.__dict__["names"],
+                ended=owed["ended"],
+            )  # fmt: skip
+            self.__dict__["_made"] = made
+        return made if self.outbox_id is None else made.posted(self.outbox_id)
+
+    # Set only by the dataclass's own ``__init__`` (``dataclasses.replace`` makes a copy
+    # that way): such a copy holds its words as given.
+    @property
+    def text(self) -> str:
+        given: str | None = self.__dict__.get("_text")
+        return self.worded().text if given is None else given
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.__dict__["_text"] = value
+
+    @property
+    def view(self) -> Json | None:
+        if "_view" in self.__dict__:
+            given: Json | None = self.__dict__["_view"]
+            return given
+        return self.worded().view
+
+    @view.setter
+    def view(self, value: Json | None) -> None:
+        self.__dict__["_view"] = value
+
+    def to_json(self) -> Json:
+        return self.stored()
+
+    def stored(self) -> Json:
+        """What the outbox keeps: all but the words and the view, and what to make them from."""
+        data = {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
+        data.update(text="", view=None, place=self.place.to_json(), news=[])
+        return data
+
+    def plain(self) -> Delivery:
+        """The hand it stands for, as a plain delivery (worded now if not yet)."""
+        fields = {name: getattr(self, name) for name in DELIVERY_FIELDS}
+        return Delivery(**{**fields, "owed": None})
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, OwedHand):
+            other = other.plain()
+        return self.plain() == other
+
+    __hash__ = Delivery.__hash__
+
+    def __repr__(self) -> str:
+        return f"OwedHand(match_id={self.match_id}, to={self.to}, version={self.version})"
+
+
 def deal_ended(before: MatchRow | None, row: MatchRow, view: Json) -> bool:
     """Whether the change from ``before`` to ``row`` (whose public view is ``view``) ended a
     deal: its game's breakdown of the last deal is new. The breakdown stays in the views
@@ -405,8 +509,8 @@ def progress(
     ended = deal_ended(before, row, view)
     return [
         board(row, people, now, public, names, said, ended=ended, view=view),
-        hand(row, people, 0, now, names, said, ended=ended),
-        hand(row, people, 1, now, names, said, ended=ended),
+        OwedHand.of(row, people, 0, now, names, ended),
+        OwedHand.of(row, people, 1, now, names, ended),
     ]
 
 

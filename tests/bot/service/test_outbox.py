@@ -132,3 +132,28 @@ async def test_a_hand_carries_the_version_it_was_drawn_for(service: MatchService
                 assert delivery.view == await service.view_for(info.id, delivery.to)
                 asked = await service.hand_delivery(info.id, delivery.to)
                 assert (asked.version, asked.view) == (delivery.version, delivery.view)
+
+
+async def test_a_hand_read_back_after_its_match_moved_on_shows_the_match_as_it_is(
+    service: MatchService, clock: FakeClock
+) -> None:
+    """Hands are stored before they are worded; one read back from the outbox is worded
+    then. If its match moved on meanwhile, it shows the match as it is now, at its version
+    (its buttons play), not a position whose moves would be refused."""
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    _, first = await service.move(info.id, info.to_move, move)
+    info = await service.get(info.id)
+    assert info.to_move is not None and info.status == "active"
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    info, _ = await service.move(info.id, info.to_move, move)
+    if service.database.shared:
+        clock.advance(seconds=service.store.UNSENT_GRACE + 1)
+    read_back = {d.outbox_id: d for d in await service.unsent()}
+    for old in (d for d in first if d.kind == "hand"):
+        assert old.owed is not None and old.to is not None
+        again = read_back[old.outbox_id]
+        assert again.owed is None and again.text
+        assert again.version == info.version
+        assert again.view == await service.view_for(info.id, old.to)

@@ -85,8 +85,9 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
     """load → decide → word → save: the life asks the store once (which asks the life's
     decision, then its words, made before the transaction, then in the transaction its
     move log), the wording once,
-    the clock once; the words ask for each view (the board's and both hands') and the clock
-    text once per language (the server's and both players' are English here)."""
+    the clock once; the words ask for the board's view and the clock text once per language
+    (the server's and both players' are English here). The hands are worded only when read
+    (``OwedHand``): reading one makes its view then, once."""
     info = await start_match(service)
     assert info.to_move is not None
     move = (await service.legal_moves(info.id, info.to_move))[0]
@@ -125,7 +126,23 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         ("store", "life"),
         ("life", "clock"),
     ]
-    assert sorted(costly) == ["clock_text", "game_view", "game_view", "game_view"]
+    assert sorted(costly) == ["clock_text", "game_view"]
+    _, deliveries = await service.move(info.id, *await _any_move(service, info.id))
+    hands = [d for d in deliveries if d.kind == "hand"]
+    costly.clear()
+    sys.setprofile(profile)
+    try:
+        for hand in hands * 2:  # read twice, made once
+            assert hand.text and hand.view is not None
+    finally:
+        sys.setprofile(None)
+    assert costly.count("game_view") == len(hands) == 2
+
+
+async def _any_move(service: MatchService, match_id: int) -> tuple[int, str]:
+    info = await service.get(match_id)
+    assert info.to_move is not None
+    return info.to_move, (await service.legal_moves(match_id, info.to_move))[0]
 
 
 async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
@@ -218,9 +235,12 @@ def test_a_state_is_stored_as_its_own_json() -> None:
     assert beyond_ascii  # the other path was taken too
 
 
-async def test_an_outbox_row_reads_back_as_its_delivery(service: MatchService) -> None:
+async def test_an_outbox_row_reads_back_as_its_delivery(
+    service: MatchService, clock: FakeClock
+) -> None:
     """The outbox's text is written straight from the dataclass: it is ``to_json``'s data
-    and reads back as the very delivery."""
+    and reads back as the very delivery. A hand not worded yet is kept without its words
+    and view, and the service words it as it reads it back, equal to the hand handed out."""
     import json
 
     from bot.service import Delivery
@@ -233,5 +253,18 @@ async def test_an_outbox_row_reads_back_as_its_delivery(service: MatchService) -
     assert {d.kind for d in deliveries} == {"board", "hand"}
     for delivery in deliveries:
         data = json.loads(outbox_text(delivery))
+        if delivery.owed is not None:
+            assert data["text"] == "" and data["view"] is None and data["owed"]
+            assert Delivery.from_json(data).outbox_id == delivery.outbox_id
+            continue
         assert data == json.loads(json.dumps(delivery.to_json()))
         assert Delivery.from_json(data) == delivery
+    assert [d for d in deliveries if d.kind == "hand"] and all(
+        d.owed is not None for d in deliveries if d.kind == "hand"
+    )
+    if service.database.shared:
+        clock.advance(seconds=service.store.UNSENT_GRACE + 1)  # only rows no process holds
+    read_back = {d.outbox_id: d for d in await service.unsent()}
+    for delivery in deliveries:
+        assert read_back[delivery.outbox_id] == delivery
+        assert read_back[delivery.outbox_id].owed is None  # worded
