@@ -619,18 +619,27 @@ class State(ABC):
         return f"<{self.game.title} to_move={self.to_move} scores={self.scores}>"
 
 
-def base_view(state: State, seat: Seat | None, hand: Iterable[str]) -> BaseView:
-    """The keys every view has (docs/views.md); a game adds its own."""
+def base_view(
+    state: State, seat: Seat | None, hand: Iterable[str], *, ordered: bool = False
+) -> BaseView:
+    """The keys every view has (docs/views.md); a game adds its own. ``ordered``: the game
+    hands in ``hand`` already in canonical order (a fresh list of it is shown, unsorted)."""
     if seat not in (0, 1, None):
         raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
-    mine = seat is not None
+    to_move = state.to_move
+    if seat is None:
+        cards: list[str] = []
+        legal: list[str] = []
+    else:
+        cards = list(hand) if ordered else sort_cards(hand)
+        legal = state.legal_moves() if to_move == seat else []
     return {
         "game": state.game.name,
         "seat": seat,
-        "hand": sort_cards(hand) if mine else [],
-        "to_move": state.to_move,
+        "hand": cards,
+        "to_move": to_move,
         "scores": list(state.scores),
-        "legal_moves": state.legal_moves() if mine and state.to_move == seat else [],
+        "legal_moves": legal,
         "result": state.result,
     }
 
@@ -736,8 +745,16 @@ _ABSENT: Any = object()
 """What an optional field writes for None: the key is left out of the JSON."""
 
 
-def _write_optional(codec: Codec) -> Codec:
-    return lambda value: _ABSENT if value is None else codec(value)
+class _WriteOptional:
+    """The writer of an optional field: None is left out (``_ABSENT``)."""
+
+    __slots__ = ("codec",)
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+
+    def __call__(self, value: Any) -> Any:
+        return _ABSENT if value is None else self.codec(value)
 
 
 class _ReadOptional:
@@ -754,6 +771,31 @@ class _ReadOptional:
 
 _Writer = tuple[str, str, Codec]
 _CODECS: dict[type, tuple[tuple[_Writer, ...], tuple[_Writer, ...], tuple[str, ...]]] = {}
+_TO_DATA: dict[tuple[type, bool], Callable[[Any], Json]] = {}
+
+
+def _make_to_data(cls: type[MatchState], tuples: bool) -> Callable[[Any], Json]:
+    """``cls.to_data(tuples=tuples)`` as straight-line code, one line a field, each writer
+    called by name (none for a field written as it is): every move stores its state, and
+    a loop of getattr and tests per field was most of the cost of writing it."""
+    namespace: dict[str, Any] = {"_game": cls.game.name}
+    body = ["def to_data(self):\n    data = {'game': _game}\n"]
+    for i, (name, key, write) in enumerate(cls._codecs()[0]):
+        if isinstance(write, _WriteOptional):  # None leaves the key out; else always written
+            namespace[f"_w{i}"] = write.codec
+            body.append(
+                f"    value = self.{name}\n"
+                f"    if value is not None:\n"
+                f"        data[{key!r}] = _w{i}(value)\n"
+            )
+        elif write is _same or (tuples and write in _AS_LISTS):
+            body.append(f"    data[{key!r}] = self.{name}\n")
+        else:
+            namespace[f"_w{i}"] = write
+            body.append(f"    data[{key!r}] = _w{i}(self.{name})\n")
+    body.append("    return data\n")
+    exec("".join(body), namespace)  # the source is built from field names and keys only
+    return cast(Callable[[Any], Json], namespace["to_data"])
 
 
 def _make_copy(cls: type[MatchState]) -> Callable[[Any], Any]:
@@ -885,7 +927,7 @@ class MatchState(State):
                 key = keys.get(field.name) or meta["key"] or field.name.lstrip("_")
                 write, read = meta["write"], meta["read"]
                 if meta["optional"]:
-                    write, read = _write_optional(write), _ReadOptional(read)
+                    write, read = _WriteOptional(write), _ReadOptional(read)
                 writers.append((field.name, key, write))
                 readers.append((field.name, key, read))
             codecs = _CODECS[cls] = (tuple(writers), tuple(readers), tuple(derived_names))
@@ -899,14 +941,11 @@ class MatchState(State):
         stores a state with every move) writes the very same text from it. ``tuples``: the
         fields stored as plain lists are left the tuples they are, for an encoder that
         writes tuples as lists (orjson) and need not have them copied first."""
-        data: Json = {"game": self.game.name}
-        for name, key, write in self._codecs()[0]:
-            value = getattr(self, name)
-            if not (tuples and write in _AS_LISTS):
-                value = write(value)
-            if value is not _ABSENT:
-                data[key] = value
-        return data
+        cls = type(self)
+        write = _TO_DATA.get((cls, tuples))
+        if write is None:
+            write = _TO_DATA[cls, tuples] = _make_to_data(cls, tuples)
+        return write(self)
 
     def matches_stored(self, text: str) -> bool:
         """Whether ``text``, a state stored earlier, is this state: the same JSON, except that
