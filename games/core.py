@@ -640,7 +640,7 @@ def base_view(
         "to_move": to_move,
         "scores": list(state.scores),
         "legal_moves": legal,
-        "result": state.result,
+        "result": None if (result := state.result) is None else fresh(result),
     }
 
 
@@ -677,6 +677,16 @@ def stored(
 def derived() -> Any:
     """A field ``to_json`` does not keep: ``_derive`` rebuilds it from the stored ones."""
     return dataclasses.field(metadata={"derived": True})
+
+
+def fresh(value: Any) -> Any:
+    """A copy of JSON data, every list and dict in it new: a view or stored data handed out
+    must not share one with the state (the caller may change it)."""
+    if isinstance(value, dict):
+        return {key: fresh(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [fresh(item) for item in value]
+    return value
 
 
 def read_result(value: object) -> Json | None:
@@ -849,7 +859,7 @@ class MatchState(State):
         write=list_or_none, read=read_last
     )
     """The last move: (seat, move), or (seat, move, what others see) where that differs."""
-    _result: Json | None = stored(read=read_result)
+    _result: Json | None = stored(write=fresh, read=read_result)
     _turn: Seat | None = stored(read=read_seat_or_none)
     """The seat to move (``to_move``); None once the match is over."""
 
