@@ -75,6 +75,21 @@ def expedition_score(cards: tuple[str, ...] | list[str]) -> int:
     return score + 20 if len(cards) >= 8 else score
 
 
+class _Scores(dict[tuple[str, ...], int]):
+    """``expedition_score`` of each expedition met, kept: every view shows all ten scores
+    (twenty after the first round), and a match lays few expeditions of a suit that differ
+    (bonus cards, then rising numbers: a few thousand at most)."""
+
+    def __missing__(self, exp: tuple[str, ...]) -> int:
+        if len(self) >= 50_000:  # only corrupt stored states could make so many
+            self.clear()
+        score = self[exp] = expedition_score(exp)
+        return score
+
+
+_SCORE_OF: Final = _Scores().__getitem__
+"""An expedition's score (a tuple of cards), worked out once."""
+
 _insert: Final = sorted_insert(_KEY)
 """A hand (kept in canonical order, so a view reveals nothing of when a card came) + a card."""
 
@@ -345,6 +360,7 @@ class CinqAsState(core.MatchState):
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> CinqAsView:
         base = core.base_view(self, seat, self._hands[seat] if seat is not None else ())
+        exps = self._exps
         view: CinqAsView = {
             **base,
             "round": self._deal_no + 1,
@@ -352,33 +368,36 @@ class CinqAsState(core.MatchState):
             "first_player": self._dealer,
             "phase": "over" if self._turn is None else ("play", "draw")[self._phase],
             "expeditions": [
-                {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._exps
+                dict(zip(SUITS, map(list, exps[0]), strict=True)),
+                dict(zip(SUITS, map(list, exps[1]), strict=True)),
             ],
             "expedition_scores": [
-                {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
-                for exp in self._exps
+                dict(zip(SUITS, map(_SCORE_OF, exps[0]), strict=True)),
+                dict(zip(SUITS, map(_SCORE_OF, exps[1]), strict=True)),
             ],
-            "discards": {suit: list(self._piles[i]) for i, suit in enumerate(SUITS)},
+            "discards": dict(zip(SUITS, map(list, self._piles), strict=True)),
             "just_discarded": self._discarded,
             "stock": len(self._deck) - self._pos,
             "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-            "round_scores": [list(scores) for scores in self._history],
+            "round_scores": list(map(list, self._history)),
             "last_move": self._last_move_view(seat),
             "last_round": self._last_round(),
         }
         return view
 
     def _last_round(self) -> CinqAsRoundView | None:
-        if self._previous is None:
+        previous = self._previous
+        if previous is None:
             return None
         return {
             "round": len(self._history),
             "expeditions": [
-                {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._previous
+                dict(zip(SUITS, map(list, previous[0]), strict=True)),
+                dict(zip(SUITS, map(list, previous[1]), strict=True)),
             ],
             "expedition_scores": [
-                {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
-                for exp in self._previous
+                dict(zip(SUITS, map(_SCORE_OF, previous[0]), strict=True)),
+                dict(zip(SUITS, map(_SCORE_OF, previous[1]), strict=True)),
             ],
             "round_scores": list(self._history[-1]),
         }
