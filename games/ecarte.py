@@ -110,10 +110,14 @@ Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
 
 
 def _tricks_json(tricks: Tricks) -> list[core.TrickView]:
-    return [
-        {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
-        for cards, winner in tricks
-    ]
+    return [{"cards": _entries(cards), "winner": winner} for cards, winner in tricks]
+
+
+def _entries(cards: Trick) -> list[core.CardEntry]:
+    if len(cards) == 2:  # every finished trick: written out, with no loop to start
+        (s0, card0), (s1, card1) = cards
+        return [{"seat": s0, "card": card0}, {"seat": s1, "card": card1}]
+    return [{"seat": s, "card": card} for s, card in cards]
 
 
 def _stored_tricks(tricks: Tricks) -> list[Any]:
@@ -550,15 +554,17 @@ class EcarteState(core.MatchState):
             "phase": "over" if self._turn is None else PHASES[self._phase],
             "committed": self._committed,
             "proposals": self._proposals,
-            "exchanges": [{"seat": s, "count": n} for s, n in self._exchanges],
+            "exchanges": (
+                [{"seat": s, "count": n} for s, n in self._exchanges] if self._exchanges else []
+            ),
             "discarded": list(self._discards[seat]) if seat is not None else [],
             "king": self._king,
-            "trick": [{"seat": s, "card": card} for s, card in self._trick],
-            "tricks": _tricks_json(self._tricks),
+            "trick": _entries(self._trick) if self._trick else [],
+            "tricks": _tricks_json(self._tricks) if self._tricks else [],
             "tricks_won": list(self._won),
             "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
             "deal_scores": list(self._points),
-            "hand_scores": [list(points) for points in self._history],
+            "hand_scores": list(map(list, self._history)),
             "previous_hand": self._previous_hand(),
             "last_move": self._public_last(seat),
         }
@@ -573,7 +579,10 @@ class EcarteState(core.MatchState):
             "dealer": dealer,
             "committed": committed,
             "tricks": _tricks_json(tricks),
-            "tricks_won": [sum(1 for _cards, w in tricks if w == seat) for seat in (0, 1)],
+            "tricks_won": [
+                sum(1 for _cards, w in tricks if w == 0),
+                sum(w for _cards, w in tricks),
+            ],
             "points": list(points),
         }
 
