@@ -698,7 +698,9 @@ class PiquetState(core.MatchState):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> PiquetView:
-        base = core.base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
+        base = core.base_view(
+            self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else (), ordered=True
+        )
         elder = self.elder
         talon_seen: list[str] = []
         discarded: list[str] = []
@@ -732,10 +734,14 @@ class PiquetState(core.MatchState):
             "exchanged": list(self._exchanged),
             "talon_seen": talon_seen,
             "discarded": discarded,
-            "declarations": [
-                {"seat": who, "kind": kind, "text": text, "points": points}
-                for who, kind, text, points in self._decls
-            ],
+            "declarations": (
+                [
+                    {"seat": who, "kind": kind, "text": text, "points": points}
+                    for who, kind, text, points in self._decls
+                ]
+                if self._decls
+                else []
+            ),
             "trick": trick,
             "last_trick": (
                 None
@@ -750,8 +756,8 @@ class PiquetState(core.MatchState):
             ),
             "tricks_won": list(self._tricks),
             "deal_scores": list(self._deal_scores),
-            "deal_history": [list(scores) for scores in self._history],
-            "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
+            "deal_history": list(map(list, self._history)),
+            "hand_sizes": [self._hands[0].bit_count(), self._hands[1].bit_count()],
             "last_move": self._last_move_view(seat),
             "last_deal": self._last_deal(),
         }
