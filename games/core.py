@@ -306,12 +306,16 @@ def seat_or_lot(chosen: int | None, seed: int, game: str, what: str) -> Seat:
 
 # Reading stored states: a value of the wrong kind is a corrupt row, refused with ValueError.
 def read_int(value: object) -> int:
+    if type(value) is int:  # the common case, first: a stored state holds many numbers
+        return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"expected a whole number, not {value!r}")
     return value
 
 
 def read_seat(value: object) -> Seat:
+    if type(value) is int and 0 <= value <= 1:  # the common case, first
+        return value
     if read_int(value) not in (0, 1):
         raise ValueError(f"a seat is 0 or 1, not {value!r}")
     return read_int(value)
@@ -689,6 +693,18 @@ def fresh(value: Any) -> Any:
     return value
 
 
+_SORTED_PACKS: dict[tuple[str, ...], list[str]] = {}
+
+
+def sorted_pack(pack: tuple[str, ...]) -> list[str]:
+    """``sorted(pack)``, sorted once: a state read back is checked against it (don't change
+    the list)."""
+    found = _SORTED_PACKS.get(pack)
+    if found is None:
+        found = _SORTED_PACKS[pack] = sorted(pack)
+    return found
+
+
 def read_result(value: object) -> Json | None:
     if value is not None and not isinstance(value, dict):
         raise ValueError(f"a result is an object or null, not {value!r}")
@@ -717,7 +733,7 @@ def read_cards(value: object) -> tuple[str, ...]:
     """Card codes as stored; the game's ``_check`` proves they add up to its pack."""
     if not isinstance(value, list | tuple):
         raise ValueError(f"expected a list of cards, not {value!r}")
-    return tuple(str(card) for card in value)
+    return tuple(map(str, value))
 
 
 def read_decks(value: object) -> tuple[tuple[str, ...], ...]:
@@ -735,7 +751,7 @@ def read_rows(value: object, *readers: Codec) -> tuple[tuple[Any, ...], ...]:
     for row in value:
         if not isinstance(row, list | tuple) or len(row) != len(readers):
             raise ValueError(f"expected rows of {len(readers)} values, not {row!r}")
-        rows.append(tuple(read(item) for read, item in zip(readers, row, strict=True)))
+        rows.append(tuple([read(item) for read, item in zip(readers, row, strict=True)]))
     return tuple(rows)
 
 
@@ -1002,7 +1018,7 @@ class MatchState(State):
         """Refuse a loaded state that breaks the game's invariants (a corrupt row)."""
 
     def _check_header(self) -> None:
-        pack = sorted(self.game.pack)
+        pack = sorted_pack(self.game.pack)
         if any(sorted(deck) != pack for deck in self._decks):
             raise ValueError(f"a stored deck's cards are not {self.game.title}'s pack")
         if (self.to_move is None) != (self._result is not None):
