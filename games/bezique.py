@@ -279,11 +279,11 @@ def _meld_moves(hand: Hand, table: Hand, trump: int) -> list[str]:
 
 
 def _codes(cards: Hand) -> list[str]:
-    return [CODES[c] for c in cards]
+    return list(map(CODES.__getitem__, cards))
 
 
 def _indices(value: Any) -> Hand:
-    return tuple(INDEX[c] for c in value)
+    return tuple(map(INDEX.__getitem__, value))
 
 
 def _stored_hands(hands: tuple[Hand, Hand]) -> list[list[str]]:
@@ -954,9 +954,9 @@ class BeziqueState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the double pack (a corrupt row)."""
-        pack = sorted(DOUBLE_PACK)
+        pack = core.sorted_pack(DOUBLE_PACK)
         cards = [card for zone in self.zones().values() for card in zone]
-        if sorted(cards) != pack or sorted(CODES[c] for c in self._deck) != pack:
+        if sorted(cards) != pack or sorted(map(CODES.__getitem__, self._deck)) != pack:
             raise ValueError("cards do not add up to Bézigue's double pack")
         if len(self._deck) != DECK_SIZE or not TURN_UP_AT < self._pos <= DECK_SIZE + 1:
             raise ValueError("impossible stock position")

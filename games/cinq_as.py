@@ -428,7 +428,8 @@ class CinqAsState(core.MatchState):
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
         cards = [card for zone in self.zones().values() for card in zone]
-        if sorted(cards) != sorted(TAROT_SET) or sorted(self._deck) != sorted(TAROT_SET):
+        pack = core.sorted_pack(TAROT_SET)
+        if sorted(cards) != pack or sorted(self._deck) != pack:
             raise ValueError("cards do not add up to Le 5 As' deck")
         if self._phase not in (0, 1):
             raise ValueError("impossible phase")

@@ -621,7 +621,7 @@ class EcarteState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
-        pack = sorted(PACK)
+        pack = core.sorted_pack(PACK)
         cards = [card for zone in self.zones().values() for card in zone]
         if sorted(cards) != pack or sorted(self._deck) != pack:
             raise ValueError("cards do not add up to Écarté's 32-card pack")

@@ -805,10 +805,11 @@ class PiquetState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not fit a deal of piquet (a corrupt row)."""
-        if sorted(self._deck) != sorted(_CODES):
+        pack = core.sorted_pack(_CODES)
+        if sorted(self._deck) != pack:
             raise ValueError("the deal's cards do not add up to the piquet pack")
         cards = [card for zone in self.zones().values() for card in zone]
-        if sorted(cards) != sorted(_CODES):
+        if sorted(cards) != pack:
             raise ValueError("cards do not add up to the piquet pack")
         held = [bin(hand).count("1") for hand in self._hands]
         if (held[0] != held[1] and self._lead < 0) or abs(held[0] - held[1]) > 1:
