@@ -110,7 +110,13 @@ Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
 
 
 def _tricks_json(tricks: Tricks) -> list[core.TrickView]:
-    return [{"cards": _entries(cards), "winner": winner} for cards, winner in tricks]
+    try:  # every finished trick has two cards: written out, with no call per trick
+        return [
+            {"cards": [{"seat": s0, "card": c0}, {"seat": s1, "card": c1}], "winner": winner}
+            for ((s0, c0), (s1, c1)), winner in tricks
+        ]
+    except ValueError:  # a stored trick of another length, read back as it was
+        return [{"cards": _entries(cards), "winner": winner} for cards, winner in tricks]
 
 
 def _entries(cards: Trick) -> list[core.CardEntry]:
@@ -575,14 +581,12 @@ class EcarteState(core.MatchState):
         if self._previous is None:
             return None
         dealer, committed, tricks, points = self._previous
+        winners = [winner for _cards, winner in tricks]
         return {
             "dealer": dealer,
             "committed": committed,
             "tricks": _tricks_json(tricks),
-            "tricks_won": [
-                sum(1 for _cards, w in tricks if w == 0),
-                sum(w for _cards, w in tricks),
-            ],
+            "tricks_won": [winners.count(0), winners.count(1)],
             "points": list(points),
         }
 

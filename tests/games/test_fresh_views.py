@@ -16,6 +16,7 @@ import games
 from games.cards import sort_key
 from games.cinq_as import expedition_score
 from games.core import MatchState, State
+from games.ecarte import _tricks_json
 
 from .conformance import playout
 
@@ -130,3 +131,11 @@ def test_finished_matches_are_fresh_too() -> None:
         for checked in (state, game.from_json(state.to_json())):
             _check_fresh(checked)
             _check_reference(checked)
+
+
+def test_a_stored_trick_of_any_length_is_shown_as_stored() -> None:
+    tricks = ((((0, "7S"),), 0), (((1, "8S"), (0, "9S")), 0))
+    assert _tricks_json(tricks) == [
+        {"cards": [{"seat": 0, "card": "7S"}], "winner": 0},
+        {"cards": [{"seat": 1, "card": "8S"}, {"seat": 0, "card": "9S"}], "winner": 0},
+    ]
