@@ -108,7 +108,7 @@ def _stored_expeditions(exps: tuple[Expeditions, Expeditions]) -> list[Any]:
 
 
 def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
-    exps = [tuple(core.read_cards(e) for e in exp) for exp in value]
+    exps = [tuple(map(core.read_cards, exp)) for exp in value]
     if len(exps) != 2 or any(len(exp) != 5 for exp in exps):
         raise ValueError("expeditions must be two lists of five")
     return exps[0], exps[1]
@@ -117,7 +117,7 @@ def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
 def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
     if len(value) != 5:
         raise ValueError("there are five discard piles")
-    return tuple(core.read_cards(pile) for pile in value)
+    return tuple(map(core.read_cards, value))
 
 
 def _read_card_or_none(value: Any) -> str | None:
@@ -421,8 +421,9 @@ class CinqAsState(core.MatchState):
         self._deal(0, first)
 
     def _derive(self) -> None:
+        value = _VALUE.__getitem__
         self._tops = tuple(
-            max((_VALUE[c] for c in exp[i]), default=0) for exp in self._exps for i in range(5)
+            max(map(value, exp[i]), default=0) for exp in self._exps for i in range(5)
         )
 
     def _check(self) -> None:
