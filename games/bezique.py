@@ -282,6 +282,20 @@ def _codes(cards: Hand) -> list[str]:
     return list(map(CODES.__getitem__, cards))
 
 
+_DECK_CODES: dict[Hand, tuple[str, ...]] = {}
+
+
+def _stored_deck(deck: Hand) -> list[str]:
+    """The deal's deck as codes: it is stored with every move of the deal, unchanged, so its
+    codes are kept once made (for the decks of the deals in play, a thousand at most)."""
+    codes = _DECK_CODES.get(deck)
+    if codes is None:
+        if len(_DECK_CODES) >= 1000:
+            _DECK_CODES.clear()
+        codes = _DECK_CODES[deck] = tuple(map(CODES.__getitem__, deck))
+    return list(codes)
+
+
 def _indices(value: Any) -> Hand:
     return tuple(map(INDEX.__getitem__, value))
 
@@ -437,7 +451,7 @@ class BeziqueState(core.MatchState):
     }
 
     # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Bézigue's.
-    _deck: tuple[int, ...] = core.stored(write=_codes, read=_indices)
+    _deck: tuple[int, ...] = core.stored(write=_stored_deck, read=_indices)
     _trump: int = core.derived()
     _pos: int = core.stored(read=core.read_int)
     """The next stock card in ``_deck``."""
