@@ -798,6 +798,25 @@ class _ReadOptional:
 _Writer = tuple[str, str, Codec]
 _CODECS: dict[type, tuple[tuple[_Writer, ...], tuple[_Writer, ...], tuple[str, ...]]] = {}
 _TO_DATA: dict[tuple[type, bool], Callable[[Any], Json]] = {}
+_READ_FIELDS: dict[type, Callable[[Any, Json], None]] = {}
+
+
+def _make_read_fields(cls: type[MatchState]) -> Callable[[Any, Json], None]:
+    """What ``cls.load`` does field by field, as straight-line code (as ``_make_to_data``):
+    each stored field read by its reader, in the order declared. A missing key is None
+    for an optional field, a KeyError (a corrupt row) for the others."""
+    namespace: dict[str, Any] = {}
+    body = ["def read_fields(state, data):\n"]
+    for i, (name, key, read) in enumerate(cls._codecs()[1]):
+        value = f"data.get({key!r})" if isinstance(read, _ReadOptional) else f"data[{key!r}]"
+        if read is _same:
+            body.append(f"    state.{name} = {value}\n")
+        else:
+            namespace[f"_r{i}"] = read
+            body.append(f"    state.{name} = _r{i}({value})\n")
+    body.append("    return None\n")
+    exec("".join(body), namespace)  # the source is built from field names and keys only
+    return cast(Callable[[Any, Json], None], namespace["read_fields"])
 
 
 def _make_to_data(cls: type[MatchState], tuples: bool) -> Callable[[Any], Json]:
@@ -1002,10 +1021,10 @@ class MatchState(State):
         TypeError…, which ``Game.from_json`` turns into ValueError) if it is not one."""
         state = object.__new__(cls)
         state._legal = None
-        for name, key, read in cls._codecs()[1]:
-            # A missing key is None for an optional field, a KeyError (corrupt row) for others.
-            value = data.get(key) if isinstance(read, _ReadOptional) else data[key]
-            setattr(state, name, read(value))
+        read_fields = _READ_FIELDS.get(cls)
+        if read_fields is None:
+            read_fields = _READ_FIELDS[cls] = _make_read_fields(cls)
+        read_fields(state, data)
         state._derive()
         state._check_header()
         state._check()
