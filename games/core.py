@@ -823,8 +823,8 @@ def _make_to_data(cls: type[MatchState], tuples: bool) -> Callable[[Any], Json]:
     """``cls.to_data(tuples=tuples)`` as straight-line code, one line a field, each writer
     called by name (none for a field written as it is): every move stores its state, and
     a loop of getattr and tests per field was most of the cost of writing it."""
-    namespace: dict[str, Any] = {"_game": cls.game.name}
-    body = ["def to_data(self):\n    data = {'game': _game}\n"]
+    namespace: dict[str, Any] = {}
+    body = ["def to_data(self):\n    data = {'game': self.game.name}\n"]
     for i, (name, key, write) in enumerate(cls._codecs()[0]):
         if isinstance(write, _WriteOptional):  # None leaves the key out; else always written
             namespace[f"_w{i}"] = write.codec
