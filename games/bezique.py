@@ -45,6 +45,7 @@ INDEX: Final = {code: i for i, code in enumerate(CODES)}
 # Trick rank, high to low A 10 K Q J 9 8 7.
 POWER: Final = tuple((0, 1, 2, 6, 3, 4, 5, 7)[i & 7] for i in range(32))
 BRISQUE: Final = tuple(10 if i & 7 in (TEN, ACE) else 0 for i in range(32))
+IS_BRISQUE: Final = tuple(1 if points else 0 for points in BRISQUE)
 RANK_WORD: Final = {JACK: "jacks", QUEEN: "queens", KING: "kings", ACE: "aces"}
 QS, JD = INDEX["QS"], INDEX["JD"]
 
@@ -278,11 +279,25 @@ def _meld_moves(hand: Hand, table: Hand, trump: int) -> list[str]:
 
 
 def _codes(cards: Hand) -> list[str]:
-    return [CODES[c] for c in cards]
+    return list(map(CODES.__getitem__, cards))
+
+
+_DECK_CODES: dict[Hand, tuple[str, ...]] = {}
+
+
+def _stored_deck(deck: Hand) -> list[str]:
+    """The deal's deck as codes: it is stored with every move of the deal, unchanged, so its
+    codes are kept once made (for the decks of the deals in play, a thousand at most)."""
+    codes = _DECK_CODES.get(deck)
+    if codes is None:
+        if len(_DECK_CODES) >= 1000:
+            _DECK_CODES.clear()
+        codes = _DECK_CODES[deck] = tuple(map(CODES.__getitem__, deck))
+    return list(codes)
 
 
 def _indices(value: Any) -> Hand:
-    return tuple(INDEX[c] for c in value)
+    return tuple(map(INDEX.__getitem__, value))
 
 
 def _stored_hands(hands: tuple[Hand, Hand]) -> list[list[str]]:
@@ -436,7 +451,7 @@ class BeziqueState(core.MatchState):
     }
 
     # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Bézigue's.
-    _deck: tuple[int, ...] = core.stored(write=_codes, read=_indices)
+    _deck: tuple[int, ...] = core.stored(write=_stored_deck, read=_indices)
     _trump: int = core.derived()
     _pos: int = core.stored(read=core.read_int)
     """The next stock card in ``_deck``."""
@@ -858,9 +873,14 @@ class BeziqueState(core.MatchState):
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> BeziqueView:
         base = core.base_view(
-            self, seat, [CODES[c] for c in self._hands[seat]] if seat is not None else ()
+            self,
+            seat,
+            map(CODES.__getitem__, self._hands[seat]) if seat is not None else (),
+            ordered=True,  # a hand is kept sorted, and int order is canonical
         )
         last_trick = self._last_trick
+        won = self._won
+        trick = self._trick
         view: BeziqueView = {
             **base,
             "deal": self._deal_no + 1,
@@ -871,7 +891,7 @@ class BeziqueState(core.MatchState):
             "stock": self._stock(),
             "stage": 1 if self._turn_up >= 0 else 2,
             "phase": "over" if self._turn is None else PHASE_WORD[self._phase],
-            "trick": self._entries(self._trick, self._leader),
+            "trick": self._entries(trick, self._leader) if trick else [],
             "last_trick": (
                 None
                 if last_trick is None
@@ -880,16 +900,19 @@ class BeziqueState(core.MatchState):
                     "winner": last_trick[2],
                 }
             ),
-            "table": [[CODES[c & 31] for c in sorted(t, key=_card)] for t in self._tables],
+            "table": [_table_codes(self._tables[0]), _table_codes(self._tables[1])],
             "melds": [
                 {"seat": s, "name": name, "cards": list(cards), "points": points}
                 for s, name, cards, points in self._melds
             ],
             "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-            "tricks_won": [len(self._won[0]) // 2, len(self._won[1]) // 2],
-            "brisques": [sum(1 for c in won if BRISQUE[c]) for won in self._won],
+            "tricks_won": [len(won[0]) // 2, len(won[1]) // 2],
+            "brisques": [
+                sum(map(IS_BRISQUE.__getitem__, won[0])),
+                sum(map(IS_BRISQUE.__getitem__, won[1])),
+            ],
             "deal_scores": list(self._deal_scores),
-            "deal_history": [list(scores) for scores in self._history],
+            "deal_history": list(map(list, self._history)),
             "last_move": self._last_move_view(seat),
             "last_deal": self._last_deal(),
         }
@@ -913,6 +936,11 @@ class BeziqueState(core.MatchState):
 
     @staticmethod
     def _entries(cards: Hand, leader: Seat) -> list[core.CardEntry]:
+        if len(cards) == 2:  # a trick's two cards: the leader's, then the other's
+            return [
+                {"seat": leader, "card": CODES[cards[0]]},
+                {"seat": 1 - leader, "card": CODES[cards[1]]},
+            ]
         return [{"seat": (leader + i) % 2, "card": CODES[c]} for i, c in enumerate(cards)]
 
     def _stock(self) -> int:
@@ -940,9 +968,9 @@ class BeziqueState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the double pack (a corrupt row)."""
-        pack = sorted(DOUBLE_PACK)
+        pack = core.sorted_pack(DOUBLE_PACK)
         cards = [card for zone in self.zones().values() for card in zone]
-        if sorted(cards) != pack or sorted(CODES[c] for c in self._deck) != pack:
+        if sorted(cards) != pack or sorted(map(CODES.__getitem__, self._deck)) != pack:
             raise ValueError("cards do not add up to Bézigue's double pack")
         if len(self._deck) != DECK_SIZE or not TURN_UP_AT < self._pos <= DECK_SIZE + 1:
             raise ValueError("impossible stock position")
@@ -960,8 +988,11 @@ class BeziqueState(core.MatchState):
                     raise ValueError("impossible meld level on the table")
 
 
-def _card(copy: int) -> int:
-    return copy & 31
+def _table_codes(table: Hand) -> list[str]:
+    """A table's cards in canonical order, without their meld levels."""
+    if not table:
+        return []
+    return list(map(CODES.__getitem__, sorted([copy & 31 for copy in table])))
 
 
 def _pair_of(pair: tuple[Hand, Hand], seat: Seat, value: Hand) -> tuple[Hand, Hand]:

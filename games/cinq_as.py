@@ -75,6 +75,21 @@ def expedition_score(cards: tuple[str, ...] | list[str]) -> int:
     return score + 20 if len(cards) >= 8 else score
 
 
+class _Scores(dict[tuple[str, ...], int]):
+    """``expedition_score`` of each expedition met, kept: every view shows all ten scores
+    (twenty after the first round), and a match lays few expeditions of a suit that differ
+    (bonus cards, then rising numbers: a few thousand at most)."""
+
+    def __missing__(self, exp: tuple[str, ...]) -> int:
+        if len(self) >= 50_000:  # only corrupt stored states could make so many
+            self.clear()
+        score = self[exp] = expedition_score(exp)
+        return score
+
+
+_SCORE_OF: Final = _Scores().__getitem__
+"""An expedition's score (a tuple of cards), worked out once."""
+
 _insert: Final = sorted_insert(_KEY)
 """A hand (kept in canonical order, so a view reveals nothing of when a card came) + a card."""
 
@@ -93,7 +108,7 @@ def _stored_expeditions(exps: tuple[Expeditions, Expeditions]) -> list[Any]:
 
 
 def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
-    exps = [tuple(core.read_cards(e) for e in exp) for exp in value]
+    exps = [tuple(map(core.read_cards, exp)) for exp in value]
     if len(exps) != 2 or any(len(exp) != 5 for exp in exps):
         raise ValueError("expeditions must be two lists of five")
     return exps[0], exps[1]
@@ -102,7 +117,7 @@ def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
 def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
     if len(value) != 5:
         raise ValueError("there are five discard piles")
-    return tuple(core.read_cards(pile) for pile in value)
+    return tuple(map(core.read_cards, value))
 
 
 def _read_card_or_none(value: Any) -> str | None:
@@ -345,6 +360,7 @@ class CinqAsState(core.MatchState):
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> CinqAsView:
         base = core.base_view(self, seat, self._hands[seat] if seat is not None else ())
+        exps = self._exps
         view: CinqAsView = {
             **base,
             "round": self._deal_no + 1,
@@ -352,33 +368,36 @@ class CinqAsState(core.MatchState):
             "first_player": self._dealer,
             "phase": "over" if self._turn is None else ("play", "draw")[self._phase],
             "expeditions": [
-                {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._exps
+                dict(zip(SUITS, map(list, exps[0]), strict=True)),
+                dict(zip(SUITS, map(list, exps[1]), strict=True)),
             ],
             "expedition_scores": [
-                {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
-                for exp in self._exps
+                dict(zip(SUITS, map(_SCORE_OF, exps[0]), strict=True)),
+                dict(zip(SUITS, map(_SCORE_OF, exps[1]), strict=True)),
             ],
-            "discards": {suit: list(self._piles[i]) for i, suit in enumerate(SUITS)},
+            "discards": dict(zip(SUITS, map(list, self._piles), strict=True)),
             "just_discarded": self._discarded,
             "stock": len(self._deck) - self._pos,
             "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
-            "round_scores": [list(scores) for scores in self._history],
+            "round_scores": list(map(list, self._history)),
             "last_move": self._last_move_view(seat),
             "last_round": self._last_round(),
         }
         return view
 
     def _last_round(self) -> CinqAsRoundView | None:
-        if self._previous is None:
+        previous = self._previous
+        if previous is None:
             return None
         return {
             "round": len(self._history),
             "expeditions": [
-                {suit: list(exp[i]) for i, suit in enumerate(SUITS)} for exp in self._previous
+                dict(zip(SUITS, map(list, previous[0]), strict=True)),
+                dict(zip(SUITS, map(list, previous[1]), strict=True)),
             ],
             "expedition_scores": [
-                {suit: expedition_score(exp[i]) for i, suit in enumerate(SUITS)}
-                for exp in self._previous
+                dict(zip(SUITS, map(_SCORE_OF, previous[0]), strict=True)),
+                dict(zip(SUITS, map(_SCORE_OF, previous[1]), strict=True)),
             ],
             "round_scores": list(self._history[-1]),
         }
@@ -402,14 +421,16 @@ class CinqAsState(core.MatchState):
         self._deal(0, first)
 
     def _derive(self) -> None:
+        value = _VALUE.__getitem__
         self._tops = tuple(
-            max((_VALUE[c] for c in exp[i]), default=0) for exp in self._exps for i in range(5)
+            max(map(value, exp[i]), default=0) for exp in self._exps for i in range(5)
         )
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
         cards = [card for zone in self.zones().values() for card in zone]
-        if sorted(cards) != sorted(TAROT_SET) or sorted(self._deck) != sorted(TAROT_SET):
+        pack = core.sorted_pack(TAROT_SET)
+        if sorted(cards) != pack or sorted(self._deck) != pack:
             raise ValueError("cards do not add up to Le 5 As' deck")
         if self._phase not in (0, 1):
             raise ValueError("impossible phase")

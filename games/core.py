@@ -306,12 +306,16 @@ def seat_or_lot(chosen: int | None, seed: int, game: str, what: str) -> Seat:
 
 # Reading stored states: a value of the wrong kind is a corrupt row, refused with ValueError.
 def read_int(value: object) -> int:
+    if type(value) is int:  # the common case, first: a stored state holds many numbers
+        return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"expected a whole number, not {value!r}")
     return value
 
 
 def read_seat(value: object) -> Seat:
+    if type(value) is int and 0 <= value <= 1:  # the common case, first
+        return value
     if read_int(value) not in (0, 1):
         raise ValueError(f"a seat is 0 or 1, not {value!r}")
     return read_int(value)
@@ -619,19 +623,28 @@ class State(ABC):
         return f"<{self.game.title} to_move={self.to_move} scores={self.scores}>"
 
 
-def base_view(state: State, seat: Seat | None, hand: Iterable[str]) -> BaseView:
-    """The keys every view has (docs/views.md); a game adds its own."""
+def base_view(
+    state: State, seat: Seat | None, hand: Iterable[str], *, ordered: bool = False
+) -> BaseView:
+    """The keys every view has (docs/views.md); a game adds its own. ``ordered``: the game
+    hands in ``hand`` already in canonical order (a fresh list of it is shown, unsorted)."""
     if seat not in (0, 1, None):
         raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
-    mine = seat is not None
+    to_move = state.to_move
+    if seat is None:
+        cards: list[str] = []
+        legal: list[str] = []
+    else:
+        cards = list(hand) if ordered else sort_cards(hand)
+        legal = state.legal_moves() if to_move == seat else []
     return {
         "game": state.game.name,
         "seat": seat,
-        "hand": sort_cards(hand) if mine else [],
-        "to_move": state.to_move,
+        "hand": cards,
+        "to_move": to_move,
         "scores": list(state.scores),
-        "legal_moves": state.legal_moves() if mine and state.to_move == seat else [],
-        "result": state.result,
+        "legal_moves": legal,
+        "result": None if (result := state.result) is None else fresh(result),
     }
 
 
@@ -670,6 +683,28 @@ def derived() -> Any:
     return dataclasses.field(metadata={"derived": True})
 
 
+def fresh(value: Any) -> Any:
+    """A copy of JSON data, every list and dict in it new: a view or stored data handed out
+    must not share one with the state (the caller may change it)."""
+    if isinstance(value, dict):
+        return {key: fresh(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [fresh(item) for item in value]
+    return value
+
+
+_SORTED_PACKS: dict[tuple[str, ...], list[str]] = {}
+
+
+def sorted_pack(pack: tuple[str, ...]) -> list[str]:
+    """``sorted(pack)``, sorted once: a state read back is checked against it (don't change
+    the list)."""
+    found = _SORTED_PACKS.get(pack)
+    if found is None:
+        found = _SORTED_PACKS[pack] = sorted(pack)
+    return found
+
+
 def read_result(value: object) -> Json | None:
     if value is not None and not isinstance(value, dict):
         raise ValueError(f"a result is an object or null, not {value!r}")
@@ -698,7 +733,7 @@ def read_cards(value: object) -> tuple[str, ...]:
     """Card codes as stored; the game's ``_check`` proves they add up to its pack."""
     if not isinstance(value, list | tuple):
         raise ValueError(f"expected a list of cards, not {value!r}")
-    return tuple(str(card) for card in value)
+    return tuple(map(str, value))
 
 
 def read_decks(value: object) -> tuple[tuple[str, ...], ...]:
@@ -716,7 +751,7 @@ def read_rows(value: object, *readers: Codec) -> tuple[tuple[Any, ...], ...]:
     for row in value:
         if not isinstance(row, list | tuple) or len(row) != len(readers):
             raise ValueError(f"expected rows of {len(readers)} values, not {row!r}")
-        rows.append(tuple(read(item) for read, item in zip(readers, row, strict=True)))
+        rows.append(tuple([read(item) for read, item in zip(readers, row, strict=True)]))
     return tuple(rows)
 
 
@@ -736,8 +771,16 @@ _ABSENT: Any = object()
 """What an optional field writes for None: the key is left out of the JSON."""
 
 
-def _write_optional(codec: Codec) -> Codec:
-    return lambda value: _ABSENT if value is None else codec(value)
+class _WriteOptional:
+    """The writer of an optional field: None is left out (``_ABSENT``)."""
+
+    __slots__ = ("codec",)
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+
+    def __call__(self, value: Any) -> Any:
+        return _ABSENT if value is None else self.codec(value)
 
 
 class _ReadOptional:
@@ -754,6 +797,50 @@ class _ReadOptional:
 
 _Writer = tuple[str, str, Codec]
 _CODECS: dict[type, tuple[tuple[_Writer, ...], tuple[_Writer, ...], tuple[str, ...]]] = {}
+_TO_DATA: dict[tuple[type, bool], Callable[[Any], Json]] = {}
+_READ_FIELDS: dict[type, Callable[[Any, Json], None]] = {}
+
+
+def _make_read_fields(cls: type[MatchState]) -> Callable[[Any, Json], None]:
+    """What ``cls.load`` does field by field, as straight-line code (as ``_make_to_data``):
+    each stored field read by its reader, in the order declared. A missing key is None
+    for an optional field, a KeyError (a corrupt row) for the others."""
+    namespace: dict[str, Any] = {}
+    body = ["def read_fields(state, data):\n"]
+    for i, (name, key, read) in enumerate(cls._codecs()[1]):
+        value = f"data.get({key!r})" if isinstance(read, _ReadOptional) else f"data[{key!r}]"
+        if read is _same:
+            body.append(f"    state.{name} = {value}\n")
+        else:
+            namespace[f"_r{i}"] = read
+            body.append(f"    state.{name} = _r{i}({value})\n")
+    body.append("    return None\n")
+    exec("".join(body), namespace)  # the source is built from field names and keys only
+    return cast(Callable[[Any, Json], None], namespace["read_fields"])
+
+
+def _make_to_data(cls: type[MatchState], tuples: bool) -> Callable[[Any], Json]:
+    """``cls.to_data(tuples=tuples)`` as straight-line code, one line a field, each writer
+    called by name (none for a field written as it is): every move stores its state, and
+    a loop of getattr and tests per field was most of the cost of writing it."""
+    namespace: dict[str, Any] = {}
+    body = ["def to_data(self):\n    data = {'game': self.game.name}\n"]
+    for i, (name, key, write) in enumerate(cls._codecs()[0]):
+        if isinstance(write, _WriteOptional):  # None leaves the key out; else always written
+            namespace[f"_w{i}"] = write.codec
+            body.append(
+                f"    value = self.{name}\n"
+                f"    if value is not None:\n"
+                f"        data[{key!r}] = _w{i}(value)\n"
+            )
+        elif write is _same or (tuples and write in _AS_LISTS):
+            body.append(f"    data[{key!r}] = self.{name}\n")
+        else:
+            namespace[f"_w{i}"] = write
+            body.append(f"    data[{key!r}] = _w{i}(self.{name})\n")
+    body.append("    return data\n")
+    exec("".join(body), namespace)  # the source is built from field names and keys only
+    return cast(Callable[[Any], Json], namespace["to_data"])
 
 
 def _make_copy(cls: type[MatchState]) -> Callable[[Any], Any]:
@@ -807,7 +894,7 @@ class MatchState(State):
         write=list_or_none, read=read_last
     )
     """The last move: (seat, move), or (seat, move, what others see) where that differs."""
-    _result: Json | None = stored(read=read_result)
+    _result: Json | None = stored(write=fresh, read=read_result)
     _turn: Seat | None = stored(read=read_seat_or_none)
     """The seat to move (``to_move``); None once the match is over."""
 
@@ -885,7 +972,7 @@ class MatchState(State):
                 key = keys.get(field.name) or meta["key"] or field.name.lstrip("_")
                 write, read = meta["write"], meta["read"]
                 if meta["optional"]:
-                    write, read = _write_optional(write), _ReadOptional(read)
+                    write, read = _WriteOptional(write), _ReadOptional(read)
                 writers.append((field.name, key, write))
                 readers.append((field.name, key, read))
             codecs = _CODECS[cls] = (tuple(writers), tuple(readers), tuple(derived_names))
@@ -899,14 +986,11 @@ class MatchState(State):
         stores a state with every move) writes the very same text from it. ``tuples``: the
         fields stored as plain lists are left the tuples they are, for an encoder that
         writes tuples as lists (orjson) and need not have them copied first."""
-        data: Json = {"game": self.game.name}
-        for name, key, write in self._codecs()[0]:
-            value = getattr(self, name)
-            if not (tuples and write in _AS_LISTS):
-                value = write(value)
-            if value is not _ABSENT:
-                data[key] = value
-        return data
+        cls = type(self)
+        write = _TO_DATA.get((cls, tuples))
+        if write is None:
+            write = _TO_DATA[cls, tuples] = _make_to_data(cls, tuples)
+        return write(self)
 
     def matches_stored(self, text: str) -> bool:
         """Whether ``text``, a state stored earlier, is this state: the same JSON, except that
@@ -937,10 +1021,10 @@ class MatchState(State):
         TypeError…, which ``Game.from_json`` turns into ValueError) if it is not one."""
         state = object.__new__(cls)
         state._legal = None
-        for name, key, read in cls._codecs()[1]:
-            # A missing key is None for an optional field, a KeyError (corrupt row) for others.
-            value = data.get(key) if isinstance(read, _ReadOptional) else data[key]
-            setattr(state, name, read(value))
+        read_fields = _READ_FIELDS.get(cls)
+        if read_fields is None:
+            read_fields = _READ_FIELDS[cls] = _make_read_fields(cls)
+        read_fields(state, data)
         state._derive()
         state._check_header()
         state._check()
@@ -953,7 +1037,7 @@ class MatchState(State):
         """Refuse a loaded state that breaks the game's invariants (a corrupt row)."""
 
     def _check_header(self) -> None:
-        pack = sorted(self.game.pack)
+        pack = sorted_pack(self.game.pack)
         if any(sorted(deck) != pack for deck in self._decks):
             raise ValueError(f"a stored deck's cards are not {self.game.title}'s pack")
         if (self.to_move is None) != (self._result is not None):

@@ -110,10 +110,20 @@ Previous = tuple[Seat, Seat | None, Tricks, tuple[int, int]]
 
 
 def _tricks_json(tricks: Tricks) -> list[core.TrickView]:
-    return [
-        {"cards": [{"seat": s, "card": card} for s, card in cards], "winner": winner}
-        for cards, winner in tricks
-    ]
+    try:  # every finished trick has two cards: written out, with no call per trick
+        return [
+            {"cards": [{"seat": s0, "card": c0}, {"seat": s1, "card": c1}], "winner": winner}
+            for ((s0, c0), (s1, c1)), winner in tricks
+        ]
+    except ValueError:  # a stored trick of another length, read back as it was
+        return [{"cards": _entries(cards), "winner": winner} for cards, winner in tricks]
+
+
+def _entries(cards: Trick) -> list[core.CardEntry]:
+    if len(cards) == 2:  # every finished trick: written out, with no loop to start
+        (s0, card0), (s1, card1) = cards
+        return [{"seat": s0, "card": card0}, {"seat": s1, "card": card1}]
+    return [{"seat": s, "card": card} for s, card in cards]
 
 
 def _stored_tricks(tricks: Tricks) -> list[Any]:
@@ -550,15 +560,17 @@ class EcarteState(core.MatchState):
             "phase": "over" if self._turn is None else PHASES[self._phase],
             "committed": self._committed,
             "proposals": self._proposals,
-            "exchanges": [{"seat": s, "count": n} for s, n in self._exchanges],
+            "exchanges": (
+                [{"seat": s, "count": n} for s, n in self._exchanges] if self._exchanges else []
+            ),
             "discarded": list(self._discards[seat]) if seat is not None else [],
             "king": self._king,
-            "trick": [{"seat": s, "card": card} for s, card in self._trick],
-            "tricks": _tricks_json(self._tricks),
+            "trick": _entries(self._trick) if self._trick else [],
+            "tricks": _tricks_json(self._tricks) if self._tricks else [],
             "tricks_won": list(self._won),
             "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
             "deal_scores": list(self._points),
-            "hand_scores": [list(points) for points in self._history],
+            "hand_scores": list(map(list, self._history)),
             "previous_hand": self._previous_hand(),
             "last_move": self._public_last(seat),
         }
@@ -569,11 +581,12 @@ class EcarteState(core.MatchState):
         if self._previous is None:
             return None
         dealer, committed, tricks, points = self._previous
+        winners = [winner for _cards, winner in tricks]
         return {
             "dealer": dealer,
             "committed": committed,
             "tricks": _tricks_json(tricks),
-            "tricks_won": [sum(1 for _cards, w in tricks if w == seat) for seat in (0, 1)],
+            "tricks_won": [winners.count(0), winners.count(1)],
             "points": list(points),
         }
 
@@ -612,7 +625,7 @@ class EcarteState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
-        pack = sorted(PACK)
+        pack = core.sorted_pack(PACK)
         cards = [card for zone in self.zones().values() for card in zone]
         if sorted(cards) != pack or sorted(self._deck) != pack:
             raise ValueError("cards do not add up to Écarté's 32-card pack")

@@ -698,7 +698,9 @@ class PiquetState(core.MatchState):
 
     # -- views ----------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> PiquetView:
-        base = core.base_view(self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else ())
+        base = core.base_view(
+            self, seat, cards_of(self._hands[seat]) if seat in (0, 1) else (), ordered=True
+        )
         elder = self.elder
         talon_seen: list[str] = []
         discarded: list[str] = []
@@ -732,10 +734,14 @@ class PiquetState(core.MatchState):
             "exchanged": list(self._exchanged),
             "talon_seen": talon_seen,
             "discarded": discarded,
-            "declarations": [
-                {"seat": who, "kind": kind, "text": text, "points": points}
-                for who, kind, text, points in self._decls
-            ],
+            "declarations": (
+                [
+                    {"seat": who, "kind": kind, "text": text, "points": points}
+                    for who, kind, text, points in self._decls
+                ]
+                if self._decls
+                else []
+            ),
             "trick": trick,
             "last_trick": (
                 None
@@ -750,8 +756,8 @@ class PiquetState(core.MatchState):
             ),
             "tricks_won": list(self._tricks),
             "deal_scores": list(self._deal_scores),
-            "deal_history": [list(scores) for scores in self._history],
-            "hand_sizes": [bin(self._hands[0]).count("1"), bin(self._hands[1]).count("1")],
+            "deal_history": list(map(list, self._history)),
+            "hand_sizes": [self._hands[0].bit_count(), self._hands[1].bit_count()],
             "last_move": self._last_move_view(seat),
             "last_deal": self._last_deal(),
         }
@@ -799,10 +805,11 @@ class PiquetState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not fit a deal of piquet (a corrupt row)."""
-        if sorted(self._deck) != sorted(_CODES):
+        pack = core.sorted_pack(_CODES)
+        if sorted(self._deck) != pack:
             raise ValueError("the deal's cards do not add up to the piquet pack")
         cards = [card for zone in self.zones().values() for card in zone]
-        if sorted(cards) != sorted(_CODES):
+        if sorted(cards) != pack:
             raise ValueError("cards do not add up to the piquet pack")
         held = [bin(hand).count("1") for hand in self._hands]
         if (held[0] != held[1] and self._lead < 0) or abs(held[0] - held[1]) > 1:
