@@ -16,8 +16,8 @@ RANKS_LOW_TO_HIGH = ("7", "8", "9", "10", "A", "J", "Q", "K")  # the ace between
 POWER = {card: RANKS_LOW_TO_HIGH.index(card[:-1]) for card in PIQUET_PACK}
 PHASES = ("propose", "respond", "discard", "play")
 TURN_UP = 10
-REDRAWS = 12  # tries at a deal that fits what the opponent's choices suggest
-UNLIKELY = 0.25  # the chance to keep a deal that does not fit them
+REDRAWS = 20  # tries at a deal that fits what the opponent's choices suggest
+UNLIKELY = 0.1  # the chance to keep a deal that does not fit them
 PLAYABLE = 5  # the strength of a hand worth playing as it is, for the rules of thumb
 DISCARDS = 8  # exchanges searched: the best few by keep_worth
 
@@ -28,39 +28,139 @@ def cards_in_seat(view: Json, seat: int) -> list[str]:
     return [str(e["card"]) for e in entries if e["seat"] == seat]
 
 
+def told_by_choices(view: Json) -> int:
+    """What the opponent's last choice about exchanging says of the hand they hold now: 1 a
+    hand worth playing (they played without proposing, or refused a proposal), -1 one worth
+    changing (they proposed, or accepted a proposal and have not exchanged since), 0 nothing.
+
+    The view keeps no history, but a hand's proposals and exchanges follow a fixed course
+    (propose, accept, elder's exchange, dealer's, then elder chooses again), so the counts
+    tell which choice came last."""
+    seat = int(view["seat"])
+    opp = 1 - seat
+    elder = int(view["elder"])
+    phase = str(view["phase"])
+    proposals = int(view["proposals"])
+    elder_exchanges = sum(1 for e in view["exchanges"] if e["seat"] == elder)
+    if phase == "respond":
+        return -1 if opp == elder else 0
+    if phase == "discard":
+        # Elder proposed and the dealer accepted; an opponent who is the dealer has not yet
+        # exchanged, so still holds the hand they thought worth changing.
+        return -1 if opp != elder else 0
+    if phase != "play":
+        return 0
+    if proposals > elder_exchanges:
+        # The last proposal was refused: the dealer held a hand worth playing, elder one
+        # worth changing.
+        return -1 if opp == elder else 1
+    if opp == elder and int(view["stock"]) > 0 and view["king"] != opp:
+        # Elder played at once when still free to propose (a king announced plays at once
+        # whatever the hand, and an empty stock leaves no choice).
+        return 1
+    return 0
+
+
+def kept_at_exchange(view: Json) -> int:
+    """How many cards the opponent kept at their last exchange this hand (0 if none): a
+    player throws the cards not worth keeping, so the fewer thrown, the more trumps and kings
+    kept."""
+    opp = 1 - int(view["seat"])
+    counts = [int(e["count"]) for e in view["exchanges"] if e["seat"] == opp]
+    return TRICKS - counts[-1] if counts else 0
+
+
+def keeper(card: str, trump: str) -> bool:
+    """A card worth keeping through an exchange: a trump or a king."""
+    return card[-1] == trump or card[:-1] == "K"
+
+
+def ruled_out(view: Json) -> set[str]:
+    """Cards the opponent cannot hold, from the tricks they answered (ecarte D9): one who did
+    not follow suit has none of it, and no trump either if they did not trump; one who
+    followed without beating the card led holds no higher card of its suit."""
+    opp = 1 - int(view["seat"])
+    trump = str(view["trump"])
+    out: set[str] = set()
+    for done in view["tricks"]:
+        (first, second) = done["cards"]
+        if second["seat"] != opp:
+            continue
+        lead, answer = str(first["card"]), str(second["card"])
+        suit = lead[-1]
+        if answer[-1] == suit:
+            if not POWER[answer] > POWER[lead]:
+                out |= {c for c in PIQUET_PACK if c[-1] == suit and POWER[c] > POWER[lead]}
+        else:
+            out |= {c for c in PIQUET_PACK if c[-1] == suit}
+            if answer[-1] != trump:
+                out |= {c for c in PIQUET_PACK if c[-1] == trump}
+    return out
+
+
+def opponent_cards(
+    hidden: list[str], size: int, known: list[str], view: Json, rng: random.Random
+) -> list[str]:
+    """Draw the opponent's ``size`` hidden cards out of ``hidden`` (removed from it), after
+    what their choices and answers tell: ``known`` are their cards already shown (played,
+    or the king they announced), part of the hand they chose with."""
+    trump = str(view["trump"])
+    out = ruled_out(view)
+    allowed = [c for c in hidden if c not in out]
+    if len(allowed) < size:  # the answers do not fit: a deal still has to be made
+        allowed = list(hidden)
+    told = told_by_choices(view)
+    kept = kept_at_exchange(view) - sum(1 for c in known if keeper(c, trump))
+    best: list[str] = []
+    for _attempt in range(REDRAWS):
+        rng.shuffle(allowed)
+        chosen: list[str] = []
+        if kept > 0 and rng.random() >= UNLIKELY:
+            good = [c for c in allowed if keeper(c, trump)]
+            chosen = good[: min(kept, size)]
+        chosen += [c for c in allowed if c not in chosen][: size - len(chosen)]
+        best = chosen
+        worth = strength([*known, *chosen], trump)
+        if told == 0 or (worth >= PLAYABLE) == (told > 0) or rng.random() < UNLIKELY:
+            break
+    for card in best:
+        hidden.remove(card)
+    return best
+
+
 def determinize(view: Json, rng: random.Random) -> State:
     """Deal the unseen cards between the opponent's hand, the opponent's face-down discards
-    and the stock. An announced king of trumps not yet played stays in the announcer's hand."""
+    and the stock. An announced king of trumps not yet played stays in the announcer's hand.
+
+    What the opponent chose tells of their hand, and deals that contradict it are mostly
+    redrawn (only mostly, as not every player reasons so): see ``told_by_choices``,
+    ``kept_at_exchange`` and ``ruled_out``. Their discards were cards not worth keeping."""
     seat = int(view["seat"])
     opp = 1 - seat
     played = cards_in(view["trick"]) + [c for t in view["tricks"] for c in cards_in(t["cards"])]
     turn_up = str(view["turn_up"])
+    trump = str(view["trump"])
     hidden = unseen(PIQUET_PACK, view["hand"], view["discarded"], played, [turn_up])
     forced = []
-    king = "K" + str(view["trump"])
+    king = "K" + trump
     if view["king"] == opp and king in hidden:
         hidden.remove(king)
         forced.append(king)
-    # What the opponent chose tells of their hand. One who chose to play without an
-    # exchange (elder leading at once, or the dealer refusing the first proposal) showed a
-    # hand worth playing; an elder who has just proposed, one worth changing. Deals that
-    # contradict it are mostly redrawn — only mostly, as not every player reasons so.
-    if view["committed"] == opp and not view["exchanges"]:
-        told = 1
-    elif view["phase"] == "respond" and view["to_move"] == seat:
-        told = -1
-    else:
-        told = 0
+    rng.shuffle(hidden)
     their_played = [c for c in played if c not in cards_in_seat(view, seat)]
-    trump = str(view["trump"])
-    for _attempt in range(REDRAWS):
-        rng.shuffle(hidden)
-        size = int(view["hand_sizes"][opp]) - len(forced)
-        worth = strength([*forced, *hidden[:size], *their_played], trump)
-        if told == 0 or (worth >= PLAYABLE) == (told > 0) or rng.random() < UNLIKELY:
-            break
-    other = forced + take(hidden, int(view["hand_sizes"][opp]) - len(forced))
-    thrown = take(hidden, sum(int(e["count"]) for e in view["exchanges"] if e["seat"] == opp))
+    size = int(view["hand_sizes"][opp]) - len(forced)
+    if size < 0:
+        raise ValueError("the view's counts do not fit the unseen cards")
+    mine = opponent_cards(hidden, size, [*forced, *their_played], view, rng)
+    count = sum(int(e["count"]) for e in view["exchanges"] if e["seat"] == opp)
+    if count > len(hidden):
+        raise ValueError("the view's counts do not fit the unseen cards")
+    if rng.random() >= UNLIKELY:
+        # Cards thrown away were mostly not worth keeping: deal them from those first.
+        hidden.sort(key=lambda c: keeper(c, trump))
+    thrown = take(hidden, count)
+    rng.shuffle(hidden)
+    other = forced + mine
     stock = take(hidden, int(view["stock"]))
     if hidden:
         raise ValueError("the view's counts do not fit the unseen cards")
@@ -352,7 +452,7 @@ GAME_AI: GameAI = register(
         horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
         counts=lambda move: move.startswith("play"),
         win_value=4.0,
-        strong=600,
+        strong=1000,
         evaluate=evaluate,
         candidates=candidates,
     )
