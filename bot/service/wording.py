@@ -465,13 +465,8 @@ class OwedHand(Delivery):
         self.__dict__["_view"] = value
 
     def to_json(self) -> Json:
-        return self.stored()
-
-    def stored(self) -> Json:
-        """What the outbox keeps: all but the words and the view, and what to make them from."""
-        data = {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
-        data.update(text="", view=None, place=self.place.to_json(), news=[])
-        return data
+        """As the hand it stands for (the outbox keeps ``owed_json`` instead)."""
+        return self.plain().to_json()
 
     def plain(self) -> Delivery:
         """The hand it stands for, as a plain delivery (worded now if not yet)."""

@@ -268,3 +268,28 @@ async def test_an_outbox_row_reads_back_as_its_delivery(
     for delivery in deliveries:
         assert read_back[delivery.outbox_id] == delivery
         assert read_back[delivery.outbox_id].owed is None  # worded
+
+
+async def test_a_hand_worded_when_read_reads_as_the_hand_it_stands_for(
+    service: MatchService,
+) -> None:
+    """Whatever reads a move's hand (its JSON, a copy with a field changed, equality) sees
+    the hand ``wording.hand`` makes of the match as the move left it."""
+    import dataclasses
+
+    from bot.service import wording
+
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    _, deliveries = await service.move(info.id, info.to_move, move)
+    row, people = await service.store.peek_with_people(info.id)
+    for owed in (d for d in deliveries if d.kind == "hand"):
+        assert isinstance(owed, wording.OwedHand) and owed.to is not None
+        seat = row.seat_of(owed.to)
+        assert seat is not None
+        made = wording.hand(row, people, seat, float(owed.owed["now"]))  # type: ignore[index]
+        assert owed == made.posted(owed.outbox_id or 0)
+        assert owed.to_json() == made.posted(owed.outbox_id or 0).to_json()
+        copy = dataclasses.replace(owed, mention=None)
+        assert (copy.text, copy.view) == (made.text, made.view)
