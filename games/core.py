@@ -771,28 +771,18 @@ _ABSENT: Any = object()
 """What an optional field writes for None: the key is left out of the JSON."""
 
 
-class _WriteOptional:
-    """The writer of an optional field: None is left out (``_ABSENT``)."""
+class _Optional:
+    """An optional field's writer or reader: None passes as ``empty``, the writer's
+    ``_ABSENT`` (the key is left out) or the reader's None (a missing key or null)."""
 
-    __slots__ = ("codec",)
+    __slots__ = ("codec", "empty")
 
-    def __init__(self, codec: Codec) -> None:
+    def __init__(self, codec: Codec, empty: Any = None) -> None:
         self.codec = codec
+        self.empty = empty
 
     def __call__(self, value: Any) -> Any:
-        return _ABSENT if value is None else self.codec(value)
-
-
-class _ReadOptional:
-    """The reader of an optional field: a missing key or null is None."""
-
-    __slots__ = ("codec",)
-
-    def __init__(self, codec: Codec) -> None:
-        self.codec = codec
-
-    def __call__(self, value: Any) -> Any:
-        return None if value is None else self.codec(value)
+        return self.empty if value is None else self.codec(value)
 
 
 _Writer = tuple[str, str, Codec]
@@ -808,7 +798,7 @@ def _make_read_fields(cls: type[MatchState]) -> Callable[[Any, Json], None]:
     namespace: dict[str, Any] = {}
     body = ["def read_fields(state, data):\n"]
     for i, (name, key, read) in enumerate(cls._codecs()[1]):
-        value = f"data.get({key!r})" if isinstance(read, _ReadOptional) else f"data[{key!r}]"
+        value = f"data.get({key!r})" if isinstance(read, _Optional) else f"data[{key!r}]"
         if read is _same:
             body.append(f"    state.{name} = {value}\n")
         else:
@@ -826,7 +816,7 @@ def _make_to_data(cls: type[MatchState], tuples: bool) -> Callable[[Any], Json]:
     namespace: dict[str, Any] = {}
     body = ["def to_data(self):\n    data = {'game': self.game.name}\n"]
     for i, (name, key, write) in enumerate(cls._codecs()[0]):
-        if isinstance(write, _WriteOptional):  # None leaves the key out; else always written
+        if isinstance(write, _Optional):  # None leaves the key out; else always written
             namespace[f"_w{i}"] = write.codec
             body.append(
                 f"    value = self.{name}\n"
@@ -972,7 +962,7 @@ class MatchState(State):
                 key = keys.get(field.name) or meta["key"] or field.name.lstrip("_")
                 write, read = meta["write"], meta["read"]
                 if meta["optional"]:
-                    write, read = _WriteOptional(write), _ReadOptional(read)
+                    write, read = _Optional(write, _ABSENT), _Optional(read)
                 writers.append((field.name, key, write))
                 readers.append((field.name, key, read))
             codecs = _CODECS[cls] = (tuple(writers), tuple(readers), tuple(derived_names))
@@ -1005,9 +995,7 @@ class MatchState(State):
             return False
         if not isinstance(theirs, dict):
             return False
-        optional = {
-            key for _name, key, read in self._codecs()[1] if isinstance(read, _ReadOptional)
-        }
+        optional = {key for _name, key, read in self._codecs()[1] if isinstance(read, _Optional)}
         ours = {
             key: value
             for key, value in json.loads(mine).items()

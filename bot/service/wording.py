@@ -406,24 +406,12 @@ class OwedHand(Delivery):
     ) -> OwedHand:  # fmt: skip
         assert row.seat_ids is not None
         to = row.seat_ids[seat]
-        recipient = people.get(to)
+        w = words_for(people, to, i18n.DEFAULT_LANG)
+        # Everything a hand says of itself but its words and view, as ``delivery`` says it.
+        known = delivery("hand", row, people, to, "", w, names=names).__dict__
         owed = object.__new__(cls)
         owed.__dict__.update(
-            kind="hand",
-            match_id=row.id,
-            to=to,
-            mention=None,
-            names=names,
-            game=row.game,
-            version=row.version,
-            status=row.status,
-            place=row.place,
-            four_colour=recipient is not None and recipient.four_colour,
-            dms_closed=recipient is not None and recipient.dms_closed,
-            outbox_id=None,
-            lang=words_for(people, to, i18n.DEFAULT_LANG).lang,
-            news=(),
-            dm_channel=None if recipient is None else recipient.dm_channel,
+            {name: value for name, value in known.items() if name not in ("text", "view")},
             owed={"seat": seat, "now": now, "ended": ended},
             _from=(row, people),
         )
