@@ -103,9 +103,11 @@ def _run_latency(seconds: float) -> None:
             )
         if pictures:
             drawn, reused = pictures.get("drawn", 0), pictures.get("reused", 0)
+            dropped = pictures.get("dropped", 0)
             print(
                 f"  pictures         {drawn / max(1, len(acks)):.2f} drawn per move "
-                f"({reused:.0f} more found drawn)   encode {pictures.get('encode_ms', 0):.1f} ms "
+                f"({reused:.0f} more found drawn, {dropped:.0f} not drawn: replaced first)   "
+                f"encode {pictures.get('encode_ms', 0):.1f} ms "
                 f"(drawing {pictures.get('draw_ms', 0):.1f} ms)   "
                 f"{pictures.get('png_bytes', 0):,.0f} bytes per picture"
             )

@@ -25,8 +25,9 @@ Everything else goes through a queue (queue.py) served by a few workers, most ur
 a player's turn before public notices, notices before boards, reminders last; a waiting board
 or hand is replaced by a newer one of the same match. Workers send only while the rolling
 second has room and the channel's bucket has room, as Discord's headers say (pacing.py).
-A hand's picture is drawn from the moment it is queued; a board's only as it goes, after
-the hands' (it may yet be replaced). The outbox is the queue's durable half: each message is
+A hand's picture is drawn from the moment it is queued (and dropped if a newer hand replaces
+it before a worker was free for it); a board's only as it goes, after the hands' (it may yet
+be replaced). The outbox is the queue's durable half: each message is
 marked sent once it went out (or was replaced, or refused for good); what a crash left
 unmarked is sent again at the next start with the same nonce, and Discord shows it once.
 
@@ -299,9 +300,13 @@ class Courier:
         # the second: its player is waiting on it, and a worker then holds the place only
         # for the request. A board waits to be drawn until it goes (it may be replaced).
         drawn = self._draw_now(delivery) if delivery.kind == "hand" else None
+        item.ahead = drawn
         item.payload = (delivery, lambda: self._send_one(delivery, item.carried, drawn))
         replaced = self.queue.put(item)
         for old in replaced:
+            if old.ahead is not None:
+                # Its picture will never go: not drawn if no worker has begun it yet.
+                old.ahead.cancel()
             old_delivery = old.payload[0]
             if delivery.kind == "board":
                 # The newer board tells the older one's moves too, and they are marked sent

@@ -96,6 +96,9 @@ class PainterStats:
     drawn: int = 0
     reused: int = 0
     """Pictures asked for and found drawn already (in the cache, or being drawn)."""
+    dropped: int = 0
+    """Pictures not drawn after all: everyone who asked went away before a worker was free
+    (a hand replaced by a newer one while it waited, say)."""
     draw_seconds: float = 0.0
     encode_seconds: float = 0.0
     bytes: int = 0
@@ -106,6 +109,7 @@ class PainterStats:
         return {
             "drawn": self.drawn,
             "reused": self.reused,
+            "dropped": self.dropped,
             "draw_ms": round(1000 * self.draw_seconds / drawn, 2),
             "encode_ms": round(1000 * self.encode_seconds / drawn, 2),
             "png_bytes": self.bytes // drawn,
@@ -216,6 +220,8 @@ class Painter:
             self._slots = Slots(os.cpu_count() or 1)
         self.cache = PictureCache(cache_bytes)
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        self._askers: dict[Hashable, int] = {}  # callers awaiting each drawing
+        self._begun: set[Hashable] = set()  # drawings that hold a slot: they run to the end
         self.stats = PainterStats()
 
     def _executor(self) -> Executor | None:
@@ -271,15 +277,36 @@ class Painter:
             drawing.add_done_callback(functools.partial(self._settled, key))
         else:  # the same picture asked for twice at once: drawn once
             self.stats.reused += 1
-        return await asyncio.shield(drawing)
+        self._askers[key] = self._askers.get(key, 0) + 1
+        try:
+            return await asyncio.shield(drawing)
+        finally:
+            self._gone(key, drawing)
+
+    def _gone(self, key: Hashable, drawing: asyncio.Future[bytes]) -> None:
+        """One caller fewer awaits ``drawing``. If none is left and no worker has it yet, it
+        is dropped: under load, a hand replaced by a newer one before a worker was free is
+        never drawn. One that has begun is finished and kept (it may be asked for again)."""
+        left = self._askers.get(key, 1) - 1
+        if left > 0:
+            self._askers[key] = left
+            return
+        self._askers.pop(key, None)
+        if not drawing.done() and key not in self._begun:
+            drawing.cancel()
+            self.stats.dropped += 1
+            if self._drawing.get(key) is drawing:
+                del self._drawing[key]  # now: the next to ask starts a drawing of its own
 
     async def _drawn(
         self, key: Hashable, urgent: bool, draw: Callable[..., Drawn], *args: Any
     ) -> bytes:
         await self._slots.take(urgent)
+        self._begun.add(key)
         try:
             picture, draw_s, encode_s = await self._draw(draw, *args)
         finally:
+            self._begun.discard(key)
             self._slots.give(urgent)
         self.cache.put(key, picture)
         self.stats.drawn += 1

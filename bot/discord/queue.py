@@ -19,6 +19,7 @@ Pure bookkeeping (no Discord, no I/O), so its rules are tested on their own:
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
 from collections import deque
@@ -46,6 +47,8 @@ class Item:
     # What this item took over from the waiting items it replaced, oldest first: the queue
     # only keeps it, its owner decides what it means (a board's earlier moves).
     carried: list[Any] = field(default_factory=list, compare=False)
+    # Work begun for it ahead of time (its picture being drawn), stopped if it is replaced.
+    ahead: asyncio.Future[Any] | None = field(default=None, compare=False)
 
 
 class Outgoing:

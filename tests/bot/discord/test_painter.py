@@ -196,3 +196,79 @@ async def test_several_pictures_go_to_each_worker_at_once() -> None:
         assert painter._slots.free == 6 and painter._slots.others_free == 2
     finally:
         painter.close()
+
+
+async def _fill_slots(painter: Painter) -> int:
+    """Take every slot of ``painter``, as pictures being drawn would: how many were taken."""
+    taken = 0
+    while painter._slots._room(True):
+        await painter._slots.take(True)
+        taken += 1
+    return taken
+
+
+async def test_a_picture_nobody_waits_for_any_more_is_not_drawn() -> None:
+    """A hand replaced by a newer one while every worker was busy is dropped, not drawn; asked
+    for again later, it is drawn afresh."""
+    state = games.get("piquet").new_match(seed=7)
+    painter = Painter(0)
+    try:
+        taken = await _fill_slots(painter)
+        asked = asyncio.ensure_future(painter.hand(state.view(0), False))
+        await asyncio.sleep(0.01)
+        asked.cancel()
+        await asyncio.sleep(0)
+        for _ in range(taken):
+            painter._slots.give(True)
+        await asyncio.sleep(0.05)
+        assert (painter.stats.drawn, painter.stats.dropped) == (0, 1)
+        assert painter._slots.free == taken and painter._slots.waiting == 0
+        assert await painter.hand(state.view(0), False) == rendering.hand_png(state.view(0))
+        assert (painter.stats.drawn, painter.stats.dropped) == (1, 1)
+    finally:
+        painter.close()
+
+
+async def test_a_picture_begun_is_finished_and_kept_when_its_caller_goes() -> None:
+    state = games.get("cinq-as").new_match(seed=8)
+    painter = Painter(0)
+    try:
+        asked = asyncio.ensure_future(painter.table(state.view(None), ("A", "B")))
+        while not painter._begun:
+            await asyncio.sleep(0.001)
+        asked.cancel()
+        while painter._drawing:
+            await asyncio.sleep(0.005)
+        assert (painter.stats.drawn, painter.stats.dropped) == (1, 0)
+        assert await painter.table(state.view(None), ("A", "B")) == rendering.table_png(
+            state.view(None), ("A", "B")
+        )
+        assert painter.stats.reused == 1
+    finally:
+        painter.close()
+
+
+async def test_a_picture_dropped_for_one_caller_is_still_drawn_for_another() -> None:
+    """Dropped only when nobody waits: a second caller keeps the drawing alive, and a caller
+    arriving just after a drop starts a drawing of its own instead of inheriting the
+    cancelled one."""
+    state = games.get("ecarte").new_match(seed=9)
+    painter = Painter(0)
+    try:
+        taken = await _fill_slots(painter)
+        first = asyncio.ensure_future(painter.hand(state.view(0), False))
+        second = asyncio.ensure_future(painter.hand(state.view(0), False))
+        await asyncio.sleep(0.01)
+        first.cancel()
+        await asyncio.sleep(0)
+        assert painter.stats.dropped == 0
+        second.cancel()
+        await asyncio.sleep(0)
+        assert painter.stats.dropped == 1
+        third = asyncio.ensure_future(painter.hand(state.view(0), False))
+        for _ in range(taken):
+            painter._slots.give(True)
+        assert await asyncio.wait_for(third, 10) == rendering.hand_png(state.view(0))
+        assert (painter.stats.drawn, painter.stats.dropped) == (1, 1)
+    finally:
+        painter.close()

@@ -130,6 +130,54 @@ async def test_a_hand_is_drawn_while_it_waits_to_go(monkeypatch: pytest.MonkeyPa
         await courier.close(drain=0)
 
 
+async def test_a_hand_replaced_before_a_worker_was_free_is_never_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under load a player's hand is often replaced by a newer one before it goes: the older
+    one, still waiting for a worker, is dropped; only the hand they will get is drawn."""
+    monkeypatch.setenv("TAPIS_RENDER_PROCESSES", "0")
+    gauge = Gauge(per_second=1)
+    await gauge.slot()  # nothing goes: both hands wait in the queue
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    courier = Courier(discord.Client(intents=discord.Intents.none()), nothing, nothing, gauge=gauge)
+    slots = courier.painter._slots
+    busy = 0
+    while slots._room(True):  # every worker busy with other pictures
+        await slots.take(True)
+        busy += 1
+    place = Place(guild_id=1, channel_id=2)
+
+    def hand(seed: int) -> Delivery:
+        state = games.get("ecarte").new_match(seed=seed)
+        seat = state.to_move
+        assert seat is not None
+        return Delivery(
+            "hand", 1, 42, "your move", view=state.view(seat), game="ecarte", status="active",
+            place=place,
+        )  # fmt: skip
+
+    try:
+        await courier.send([hand(3)])
+        await asyncio.sleep(0.01)
+        await courier.send([hand(4)])  # the same player's newer hand of the same match
+        await asyncio.sleep(0.01)
+        for _ in range(busy):
+            slots.give(True)
+        for _ in range(200):
+            if courier.painter.stats.drawn:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert courier.painter.stats.drawn == 1  # the newer hand only
+        assert courier.painter.stats.dropped == 1
+        assert courier.queue.depth == 1  # the newer hand, waiting to go
+    finally:
+        await courier.close(drain=0)
+
+
 async def test_invalid_requests_are_counted_and_warned_of_long_before_the_ban(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
