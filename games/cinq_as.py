@@ -12,7 +12,7 @@ one dictionary lookup before falling back to the general parser.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, TypedDict
+from typing import Any, ClassVar, Final, NamedTuple, TypedDict
 
 from games import core
 from games.cards import (
@@ -122,6 +122,22 @@ def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
 
 def _read_card_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+class Table(NamedTuple):
+    """A state's position as its own fields hold it, for the computer's playouts, which read
+    a determinized state thousands of times a decision and cannot afford a view each time.
+    Every hand is in canonical order, as a view shows it."""
+
+    hands: tuple[tuple[str, ...], tuple[str, ...]]
+    expeditions: tuple[Expeditions, Expeditions]
+    """Per seat, the five expeditions in the order of ``SUITS``."""
+    tops: tuple[int, ...]
+    """Per seat and suit (seat × 5 + suit), the highest number on that expedition (0: none)."""
+    piles: tuple[tuple[str, ...], ...]
+    """The five discard piles in the order of ``SUITS``, each from bottom to top."""
+    stock: int
+    """Cards left in the stock."""
 
 
 class CinqAsRoundView(TypedDict):
@@ -384,6 +400,10 @@ class CinqAsState(core.MatchState):
             "last_round": self._last_round(),
         }
         return view
+
+    def table(self) -> Table:
+        """The position, straight from the state's fields (no copy): see :class:`Table`."""
+        return Table(self._hands, self._exps, self._tops, self._piles, len(self._deck) - self._pos)
 
     def _last_round(self) -> CinqAsRoundView | None:
         previous = self._previous
