@@ -62,6 +62,12 @@ _MOVES: Final[dict[str, tuple[int, Any]]] = {
     **{move: (_DRAW_PILE, i) for i, move in enumerate(_DRAW_PILE_MOVE)},
 }
 _EMPTY5: Final[tuple[tuple[str, ...], ...]] = ((),) * 5
+_PLAY_FACTS: Final = {
+    card: (_SUIT_INDEX[card], _VALUE[card], _PLAY_MOVE[card], _DISCARD_MOVE[card])
+    for card in TAROT_SET
+}
+"""Per card, what listing the play phase's moves reads, in one lookup (a playout lists them
+at every turn)."""
 
 
 def expedition_score(cards: tuple[str, ...] | list[str]) -> int:
@@ -73,6 +79,12 @@ def expedition_score(cards: tuple[str, ...] | list[str]) -> int:
     bonuses = sum(1 for card in cards if _VALUE[card] == 0)
     score = (numbers - 20) * (1 + bonuses)
     return score + 20 if len(cards) >= 8 else score
+
+
+def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` less ``card``, which it holds (once: the pack has one copy of each card)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
 
 
 class _Scores(dict[tuple[str, ...], int]):
@@ -203,13 +215,14 @@ class CinqAsState(core.MatchState):
         if self._phase == 0:
             tops = self._tops
             base = seat * 5
-            moves = []
+            moves: list[str] = []
+            append = moves.append
             for card in self._hands[seat]:
-                value = _VALUE[card]
-                top = tops[base + _SUIT_INDEX[card]]
+                suit, value, play, discard = _PLAY_FACTS[card]
+                top = tops[base + suit]
                 if (value > top) if value else (top == 0):
-                    moves.append(_PLAY_MOVE[card])
-                moves.append(_DISCARD_MOVE[card])
+                    append(play)
+                append(discard)
             return moves
         moves = ["draw"]
         discarded = self._discarded
@@ -282,7 +295,7 @@ class CinqAsState(core.MatchState):
                 suit=SUIT_SYMBOLS[card[-1]],
             )
         new = self._copy()
-        new._hands = self._with_hand(seat, tuple(c for c in self._hands[seat] if c != card))
+        new._hands = self._with_hand(seat, _without(self._hands[seat], card))
         exp = self._exps[seat]
         exp = (*exp[:suit], (*exp[suit], card), *exp[suit + 1 :])
         new._exps = (exp, self._exps[1]) if seat == 0 else (self._exps[0], exp)
@@ -297,7 +310,7 @@ class CinqAsState(core.MatchState):
     def _discard(self, seat: Seat, card: str) -> CinqAsState:
         suit = _SUIT_INDEX[card]
         new = self._copy()
-        new._hands = self._with_hand(seat, tuple(c for c in self._hands[seat] if c != card))
+        new._hands = self._with_hand(seat, _without(self._hands[seat], card))
         piles = self._piles
         new._piles = (*piles[:suit], (*piles[suit], card), *piles[suit + 1 :])
         new._phase = 1
@@ -400,6 +413,11 @@ class CinqAsState(core.MatchState):
             "last_round": self._last_round(),
         }
         return view
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the seat to move has laid its card and now draws (the draw phase)."""
+        return self._phase == 1
 
     def table(self) -> Table:
         """The position, straight from the state's fields (no copy): see :class:`Table`."""
