@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import games
 from ai.base import GameAI, Json, layout, register, take, unseen, view_of
+from ai.search import value
 from games import State
 from games.cards import SUITS, TAROT_SET
 from games.cinq_as import CinqAsState, Table
@@ -73,7 +73,12 @@ def determinize(view: Json, rng: random.Random) -> State:
         "last": None,
         "result": None,
     }
-    return games.get("cinq-as").from_json(json.dumps(data))
+    # What from_json reads once it has parsed the text: the JSON round trip only copied data
+    # that is already plain (a determinization is made per round of every search).
+    try:
+        return CinqAsState.load(data)
+    except (KeyError, TypeError, IndexError, AttributeError) as error:
+        raise ValueError(f"unreadable Le 5 As state: {error!r}") from None
 
 
 def rules(view: Json, rng: random.Random, start_at: int = 16) -> str:
@@ -157,6 +162,37 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
     seat = state.to_move
     assert isinstance(state, CinqAsState) and seat is not None
     return play_rules(state.table(), seat, rng)
+
+
+def play_out(state: State, seat: int, left: int, rng: random.Random) -> float:
+    """:func:`ai.search.playout` with :func:`playout` as the policy, the same moves from the
+    same random numbers, only cheaper: a turn's play lists the legal moves only when it
+    picks one at random (a hand of two cards or more offers two moves or more, so the
+    generic loop would ask the policy too), and the loop calls no policy through the
+    game's entry."""
+    assert isinstance(state, CinqAsState)
+    while left > 0 and state.result is None:
+        mover = state.to_move
+        assert mover is not None
+        if state.drawing:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                move = moves[0]
+            else:
+                move = "draw" if rng.random() < 0.85 else rng.choice(moves)
+            if move == "draw":
+                left -= 1
+        else:
+            table = state.table()
+            if len(table.hands[mover]) < 2:  # never in a real round: the generic step
+                moves = state.legal_moves()
+                move = moves[0] if len(moves) == 1 else playout(state, moves, rng)
+            elif rng.random() < 0.1:
+                move = rng.choice(state.legal_moves())
+            else:
+                move = play_rules(table, mover, rng)
+        state = state.apply(move)
+    return value(GAME_AI, state, seat)
 
 
 def play_rules(table: Table, seat: int, rng: random.Random, start_at: int = 16) -> str:
@@ -411,5 +447,6 @@ GAME_AI = register(
         depth=10,
         estimate=estimate,
         candidates=candidates,
+        evaluate=play_out,
     )
 )

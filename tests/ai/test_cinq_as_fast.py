@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 
 import games
 from ai.base import State, view_of
-from ai.cinq_as import GAME_AI, determinize, estimate, playout, rules, view_estimate
+from ai.cinq_as import (
+    GAME_AI,
+    determinize,
+    estimate,
+    play_out,
+    playout,
+    rules,
+    view_estimate,
+)
+from ai.search import playout as generic_playout
 from ai.search import search
 
 
@@ -61,7 +70,14 @@ def test_le_5_as_fast_playout_and_estimate_equal_the_view_based_ones(
         seat = state.to_move
         view = view_of(state, seat)
         assert_same_reading(state, luck + ply)
-        assert_same_reading(determinize(view, rng), luck + ply)
+        dealt = determinize(view, rng)
+        assert_same_reading(dealt, luck + ply)
+        if ply % 5 == 0:  # a whole playout, as the search runs it, against the generic one
+            left = min(int(view["stock"]), 10)
+            for side in (0, 1):
+                fast = play_out(dealt, side, left, random.Random(luck - ply))
+                slow = generic_playout(VIEW_BASED, dealt, side, left, random.Random(luck - ply))
+                assert fast == slow and repr(fast) == repr(slow), dealt.to_json()
         moves = state.legal_moves()
         move = rules(view, rng) if rng.random() < greed else rng.choice(moves)
         state = state.apply(move)
