@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import games
 from ai.base import GameAI, Json, layout, register, take, unseen, view_of
+from ai.search import value
 from games import State
 from games.cards import SUITS, TAROT_SET
+from games.cinq_as import CinqAsState, Table
 
 PACK_SIZE = len(TAROT_SET)
 
@@ -19,6 +20,9 @@ def _face(card: str) -> int:
 
 
 VALUE = {card: _face(card) for card in TAROT_SET}
+SUIT_AND_VALUE = {card: (SUITS.index(card[-1]), VALUE[card]) for card in TAROT_SET}
+PLAY = {card: f"play {card}" for card in TAROT_SET}
+DISCARD = {card: f"discard {card}" for card in TAROT_SET}
 FULL_STOCK = PACK_SIZE - 16  # the stock of a fresh round: both hands of 8 dealt
 
 
@@ -69,7 +73,12 @@ def determinize(view: Json, rng: random.Random) -> State:
         "last": None,
         "result": None,
     }
-    return games.get("cinq-as").from_json(json.dumps(data))
+    # What from_json reads once it has parsed the text: the JSON round trip only copied data
+    # that is already plain (a determinization is made per round of every search).
+    try:
+        return CinqAsState.load(data)
+    except (KeyError, TypeError, IndexError, AttributeError) as error:
+        raise ValueError(f"unreadable Le 5 As state: {error!r}") from None
 
 
 def rules(view: Json, rng: random.Random, start_at: int = 16) -> str:
@@ -151,7 +160,101 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
     if rng.random() < 0.1:
         return rng.choice(moves)
     seat = state.to_move
-    return rules(view_of(state, seat), rng)
+    assert isinstance(state, CinqAsState) and seat is not None
+    return play_rules(state.table(), seat, rng)
+
+
+def play_out(state: State, seat: int, left: int, rng: random.Random) -> float:
+    """:func:`ai.search.playout` with :func:`playout` as the policy, the same moves from the
+    same random numbers, only cheaper: a turn's play lists the legal moves only when it
+    picks one at random (a hand of two cards or more offers two moves or more, so the
+    generic loop would ask the policy too), and the loop calls no policy through the
+    game's entry."""
+    assert isinstance(state, CinqAsState)
+    while left > 0 and state.result is None:
+        mover = state.to_move
+        assert mover is not None
+        if state.drawing:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                move = moves[0]
+            else:
+                move = "draw" if rng.random() < 0.85 else rng.choice(moves)
+            if move == "draw":
+                left -= 1
+        else:
+            table = state.table()
+            if len(table.hands[mover]) < 2:  # never in a real round: the generic step
+                moves = state.legal_moves()
+                move = moves[0] if len(moves) == 1 else playout(state, moves, rng)
+            elif rng.random() < 0.1:
+                move = rng.choice(state.legal_moves())
+            else:
+                move = play_rules(table, mover, rng)
+        state = state.apply(move)
+    return value(GAME_AI, state, seat)
+
+
+def play_rules(table: Table, seat: int, rng: random.Random, start_at: int = 16) -> str:
+    """What :func:`rules` plays in the play phase, read from the state's fields instead of a
+    view: the same move, and the same draws from ``rng`` in the same order (one per card in
+    hand when it discards), so a playout goes exactly where the view-based rules took it."""
+    hand = table.hands[seat]
+    mine = table.expeditions[seat]
+    base = seat * 5
+    tops = table.tops
+    # Extend a started expedition with the card closest above its top (the first of the
+    # closest, in hand order); a wager goes only on an expedition with no number yet.
+    best_gap = 4
+    best = ""
+    for card in hand:
+        suit, face = SUIT_AND_VALUE[card]
+        if mine[suit]:
+            top = tops[base + suit]
+            if face:
+                if face > top and face - top < best_gap:
+                    best_gap, best = face - top, card
+            elif not top and best_gap > 0:
+                best_gap, best = 0, card
+    if best:
+        return PLAY[best]
+    # Open an expedition whose cards in hand promise more than the 20 it costs.
+    if table.stock >= 12:
+        worth = [0, 0, 0, 0, 0]
+        for card in hand:
+            suit, face = SUIT_AND_VALUE[card]
+            worth[suit] += face
+        top_worth = max(worth)
+        suit = worth.index(top_worth)  # the first suit of the best worth, as max() takes
+        if top_worth >= start_at and not mine[suit]:
+            # Nothing laid there yet: every card of the suit is playable; the first of the
+            # lowest face (wagers first) opens it.
+            lowest = ""
+            lowest_face = 11
+            for card in hand:
+                card_suit, face = SUIT_AND_VALUE[card]
+                if card_suit == suit and face < lowest_face:
+                    lowest, lowest_face = card, face
+            if lowest:
+                return PLAY[lowest]
+    # Discard: a card we can no longer use first, else the one we value least; the key of
+    # :func:`rules` (dead, face or its opposite, a random number), its first two parts as one
+    # integer (the face lies within ±10).
+    least = 0
+    least_draw = 1.0
+    chosen = ""
+    for card in hand:
+        suit, face = SUIT_AND_VALUE[card]
+        if not mine[suit]:
+            key = 64 - face  # (1, -face): keep the high cards of an expedition not opened
+        elif face <= tops[base + suit]:
+            key = face  # (0, face): dead, it can no longer go on its expedition
+        else:
+            key = 64 + face  # (1, face)
+        draw = rng.random()
+        if not chosen or key < least or (key == least and draw < least_draw):
+            least, least_draw, chosen = key, draw, card
+    return DISCARD[chosen]
 
 
 def horizon(view: Json) -> int:
@@ -226,8 +329,103 @@ def worth(view: Json, side: int) -> float:
 
 def estimate(state: State, seat: int) -> float:
     """The expeditions' projected scores (see :func:`worth`) for ``seat`` against the other's,
-    each side judged from its own view. Zero on a fresh round: a playout that ran into the
-    next round dealt it from an invented deck, so its promise is noise."""
+    each side judged from what it sees. Zero on a fresh round: a playout that ran into the
+    next round dealt it from an invented deck, so its promise is noise.
+
+    It reads the state's fields (a playout's state is a determinization) and computes
+    exactly what :func:`view_estimate` computes from both seats' views, only cheaper."""
+    assert isinstance(state, CinqAsState)
+    table = state.table()
+    exps = table.expeditions
+    piles = table.piles
+    laid = any(exps[0]) or any(exps[1])
+    if table.stock >= FULL_STOCK and not laid and not any(piles):
+        return 0.0
+    # The number cards face up, per suit, as bit masks of their faces (bit 10 for a 10).
+    face_up = [0, 0, 0, 0, 0]
+    for cards in (*exps[0], *exps[1], *piles):
+        for card in cards:
+            suit, face = SUIT_AND_VALUE[card]
+            face_up[suit] |= BIT[face]
+    return table_worth(table, seat, face_up) - table_worth(table, 1 - seat, face_up)
+
+
+BIT = [0, 0, *(1 << face for face in range(2, 11))]
+"""A face's bit in a mask of faces (a wager, face 0, has none)."""
+NUMBERS = sum(BIT)
+"""Every face of a suit: 2 to 10."""
+MASK_SUM = [sum(face for face in range(2, 11) if mask >> face & 1) for mask in range(1 << 11)]
+MASK_COUNT = [mask.bit_count() for mask in range(1 << 11)]
+ABOVE = [~((2 << top) - 1) for top in range(11)]
+"""The faces above ``top``, as a mask."""
+
+
+def table_worth(table: Table, side: int, face_up: list[int]) -> float:
+    """:func:`worth` of ``side``'s view, from the state's fields: the same sums and products,
+    in the same order, so the same float to the last bit. ``face_up``: per suit, the mask of
+    the faces of the number cards face up."""
+    hand = table.hands[side]
+    mine = table.expeditions[side]
+    tops = table.tops[side * 5 : side * 5 + 5]
+    piles = table.piles
+    stock = table.stock
+    seen = face_up[:]
+    useful = 0
+    # Per suit, the cards held that can still go on its expedition: their faces' sum, their
+    # count and how many are wagers (the top of a pile that extends it counts as held).
+    held_sum = [0, 0, 0, 0, 0]
+    held_count = [0, 0, 0, 0, 0]
+    held_wagers = [0, 0, 0, 0, 0]
+    for card in hand:
+        suit, face = SUIT_AND_VALUE[card]
+        seen[suit] |= BIT[face]
+        top = tops[suit]
+        if face > top:
+            useful += 1
+        if face > top or (not top and not face):
+            held_sum[suit] += face
+            held_count[suit] += 1
+            if not face:
+                held_wagers[suit] += 1
+    for suit in range(5):
+        pile = piles[suit]
+        if mine[suit] and pile:
+            top = tops[suit]
+            _, face = SUIT_AND_VALUE[pile[-1]]
+            if face > top or (not top and not face):
+                held_sum[suit] += face
+                held_count[suit] += 1
+                if not face:
+                    held_wagers[suit] += 1
+    turns = (stock + 1) / 2
+    share = min(1.0, turns / useful) if useful else 1.0
+    pool = stock + len(table.hands[1 - side])
+    chance = 0.5 * share * min(1.0, turns / pool) if pool else 0.0
+    total = 0.0
+    for suit in range(5):
+        laid = mine[suit]
+        top = tops[suit]
+        later = NUMBERS & ~seen[suit] & ABOVE[top]
+        numbers = 0
+        wagers = 0
+        for card in laid:
+            face = VALUE[card]
+            if face:
+                numbers += face
+            else:
+                wagers += 1
+        value = numbers + share * held_sum[suit]
+        value += chance * MASK_SUM[later]
+        wagers_here = wagers + share * held_wagers[suit] if not top else wagers
+        count = len(laid) + share * held_count[suit] + chance * MASK_COUNT[later]
+        value = (value - COST) * (1 + wagers_here) + (COST if count >= LONG else 0.0)
+        total += value if laid else max(0.0, value)
+    return total
+
+
+def view_estimate(state: State, seat: int) -> float:
+    """:func:`estimate` as each side's view shows the position: the reference the fast one
+    must equal (tests/ai compare them), and the definition of what it computes."""
     views = [view_of(state, 0), view_of(state, 1)]
     public = views[0]
     laid = any(cards for side in public["expeditions"] for cards in side.values())
@@ -249,5 +447,6 @@ GAME_AI = register(
         depth=10,
         estimate=estimate,
         candidates=candidates,
+        evaluate=play_out,
     )
 )

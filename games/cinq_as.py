@@ -12,7 +12,7 @@ one dictionary lookup before falling back to the general parser.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, TypedDict
+from typing import Any, ClassVar, Final, NamedTuple, TypedDict
 
 from games import core
 from games.cards import (
@@ -62,6 +62,12 @@ _MOVES: Final[dict[str, tuple[int, Any]]] = {
     **{move: (_DRAW_PILE, i) for i, move in enumerate(_DRAW_PILE_MOVE)},
 }
 _EMPTY5: Final[tuple[tuple[str, ...], ...]] = ((),) * 5
+_PLAY_FACTS: Final = {
+    card: (_SUIT_INDEX[card], _VALUE[card], _PLAY_MOVE[card], _DISCARD_MOVE[card])
+    for card in TAROT_SET
+}
+"""Per card, what listing the play phase's moves reads, in one lookup (a playout lists them
+at every turn)."""
 
 
 def expedition_score(cards: tuple[str, ...] | list[str]) -> int:
@@ -73,6 +79,12 @@ def expedition_score(cards: tuple[str, ...] | list[str]) -> int:
     bonuses = sum(1 for card in cards if _VALUE[card] == 0)
     score = (numbers - 20) * (1 + bonuses)
     return score + 20 if len(cards) >= 8 else score
+
+
+def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` less ``card``, which it holds (once: the pack has one copy of each card)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
 
 
 class _Scores(dict[tuple[str, ...], int]):
@@ -122,6 +134,22 @@ def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
 
 def _read_card_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+class Table(NamedTuple):
+    """A state's position as its own fields hold it, for the computer's playouts, which read
+    a determinized state thousands of times a decision and cannot afford a view each time.
+    Every hand is in canonical order, as a view shows it."""
+
+    hands: tuple[tuple[str, ...], tuple[str, ...]]
+    expeditions: tuple[Expeditions, Expeditions]
+    """Per seat, the five expeditions in the order of ``SUITS``."""
+    tops: tuple[int, ...]
+    """Per seat and suit (seat × 5 + suit), the highest number on that expedition (0: none)."""
+    piles: tuple[tuple[str, ...], ...]
+    """The five discard piles in the order of ``SUITS``, each from bottom to top."""
+    stock: int
+    """Cards left in the stock."""
 
 
 class CinqAsRoundView(TypedDict):
@@ -187,13 +215,14 @@ class CinqAsState(core.MatchState):
         if self._phase == 0:
             tops = self._tops
             base = seat * 5
-            moves = []
+            moves: list[str] = []
+            append = moves.append
             for card in self._hands[seat]:
-                value = _VALUE[card]
-                top = tops[base + _SUIT_INDEX[card]]
+                suit, value, play, discard = _PLAY_FACTS[card]
+                top = tops[base + suit]
                 if (value > top) if value else (top == 0):
-                    moves.append(_PLAY_MOVE[card])
-                moves.append(_DISCARD_MOVE[card])
+                    append(play)
+                append(discard)
             return moves
         moves = ["draw"]
         discarded = self._discarded
@@ -266,7 +295,7 @@ class CinqAsState(core.MatchState):
                 suit=SUIT_SYMBOLS[card[-1]],
             )
         new = self._copy()
-        new._hands = self._with_hand(seat, tuple(c for c in self._hands[seat] if c != card))
+        new._hands = self._with_hand(seat, _without(self._hands[seat], card))
         exp = self._exps[seat]
         exp = (*exp[:suit], (*exp[suit], card), *exp[suit + 1 :])
         new._exps = (exp, self._exps[1]) if seat == 0 else (self._exps[0], exp)
@@ -281,7 +310,7 @@ class CinqAsState(core.MatchState):
     def _discard(self, seat: Seat, card: str) -> CinqAsState:
         suit = _SUIT_INDEX[card]
         new = self._copy()
-        new._hands = self._with_hand(seat, tuple(c for c in self._hands[seat] if c != card))
+        new._hands = self._with_hand(seat, _without(self._hands[seat], card))
         piles = self._piles
         new._piles = (*piles[:suit], (*piles[suit], card), *piles[suit + 1 :])
         new._phase = 1
@@ -384,6 +413,15 @@ class CinqAsState(core.MatchState):
             "last_round": self._last_round(),
         }
         return view
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the seat to move has laid its card and now draws (the draw phase)."""
+        return self._phase == 1
+
+    def table(self) -> Table:
+        """The position, straight from the state's fields (no copy): see :class:`Table`."""
+        return Table(self._hands, self._exps, self._tops, self._piles, len(self._deck) - self._pos)
 
     def _last_round(self) -> CinqAsRoundView | None:
         previous = self._previous
