@@ -60,8 +60,10 @@ class GameAI:
     """Points for a seat not yet scored where a playout stops: what the cards won or laid
     promise (brisques, expeditions under way). Zero once the deal is over."""
     evaluate: Evaluator | None = None
-    """The value of a determinized state for a seat, replacing the random playout where a
-    game can do better: Écarté's five tricks are solved exactly instead of played out."""
+    """The value of a determinized state for a seat, replacing the generic playout where a
+    game can do better: Écarté's five tricks are solved exactly instead of played out, and
+    Le 5 As plays out with a loop of its own that reads the state directly (the very values
+    of the generic playout, a few times faster)."""
 
 
 _REGISTRY: dict[str, GameAI] = {}
