@@ -274,9 +274,16 @@ def keep_worth(card: str, trump: str) -> float:
 def candidates(view: Json, moves: list[str]) -> list[str]:
     """Every move, but only the most promising exchanges: of 31 possible discards most are
     absurd (throwing the trumps away), and the exact search spends its samples better on a
-    few."""
+    few.
+
+    The search keeps the first of equally valued candidates, so the conventional move (the
+    rules of thumb's) comes first: where the exact solutions cannot tell the cards apart (the
+    tricks come out the same whoever holds what), the card a good player would choose, and
+    not the one that happens to come first in the hand's order, is played. Both hands laid
+    open make many cards look alike that are not, against a player who cannot see them."""
     if not moves[0].startswith("discard"):
-        return moves
+        usual = rules(view, random.Random(0))
+        return [usual, *(move for move in moves if move != usual)]
     trump = str(view["trump"])
     hand = list(view["hand"])
     seen = set(hand) | {str(view["turn_up"])}
