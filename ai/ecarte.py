@@ -507,7 +507,7 @@ GAME_AI: GameAI = register(
         horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
         counts=lambda move: move.startswith("play"),
         win_value=4.0,
-        strong=1000,
+        strong=1400,
         evaluate=evaluate,
         candidates=candidates,
     )
