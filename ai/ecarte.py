@@ -274,9 +274,16 @@ def keep_worth(card: str, trump: str) -> float:
 def candidates(view: Json, moves: list[str]) -> list[str]:
     """Every move, but only the most promising exchanges: of 31 possible discards most are
     absurd (throwing the trumps away), and the exact search spends its samples better on a
-    few."""
+    few.
+
+    The search keeps the first of equally valued candidates, so the conventional move (the
+    rules of thumb's) comes first: where the exact solutions cannot tell the cards apart (the
+    tricks come out the same whoever holds what), the card a good player would choose, and
+    not the one that happens to come first in the hand's order, is played. Both hands laid
+    open make many cards look alike that are not, against a player who cannot see them."""
     if not moves[0].startswith("discard"):
-        return moves
+        usual = rules(view, random.Random(0))
+        return [usual, *(move for move in moves if move != usual)]
     trump = str(view["trump"])
     hand = list(view["hand"])
     seen = set(hand) | {str(view["turn_up"])}
@@ -313,8 +320,12 @@ class Solver:
     searching side ("us") takes from there on with best play by both: every score of the
     table (ecarte D6/D7/D10) grows with our tricks, so whatever a hand is worth, the best
     play for it is the one that takes the most tricks against the best defence, and one
-    value per position serves every determinization, commitment and score. Positions repeat
-    a great deal (the same cards left, whatever order they went in) and are remembered.
+    value per position serves every determinization, commitment and score.
+
+    The search goes a whole trick at a time (a lead, then each answer): positions at the
+    start of a trick repeat a great deal (the same cards left, whatever order they went in)
+    and are remembered; an answer that cannot change the leader's choice is not searched
+    further; the last trick is read off directly.
     """
 
     def __init__(self, trump: str) -> None:
@@ -333,7 +344,7 @@ class Solver:
             )
             for bit in CARD
         }
-        self.memo: dict[tuple[int, int, int, int], int] = {}
+        self.memo: dict[int, int] = {}
 
     def answers(self, hand: int, lead: int) -> int:
         """The cards of ``hand`` that may answer ``lead`` (ecarte D9), as a mask."""
@@ -349,36 +360,78 @@ class Solver:
     def tricks(self, ours: int, theirs: int, our_turn: int, lead: int) -> int:
         """Tricks we take from here: ``our_turn`` 1 if we are to play, ``lead`` the card led
         to the trick in progress (by the other side) or 0."""
-        key = (ours, theirs, our_turn, lead)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        left = (ours | theirs).bit_count() + (1 if lead else 0)
-        if left == 0:
-            return 0
-        most = left // 2
+        if not lead:
+            return self.led(ours, theirs, our_turn) if ours | theirs else 0
+        takers = self.takers[lead]
         hand = ours if our_turn else theirs
-        options = self.answers(hand, lead) if lead else hand
-        best = -1 if our_turn else most + 1
+        options = self.answers(hand, lead)
+        values = []
         while options:
             bit = options & -options
             options ^= bit
+            # The second card takes the trick or the leader keeps it; the winner leads.
+            won = our_turn if bit & takers else 1 - our_turn
             a, b = (ours ^ bit, theirs) if our_turn else (ours, theirs ^ bit)
-            if not lead:
-                value = self.tricks(a, b, 1 - our_turn, bit)
-            else:
-                # The second card takes the trick or the leader keeps it; the winner leads.
-                ours_now = our_turn if bit & self.takers[lead] else 1 - our_turn
-                value = ours_now + self.tricks(a, b, ours_now, 0)
-            if our_turn:
-                if value > best:
-                    best = value
+            values.append(won + (self.led(a, b, won) if a | b else 0))
+        return max(values) if our_turn else min(values)
+
+    def led(self, ours: int, theirs: int, our_turn: int) -> int:
+        """Tricks we take from the start of a trick (both hands of the same size, not
+        empty), ``our_turn`` 1 if we lead it."""
+        key = ours | theirs << 32 | our_turn << 64
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        takers, answers, led = self.takers, self.answers, self.led
+        leader, other = (ours, theirs) if our_turn else (theirs, ours)
+        most = leader.bit_count()
+        if most == 1:  # the last trick
+            taken = 1 if other & takers[leader] else 0
+            best = 1 - taken if our_turn else taken
+        elif our_turn:
+            best = -1  # the most we can make sure of, leading each card in turn
+            options = ours
+            while options:
+                lead = options & -options
+                options ^= lead
+                a, beat = ours ^ lead, takers[lead]
+                replies = answers(theirs, lead)
+                worst = most
+                while replies:  # their best answer; stop once no better than a lead seen
+                    bit = replies & -replies
+                    replies ^= bit
+                    b = theirs ^ bit
+                    value = led(a, b, 0) if bit & beat else 1 + led(a, b, 1)
+                    if value < worst:
+                        worst = value
+                        if worst <= best:
+                            break
+                if worst > best:
+                    best = worst
                     if best == most:
                         break
-            elif value < best:
-                best = value
-                if best == 0:
-                    break
+        else:
+            best = most + 1  # the fewest they can hold us to, leading each card in turn
+            options = theirs
+            while options:
+                lead = options & -options
+                options ^= lead
+                b, beat = theirs ^ lead, takers[lead]
+                replies = answers(ours, lead)
+                top = 0
+                while replies:  # our best answer; stop once no worse than a lead seen
+                    bit = replies & -replies
+                    replies ^= bit
+                    a = ours ^ bit
+                    value = 1 + led(a, b, 1) if bit & beat else led(a, b, 0)
+                    if value > top:
+                        top = value
+                        if top >= best:
+                            break
+                if top < best:
+                    best = top
+                    if best == 0:
+                        break
         if len(self.memo) >= MEMO_LIMIT:
             self.memo.clear()
         self.memo[key] = best
@@ -396,22 +449,24 @@ def evaluate(state: State, seat: int, left: int, rng: random.Random) -> float:
     """The value of a determinized state for ``seat``: the proposals and exchanges still to
     come are played by the rules of thumb (a model of both players), the king of trumps is
     announced by whoever holds it, and the tricks are then solved exactly."""
+    public: Json = {}
     while left > 0 and state.result is None:
-        view = view_of(state, state.to_move)
-        if view["phase"] == "play" and "king" not in view["legal_moves"]:
+        public = view_of(state, state.to_move)
+        if public["phase"] == "play" and "king" not in public["legal_moves"]:
             break
-        state = state.apply(rules(view, rng))
+        state = state.apply(rules(public, rng))
         # Nothing before the tricks ends a deal; only a king point ending the match can.
     if left <= 0 or state.result is not None:
         return value(GAME_AI, state, seat)
-    views = [view_of(state, 0), view_of(state, 1)]
-    public = views[0]
+    # All the tricks need is public, but for the two hands: the last view serves for the rest.
+    zones = state.zones()
+    hands = (zones["hand0"], zones["hand1"])
     trump = str(public["trump"])
     totals = [int(n) for n in public["scores"]]
     # A king of trumps still to be announced will be, as its holder plays a first card.
     if public["king"] is None:
         for side in (0, 1):
-            if len(views[side]["hand"]) == TRICKS and "K" + trump in views[side]["hand"]:
+            if len(hands[side]) == TRICKS and "K" + trump in hands[side]:
                 totals[side] += 1
     target = int(public["target"])
     committed = public["committed"]
@@ -431,8 +486,8 @@ def evaluate(state: State, seat: int, left: int, rng: random.Random) -> float:
     trick = public["trick"]
     lead = BIT[str(trick[0]["card"])] if trick else 0
     ours = SOLVERS[trump].tricks(
-        mask(views[seat]["hand"]),
-        mask(views[1 - seat]["hand"]),
+        mask(hands[seat]),
+        mask(hands[1 - seat]),
         1 if public["to_move"] == seat else 0,
         lead,
     )
@@ -452,7 +507,7 @@ GAME_AI: GameAI = register(
         horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
         counts=lambda move: move.startswith("play"),
         win_value=4.0,
-        strong=1000,
+        strong=1400,
         evaluate=evaluate,
         candidates=candidates,
     )
