@@ -199,3 +199,38 @@ def test_le_5_as_searches_few_play_moves_and_keeps_the_rules_choice() -> None:
         assert set(chosen) <= set(moves) and len(chosen) == min(len(moves), CANDIDATES)
         if view["phase"] == "play":
             assert rules(view, random.Random(0)) in chosen or len(moves) <= CANDIDATES
+
+
+def _bezique_deal(elder: list[str], younger: list[str], turn_up: str) -> games.State:
+    """A Bézigue match whose first deal gives the non-dealer (seat 1, who leads) ``elder``
+    and the dealer ``younger``, with ``turn_up`` turned up; the rest of the pack in order."""
+    from collections import Counter
+
+    from games.cards import DOUBLE_PACK
+
+    rest = Counter(DOUBLE_PACK)
+    rest.subtract([*elder, *younger, turn_up])
+    deck = [*elder, *younger, turn_up, *sorted(rest.elements())]
+    return games.get("bezique").new_match(seed=1, options={"first_seat": 0}, deck=deck)
+
+
+def test_bezique_playouts_play_by_rules_of_thumb(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.bezique as bezique
+
+    monkeypatch.setattr(bezique, "PLAYOUT_NOISE", 0.0)
+    rng = random.Random(0)
+    junk = ["7C", "8C", "9D"]
+    state = _bezique_deal(
+        ["AS", "KS", "QS", "JD", "10H", "AH", *junk[:2]],
+        ["7H", "KD", "QD", "JC", "9C", "8D", "10C", "9D"],
+        "8H",
+    )
+    assert state.to_move == 1
+    # Leading in stage 1: the card least worth keeping, never a brisque or a meld piece.
+    assert bezique.playout(state, state.legal_moves(), rng) == "play 7C"
+    # A brisque led is taken, here with the small trump, rather than given a card.
+    state = state.apply("play AS")
+    assert bezique.playout(state, state.legal_moves(), rng) == "play 7H"
+    # After a trick, the richest meld first (not merely the one with the most cards).
+    melds = ["meld AS AH AD AC", "meld QS QS JD JD", "meld QH KH", "draw"]
+    assert bezique.playout(state, melds, rng) == "meld QS QS JD JD"
