@@ -261,8 +261,8 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
     then the seven. In stage 1 lead the card least worth keeping; take a trick when what it
     holds (brisques) and what winning brings (a meld to lay) pay for the card it costs. In
     the last eight tricks take the trick as cheaply as possible, else give the least."""
-    st = cast(bz.BeziqueState, state)
-    trump = st._trump
+    at = cast(bz.BeziqueState, state).position()
+    trump = at.trump
     first = moves[0]
     if not first.startswith("play"):
         melds = [m for m in moves if m.startswith("meld")]
@@ -273,8 +273,8 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
         return rng.choice(moves)
     cards = [bz.INDEX[m[5:]] for m in moves]
     keep = KEEP[trump]
-    trick = st._trick
-    if st._turn_up < 0:  # stage 2: the legal moves already follow bezique D8
+    trick = at.trick
+    if at.last_eight:  # stage 2: the legal moves already follow bezique D8
         if trick:
             led = trick[0]
             winners = [c for c in cards if _beats(c, led, trump)]
@@ -289,15 +289,14 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
     if not trick:
         return bz.PLAY_MOVE[min(cards, key=lambda c: keep[c] + BRISQUE_POINTS[c])]
     led = trick[0]
-    seat = st._turn
+    seat = at.turn
     assert seat is not None
     loser = min(cards, key=lambda c: keep[c] + BRISQUE_POINTS[c])
     winners = [c for c in cards if _beats(c, led, trump)]
     if not winners:
         return bz.PLAY_MOVE[loser]
     winner = min(winners, key=keep.__getitem__)
-    hand, table = st._hands[seat], st._tables[seat]
-    ready = bz._meld_moves(hand, table, trump)
+    ready = bz.meld_moves(at.hands[seat], at.tables[seat], trump)
     gain = BRISQUE_POINTS[led] + max((_meld_points(m, trump) for m in ready), default=MELD_CHANCE)
     if keep[winner] - gain < keep[loser] + BRISQUE_POINTS[loser]:
         return bz.PLAY_MOVE[winner]
@@ -306,7 +305,7 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
 
 def estimate(state: State, seat: int) -> float:
     """The brisques each side has won count 10 at the end of the deal (rules D9)."""
-    won = cast(bz.BeziqueState, state)._won
+    won = cast(bz.BeziqueState, state).position().won
     points = bz.BRISQUE
     return float(sum(points[c] for c in won[seat]) - sum(points[c] for c in won[1 - seat]))
 

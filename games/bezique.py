@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, ClassVar, Final, TypedDict, cast
+from typing import Any, ClassVar, Final, NamedTuple, TypedDict, cast
 
 from games import core
 from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, Cards, hand_order_by
@@ -251,7 +251,7 @@ def _choose_copies(meld: Meld, hand: Hand, table: Hand) -> tuple[list[int], list
     return best_choice
 
 
-def _meld_moves(hand: Hand, table: Hand, trump: int) -> list[str]:
+def meld_moves(hand: Hand, table: Hand, trump: int) -> list[str]:
     """Every meld ``hand`` + ``table`` can make now (bezique D7), as canonical moves."""
     moves: list[str] = []
     for meld in MARRIAGES:
@@ -438,6 +438,26 @@ class BeziqueView(core.BaseView):
     deal_history: list[list[int]]
     last_move: core.MoveView | None
     last_deal: BeziqueDealView | None
+
+
+class Position(NamedTuple):
+    """A state's position as its own fields hold it (cards as ints), for the computer's
+    playouts, which read a determinized state thousands of times a decision and cannot
+    afford a view each time."""
+
+    trump: int
+    """The trump suit's index."""
+    trick: Hand
+    """The cards of the trick in progress, in the order played."""
+    last_eight: bool
+    """Whether the stock is gone (stage 2: follow suit and win if possible, bezique D8)."""
+    turn: Seat | None
+    hands: tuple[Hand, Hand]
+    tables: tuple[Hand, Hand]
+    """Each seat's melded cards on the table, each with the meld levels it has served at in
+    its high bits (card & 31 is the card), as :func:`meld_moves` reads them."""
+    won: tuple[Hand, Hand]
+    """The cards each seat has taken in tricks this deal."""
 
 
 @core.match_state
@@ -648,7 +668,7 @@ class BeziqueState(core.MatchState):
 
     def _score_moves(self, seat: Seat) -> list[str]:
         moves = (
-            [] if self._melded else _meld_moves(self._hands[seat], self._tables[seat], self._trump)
+            [] if self._melded else meld_moves(self._hands[seat], self._tables[seat], self._trump)
         )
         if not self._sevened:
             seven = self._trump * 8 + SEVEN
@@ -945,6 +965,18 @@ class BeziqueState(core.MatchState):
 
     def _stock(self) -> int:
         return DECK_SIZE - self._pos + 1 if self._turn_up >= 0 else 0
+
+    def position(self) -> Position:
+        """The position, straight from the state's fields (no copy): see :class:`Position`."""
+        return Position(
+            self._trump,
+            self._trick,
+            self._turn_up < 0,
+            self._turn,
+            self._hands,
+            self._tables,
+            self._won,
+        )
 
     def zones(self) -> dict[str, list[str]]:
         zones = {
