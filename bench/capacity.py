@@ -63,10 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class _Pictures:
     """The courier's painter, drawing nothing."""
 
-    async def hand(self, view: Any, four_colour: bool, lang: str = "en") -> bytes:
+    async def hand(
+        self, view: Any, four_colour: bool, lang: str = "en", *, urgent: bool = True
+    ) -> bytes:
         return PICTURE
 
-    async def table(self, view: Any, names: Any, *, lang: str = "en") -> bytes:
+    async def table(
+        self, view: Any, names: Any, *, lang: str = "en", urgent: bool = True
+    ) -> bytes:
         return PICTURE
 
     def close(self) -> None:

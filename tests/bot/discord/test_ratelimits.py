@@ -5,15 +5,17 @@ drained without loss, deleted threads not asked again."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 
 import pytest
 
-from bench.capacity import Tally
+from bench.capacity import Tally, _Pictures
 from bot.discord import courier as courier_module
 from bot.discord.client import TapisBot
 from bot.discord.config import ConfigError, Settings
 from bot.discord.pacing import BUDGET_PER_SECOND
+from bot.discord.painter import Painter
 from bot.service import Delivery, MatchService, PlayerRef
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
@@ -208,6 +210,16 @@ def test_the_capacity_bench_counts_a_turn_once_it_is_over() -> None:
     assert tally.moves == {"cinq-as": 3, "ecarte": 2}
     assert tally.turns == {"cinq-as": 1, "ecarte": 2}
     assert tally.per_turn("cinq-as", 2) == 2.0 and tally.per_turn("piquet", 0) == 0.0
+
+
+@pytest.mark.parametrize("name", ["hand", "table"])
+def test_the_capacity_bench_draws_nothing_but_is_asked_as_the_painter_is(name: str) -> None:
+    """Its stand-in takes every keyword the courier passes the painter, or the bench's
+    deliveries fail instead of measuring the queue."""
+    painter = inspect.signature(getattr(Painter, name)).parameters
+    stand_in = inspect.signature(getattr(_Pictures, name)).parameters
+    keywords = {n for n, p in painter.items() if p.kind is p.KEYWORD_ONLY}
+    assert keywords <= set(stand_in)
 
 
 async def test_a_dm_channel_is_opened_once_and_remembered_across_restarts(
