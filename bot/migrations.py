@@ -298,6 +298,19 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     """
     ALTER TABLE players ADD COLUMN dm_channel INTEGER;
     """,
+    # 10: a turn's due times back on the match's row, which every move rewrites anyway; the
+    # row of clocks becomes an alarm: when the clock task must look at the match, never later
+    # than its due times but possibly earlier. A move that only puts the due times later
+    # leaves the alarm alone, so the two indexes of clocks are no longer rewritten at every
+    # move; an alarm that rings early is set anew to the match's due times.
+    """
+    ALTER TABLE matches ADD COLUMN deadline REAL;
+    ALTER TABLE matches ADD COLUMN reminder_at REAL;
+    UPDATE matches
+        SET deadline = (SELECT c.deadline FROM clocks c WHERE c.match_id = matches.id),
+            reminder_at = (SELECT c.reminder_at FROM clocks c WHERE c.match_id = matches.id)
+        WHERE id IN (SELECT match_id FROM clocks);
+    """,
 )
 
 

@@ -120,8 +120,9 @@ class Integrity:
             def plan(conn: Connection) -> bool:
                 cursor = conn.execute(
                     "UPDATE matches SET status = ?, problem = NULL, to_move_id = ?,"
-                    " updated_at = ? WHERE id = ? AND status = 'corrupt' AND version = ?",
-                    (status, to_move, now, match_id, stored["version"]),
+                    " deadline = ?, reminder_at = ?, updated_at = ?"
+                    " WHERE id = ? AND status = 'corrupt' AND version = ?",
+                    (status, to_move, deadline, reminder, now, match_id, stored["version"]),
                 )
                 if cursor.rowcount != 1:
                     return False

@@ -22,7 +22,7 @@ from bot import clocks, ratings
 from bot.service.clock import ClockTask
 from bot.service.languages import GuildLanguages
 from bot.service.standings import write_result
-from bot.service.store import KeyedLocks, MatchStore, dumps
+from bot.service.store import KeyedLocks, MatchStore, alarm_for, dumps
 from bot.service.values import (
     ChallengeLimits,
     Change,
@@ -539,14 +539,24 @@ class MatchLife:
     # -- clocks -----------------------------------------------------------------------------
     async def check_clock(self, match_id: int, due: float) -> list[Delivery]:
         """A match due at ``due`` (for the clock task): a loss on time past its deadline,
-        else its reminder; nothing if it is no longer due."""
+        else its reminder; if neither is due (its alarm rang early: moves have put its due
+        times later since it was set), its alarm set anew to its due times."""
         await self.languages.ready()
         seat = 0
-        stopped = False
+        stopped = rearmed = False
 
         def decide(
             row: MatchRow, people: People, now: float
         ) -> Change[list[ratings.Change]] | None:
+            nonlocal rearmed, stopped
+            rearmed = stopped = False  # decided afresh if the match changed meanwhile
+            change = act(row, now)
+            if change is None and alarm_for(row, now) != row.alarm:
+                rearmed = True
+                return Change(row, touch=False)  # saving it writes the alarm alarm_for gives
+            return change
+
+        def act(row: MatchRow, now: float) -> Change[list[ratings.Change]] | None:
             nonlocal seat, stopped
             if row.status == "challenge" and row.deadline is not None and row.deadline <= due:
                 return Change(replace(row, status="cancelled", deadline=None))  # unanswered
@@ -570,7 +580,7 @@ class MatchLife:
 
         def words(done: Changed[list[ratings.Change]]) -> Words:
             row, people = done.after, done.people
-            if stopped:
+            if stopped or rearmed:
                 return []
             if row.status == "cancelled":
                 return wording.challenge_expired(row, people, self.limits.hours, self.public(done))

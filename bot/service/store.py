@@ -62,9 +62,10 @@ def unknown_match(match_id: int) -> NotFound:
     return NotFound(N_("There is no match #{id}. `/matches` lists yours."), id=match_id)
 
 
-# A match as read: its row, and its due times from the side table of clocks (none: NULL).
+# A match as read: its row, and its alarm from the side table of clocks (none: NULL).
 SELECT_MATCHES = (
-    "SELECT m.*, c.deadline, c.reminder_at FROM matches m LEFT JOIN clocks c ON c.match_id = m.id"
+    "SELECT m.*, c.deadline AS alarm_deadline, c.reminder_at AS alarm_reminder"
+    " FROM matches m LEFT JOIN clocks c ON c.match_id = m.id"
 )
 
 
@@ -225,7 +226,7 @@ def row_from_stored(stored: Row, known: StateTexts | None = None) -> MatchRow:
     return _row_fields(stored, game.name, options, result, state)
 
 
-_NUMBERS = ("deadline", "reminder_at")
+_NUMBERS = ("deadline", "reminder_at", "alarm_deadline", "alarm_reminder")
 _IDS: tuple[str, ...] = ("guild_id", "channel_id", "thread_id", "opponent_id", "seat0_id")
 _IDS += ("seat1_id", "to_move_id", "rematch_of", "seed", "days_per_move")
 
@@ -236,8 +237,9 @@ def _column_problem(stored: Row) -> str | None:
     SQLite keeps whatever type it is given in a column, so a row written by hand (or by a
     faulty tool) can hold text where a time or an id belongs; each is checked before use.
     """
+    keys = stored.keys()
     for name in _NUMBERS:
-        value = stored[name]
+        value = stored[name] if name in keys else None
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             return f"its {name} is not a number"
     for name in ("challenger_id", "version"):
@@ -293,15 +295,27 @@ def _row_fields(
         result=result,
         rematch_of=stored["rematch_of"],
         rated=bool(stored["rated"]),
+        alarm=_alarm(stored),
     )
 
 
+def _alarm(stored: Row) -> tuple[float | None, float | None] | None:
+    """The row of clocks read with a match (None if it has none)."""
+    keys = stored.keys()
+    if "alarm_deadline" not in keys:  # read without its clocks (a row set aside)
+        return None
+    deadline, reminder = stored["alarm_deadline"], stored["alarm_reminder"]
+    if deadline is None and reminder is None:
+        return None
+    return _number_or_none(deadline), _number_or_none(reminder)
+
+
 # The columns a change may write that are fields of a row as they are; the seats and the
-# result are stored otherwise (two columns, JSON), the due times in the side table of
-# clocks. A match's id, game, guild and channel, challenger, options, clock and rating
-# terms never change once made.
+# result are stored otherwise (two columns, JSON), the alarm in the side table of clocks.
+# A match's id, game, guild and channel, challenger, options, clock and rating terms never
+# change once made.
 _PLAIN: tuple[str, ...] = ("status", "opponent_id", "seed", "version", "to_move_id")
-_PLAIN += ("thread_id",)
+_PLAIN += ("thread_id", "deadline", "reminder_at")
 _read_plain = attrgetter(*_PLAIN)
 _FIXED: tuple[str, ...] = ("id", "game", "guild_id", "channel_id", "challenger_id", "options")
 _FIXED += ("days_per_move", "rematch_of", "rated")
@@ -333,23 +347,50 @@ def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
     return columns
 
 
-def clock_write(before: MatchRow, after: MatchRow) -> tuple[str, tuple[object, ...]] | None:
-    """The write that takes the match's row of clocks from ``before`` to ``after`` (None if
-    its due times are the same): an insert, a delete, or an update that finds the row only
-    if it still holds the due times ``before`` read, so that of two processes claiming the
-    same due time (one reminder, one loss on time), one writes and the other conflicts."""
-    was, now = (before.deadline, before.reminder_at), (after.deadline, after.reminder_at)
+Alarm = tuple[float | None, float | None]
+
+
+def alarm_for(row: MatchRow, now: float, *, keep: bool = False) -> Alarm | None:
+    """The alarm ``row`` needs: none without due times; else, if it may ``keep`` the one it
+    holds, that one while it rings in the future and no later than the first due time;
+    else its due times.
+
+    A move keeps it: a move only puts the due times later, so the alarm (and the two
+    indexes of clocks) stay as they are, and ring early at worst, to be set to the due times
+    then. Any other change sets it exactly: a challenge accepted, a match over, and a clock's
+    own claims (a reminder sent), whose write must find the alarm it read, so that of two
+    processes claiming one due time, the second conflicts."""
+    due = (row.deadline, row.reminder_at)
+    if due == (None, None):
+        return None
+    held = row.alarm
+    if keep and held is not None and now < _first(held) <= _first(due):
+        return held
+    return due
+
+
+def _first(times: Alarm) -> float:
+    return min(t for t in times if t is not None) if times != (None, None) else float("inf")
+
+
+def clock_write(
+    match_id: int, was: Alarm | None, now: Alarm | None
+) -> tuple[str, tuple[object, ...]] | None:
+    """The write that takes the match's row of clocks from ``was`` to ``now`` (None if the
+    same): an insert, a delete, or an update that finds the row only if it still holds the
+    alarm read, so that of two processes claiming the same due time (one reminder, one loss
+    on time), one writes and the other conflicts."""
     if was == now:
         return None
-    if now == (None, None):
-        return "DELETE FROM clocks WHERE match_id = ?", (before.id,)
-    if was == (None, None):
+    if now is None:
+        return "DELETE FROM clocks WHERE match_id = ?", (match_id,)
+    if was is None:
         return (
             "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
-            (before.id, *now),
+            (match_id, *now),
         )
     held = [value for value in was if value is not None]
-    return _clock_update((was[0] is not None, was[1] is not None)), (*now, before.id, *held)
+    return _clock_update((was[0] is not None, was[1] is not None)), (*now, match_id, *held)
 
 
 @functools.cache
@@ -634,13 +675,14 @@ class MatchStore:
         Its words name the id the insert gives, so they are made in the transaction (one
         notice, once per match)."""
         now = self.ts()
+        alarm = alarm_for(row.but(alarm=None), now)  # a new match: its due times
 
         def plan(conn: Connection) -> tuple[int, list[Delivery], list[int]]:
             self.remember(conn, players, now)
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
-                " options, status, days_per_move, rated, rematch_of, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, status, days_per_move, rated, rematch_of, deadline, reminder_at,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.game,
                     row.guild_id,
@@ -652,16 +694,18 @@ class MatchStore:
                     row.days_per_move,
                     int(row.rated),
                     row.rematch_of,
+                    row.deadline,
+                    row.reminder_at,
                     now,
                     now,
                 ),
             )
             assert cursor.lastrowid is not None
-            made = replace(row, id=cursor.lastrowid)
-            if row.deadline is not None or row.reminder_at is not None:
+            made = replace(row, id=cursor.lastrowid, alarm=alarm)
+            if alarm is not None:
                 conn.execute(
                     "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
-                    (made.id, row.deadline, row.reminder_at),
+                    (made.id, *alarm),
                 )
             deliveries = [] if words is None else words(made)
             return made.id, deliveries, post(conn, encode(deliveries), now)
@@ -669,7 +713,7 @@ class MatchStore:
         match_id, deliveries, ids = await self.db.transact(plan)
         deliveries = posted(deliveries, ids)
         self.remembered(players)
-        row = replace(row, id=match_id)
+        row = replace(row, id=match_id, alarm=alarm)
         async with self.locks.hold(match_id):
             self.keep(row)
         return row, deliveries
@@ -796,13 +840,17 @@ class MatchStore:
         saved row.
         """
         after = change.after
+        moved = after.version != before.version and after.status == before.status
+        alarm = alarm_for(after, now, keep=moved)
+        clock = clock_write(before.id, before.alarm, alarm)
+        if alarm != after.alarm:
+            after = after.but(alarm=alarm)
         columns = changed_columns(before, after)
         if change.touch:
             columns["updated_at"] = now
         sql = _update_sql(tuple(columns))
         params = (*columns.values(), before.id, before.version, before.status)
         also = change.also
-        clock = clock_write(before, after)
         decided: Changed[T] = Changed(before, after, people, now, None)
         made = [] if words is None else words(decided)
         ready = None if isinstance(made, Ending) else encode(made)

@@ -953,10 +953,11 @@ def _insert_match(
     cursor = conn.execute(
         "INSERT INTO matches (game, guild_id, channel_id, thread_id, challenger_id, opponent_id,"
         " seat0_id, seat1_id, options, seed, status, version, state, to_move_id, days_per_move,"
-        " rated, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?)",
+        " rated, deadline, reminder_at, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?)",
         (game, guild_id, channel_id, thread_id, seats[0], seats[1], seats[0], seats[1],
-         dumps(dict(options)), seed, state.to_json(), to_move, days, int(rated), now, now),
+         dumps(dict(options)), seed, state.to_json(), to_move, days, int(rated), deadline,
+         reminder, now, now),
     )  # fmt: skip
     if deadline is not None or reminder is not None:  # a turn clock runs: its own row
         conn.execute(

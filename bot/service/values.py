@@ -361,6 +361,9 @@ class MatchRow:
     result: Json | None
     rematch_of: int | None
     rated: bool
+    # The match's row of clocks as stored, (deadline, reminder_at): when the clock task
+    # looks at it, never later than the due times above (see ``alarm_for``); None: no row.
+    alarm: tuple[float | None, float | None] | None = None
 
     def but(self, **changes: Any) -> MatchRow:
         """The row with ``changes`` made: ``dataclasses.replace`` without its checks and

@@ -19,12 +19,20 @@ async def test_a_move_starts_the_clock_of_the_player_to_move(
 ) -> None:
     info = await start_match(service, days=3)
     assert info.deadline == clock.now + timedelta(days=3)
+    first_reminder = (info.deadline - timedelta(hours=12)).timestamp()
     clock.advance(hours=5)
     info = await play_random(service, info, random.Random(1), moves=1)
     assert info.deadline == clock.now + timedelta(days=3)
     untimed = await start_match(service)
     assert untimed.deadline is None
+    # The move put the due times later and left the match's alarm as it was, so the clock
+    # task still looks at the first reminder's time; it finds nothing due then, says
+    # nothing, and sets the alarm to the turn's own reminder.
+    assert await service.next_clock_event() == first_reminder
+    clock.advance(days=2, hours=7)
+    assert await service.check_clocks() == []
     assert await service.next_clock_event() == (info.deadline - timedelta(hours=12)).timestamp()
+    assert await service.verify(info.id)
 
 
 async def test_reminder_then_loss_on_time(service: MatchService, clock: FakeClock) -> None:

@@ -73,6 +73,7 @@ async def test_damaged_rows_are_set_aside_and_the_others_still_work(
     deep = await start_match(service, second=CAROL)
     text_deadline = await start_match(service, days=2)
     no_seat = await start_match(service, second=CAROL)
+    alarm = await start_match(service, days=1)
     await service.close()
     _damage(db_path, deep.id, "UPDATE matches SET state = ? WHERE id = {id}", "[" * 100_000)
     if isinstance(db_path, str):  # PostgreSQL keeps a column's type: a text cannot get in
@@ -81,21 +82,27 @@ async def test_damaged_rows_are_set_aside_and_the_others_still_work(
         )
     else:
         _damage(
-            db_path,
-            text_deadline.id,
-            "UPDATE clocks SET deadline = 'tomorrow' WHERE match_id = {id}",
+            db_path, text_deadline.id, "UPDATE matches SET deadline = 'tomorrow' WHERE id = {id}"
         )
+        # and another's alarm, in the side table of clocks
+        _damage(db_path, alarm.id, "UPDATE clocks SET reminder_at = 'soon' WHERE match_id = {id}")
     _damage(db_path, no_seat.id, "UPDATE matches SET seat1_id = NULL WHERE id = {id}")
 
     service = await MatchService.open(db_path, now=clock)  # nothing cached: all read afresh
     try:
         mine = {m.id: m for m in await service.matches_of(ALICE.user_id, active_only=False)}
         assert mine[healthy.id].status == "active"
-        for damaged in (deep, text_deadline, no_seat):
+        damaged_ones = (deep, text_deadline, no_seat)
+        if isinstance(db_path, str):
+            assert mine[alarm.id].status == "active"  # nothing was damaged there
+            await service.resign(alarm.id, BOB.user_id)  # its clock stops
+        else:
+            damaged_ones += (alarm,)
+        for damaged in damaged_ones:
             assert mine[damaged.id].status == "corrupt"
             with pytest.raises(Exception, match="set aside"):
                 await service.board_delivery(damaged.id)
-        playing = await service.matches_of(ALICE.user_id)
+        playing = [m for m in await service.matches_of(ALICE.user_id) if m.id != alarm.id]
         assert [m.id for m in playing] == [healthy.id]
         mover = playing[0].to_move
         assert mover is not None and await service.legal_moves(healthy.id, mover)

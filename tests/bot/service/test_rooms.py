@@ -15,7 +15,7 @@ import pytest
 
 import bot.service
 from bot.service import Conflict, MatchService
-from bot.service.store import changed_columns, clock_write
+from bot.service.store import alarm_for, changed_columns, clock_write
 from bot.service.values import Change
 from tests.bot.conftest import BOB, FakeClock, start_match
 
@@ -150,15 +150,23 @@ async def test_a_save_writes_only_what_changed(service: MatchService) -> None:
     info = await start_match(service, days=1)
     row = await service.store.peek(info.id)
     reminded = replace(row, reminder_at=None)
-    # The due times live in the side table of clocks: the match row is not touched.
-    assert changed_columns(row, reminded) == {}
-    assert clock_write(row, reminded) == (
+    assert changed_columns(row, reminded) == {"reminder_at": None}
+    # Its alarm, in the side table of clocks, is written only if it still holds what was read.
+    assert row.alarm == (row.deadline, row.reminder_at)
+    assert alarm_for(reminded, 0.0) == (row.deadline, None)
+    assert clock_write(row.id, row.alarm, (row.deadline, None)) == (
         "UPDATE clocks SET deadline = ?, reminder_at = ? WHERE match_id = ?"
         " AND deadline = ? AND reminder_at = ?",
         (row.deadline, None, row.id, row.deadline, row.reminder_at),
     )
-    assert clock_write(row, row) is None
+    assert clock_write(row.id, row.alarm, row.alarm) is None
     assert changed_columns(row, row) == {}
+    # A move puts the due times later and keeps the alarm while it is still to ring.
+    assert row.deadline is not None and row.reminder_at is not None
+    later = replace(row, deadline=row.deadline + 60, reminder_at=row.reminder_at + 60)
+    assert alarm_for(later, row.reminder_at - 1, keep=True) == row.alarm
+    assert alarm_for(later, row.reminder_at, keep=True) == (later.deadline, later.reminder_at)
+    assert alarm_for(later, 0.0) == (later.deadline, later.reminder_at)
     with pytest.raises(ValueError, match="never changes"):
         changed_columns(row, replace(row, rated=not row.rated))
     assert row.state is not None
