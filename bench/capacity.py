@@ -68,9 +68,7 @@ class _Pictures:
     ) -> bytes:
         return PICTURE
 
-    async def table(
-        self, view: Any, names: Any, *, lang: str = "en", urgent: bool = True
-    ) -> bytes:
+    async def table(self, view: Any, names: Any, *, lang: str = "en", urgent: bool = True) -> bytes:
         return PICTURE
 
     def close(self) -> None:

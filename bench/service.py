@@ -99,14 +99,27 @@ async def _client(
         ids[index] = (await live.played(info)).id
 
 
-async def _flat_out(live: _Live, clients: int, seconds: float) -> tuple[float, float, float, float]:
+def _written() -> int | None:
+    """Bytes the process has written to files so far (Linux), None where it cannot tell."""
+    try:
+        with open("/proc/self/io") as io:
+            return next(int(line.split()[1]) for line in io if line.startswith("wchar"))
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+async def _flat_out(
+    live: _Live, clients: int, seconds: float
+) -> tuple[float, float, float, float, float | None]:
     """``clients`` players moving as fast as they can: (moves/s, p50 ms, p99 ms, CPU µs a
-    move: the process's, every thread's, which a busy machine changes less than the rate)."""
+    move: the process's, every thread's, which a busy machine changes less than the rate;
+    KB written a move, to the log and, by checkpoints, the database: what a machine's speed
+    does not change at all)."""
     latencies: list[float] = []
     shares: list[list[int]] = [[] for _ in range(clients)]
     for n, match_id in enumerate(live.infos):
         shares[n % clients].append(match_id)
-    start, cpu = time.perf_counter(), time.process_time()
+    start, cpu, written = time.perf_counter(), time.process_time(), _written()
     await asyncio.gather(
         *(
             _client(live, share, random.Random(c), start + seconds, latencies)
@@ -114,8 +127,11 @@ async def _flat_out(live: _Live, clients: int, seconds: float) -> tuple[float, f
         )
     )
     rate = len(latencies) / (time.perf_counter() - start)
-    per_move = (time.process_time() - cpu) / max(1, len(latencies)) * 1e6
-    return (rate, *_percentiles(latencies), per_move)
+    moves = max(1, len(latencies))
+    per_move = (time.process_time() - cpu) / moves * 1e6
+    now_written = _written()
+    kb = None if written is None or now_written is None else (now_written - written) / moves / 1024
+    return (rate, *_percentiles(latencies), per_move, kb)
 
 
 def _percentiles(latencies: list[float]) -> tuple[float, float]:
@@ -177,10 +193,19 @@ async def _warm(service: MatchService) -> None:
 
 
 def _line(
-    level: str, live: int, load: str, rate: float, p50: float, p99: float, cpu: float | None
+    level: str,
+    live: int,
+    load: str,
+    rate: float,
+    p50: float,
+    p99: float,
+    cpu: float | None,
+    kb: float | None = None,
 ) -> None:
-    per_move = "" if cpu is None else f" {cpu:>8,.0f}"
-    print(f"{level:<12} {live:>7,}  {load:<24} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}{per_move}")
+    per_move = "" if cpu is None else f" {cpu:>11,.0f}"
+    written = "" if kb is None else f" {kb:>10.1f}"
+    line = f"{level:<12} {live:>7,}  {load:<24} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f}"
+    print(f"{line}{per_move}{written}")
 
 
 def _size(path: Path) -> int:
@@ -204,7 +229,7 @@ async def _bench(seconds: float) -> None:
             f"each line plays on some of them, a match that ends replaced by a new one"
         )
         header = f"{'synchronous':<12} {'live':>7}  {'load':<24} {'moves/s':>9} {'p50 ms':>8}"
-        print(f"{header} {'p99 ms':>8} {'CPU µs/move':>8}")
+        print(f"{header} {'p99 ms':>8} {'CPU µs/move':>11} {'KB written/move':>10}")
         for durable in (False, True):
             level = "FULL" if durable else "NORMAL"
             service = await MatchService.open(path, durable=durable)
@@ -212,8 +237,8 @@ async def _bench(seconds: float) -> None:
                 await _warm(service)
                 for count in LIVE:
                     live = _Live(service, stored[:count])
-                    rate, p50, p99, cpu = await _flat_out(live, CLIENTS, seconds)
-                    _line(level, count, f"{CLIENTS} players, flat out", rate, p50, p99, cpu)
+                    rate, p50, p99, cpu, kb = await _flat_out(live, CLIENTS, seconds)
+                    _line(level, count, f"{CLIENTS} players, flat out", rate, p50, p99, cpu, kb)
                     rate, p50, p99, _ = await _steady(live, OFFERED, seconds)
                     _line(level, count, f"{OFFERED:,} moves/s arriving", rate, p50, p99, None)
                     stored[:count] = live.infos.values()
