@@ -445,6 +445,21 @@ def best_meld(hand: bz.Hand, table: bz.Hand, trump: int) -> Worth | None:
     return best
 
 
+_LAID: dict[tuple[str, bz.Hand, bz.Hand], tuple[bz.Hand, bz.Hand]] = {}
+
+
+def _lay(meld: bz.Meld, hand: bz.Hand, table: bz.Hand) -> tuple[bz.Hand, bz.Hand]:
+    """:func:`games.bezique.lay_meld`, its answers kept: the same melds are laid from the
+    same hands in many playouts of a decision."""
+    key = (meld.move, hand, table)
+    if key in _LAID:
+        return _LAID[key]
+    if len(_LAID) >= 100_000:
+        _LAID.clear()
+    laid = _LAID[key] = bz.lay_meld(meld, hand, table)
+    return laid
+
+
 def _without(cards: bz.Hand, card: int) -> bz.Hand:
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
@@ -491,7 +506,7 @@ def play_out(state: State, seat: int, left: int, rng: random.Random) -> float:
             while True:
                 found = None if melded else best_meld(hand, table, trump)
                 if found is not None:
-                    hand, table = bz.lay_meld(found[0], hand, table)
+                    hand, table = _lay(found[0], hand, table)
                     melded = True
                     totals[turn] += found[1]
                 elif not sevened and hand.count(seven) > scored7[turn]:
