@@ -315,6 +315,10 @@ def _stored_deck(deck: Hand) -> list[str]:
     return list(codes)
 
 
+_NEXT_TURN_UPS: dict[tuple[int, int], int] = {}
+"""The turn-up of a deal shuffled from the seed, by (seed, deal): see ``next_turn_up``."""
+
+
 def _indices(value: Any) -> Hand:
     return tuple(map(INDEX.__getitem__, value))
 
@@ -1016,8 +1020,18 @@ class BeziqueState(core.MatchState):
     def next_turn_up(self) -> int:
         """The card the next deal turns up, fixed by the seed (or the stored decks): a seven
         there scores for the next dealer as soon as this deal ends (bezique D3)."""
-        deck = core.deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, self._deal_no + 1)
-        return INDEX[deck[TURN_UP_AT]]
+        deal = self._deal_no + 1
+        if deal < len(self._decks):
+            return INDEX[self._decks[deal][TURN_UP_AT]]
+        # Shuffled from the seed alone: kept, as the computer asks it again and again.
+        key = (self._seed, deal)
+        card = _NEXT_TURN_UPS.get(key)
+        if card is None:
+            if len(_NEXT_TURN_UPS) >= 10_000:
+                _NEXT_TURN_UPS.clear()
+            deck = core.shuffled(DOUBLE_PACK, self._seed, NAME, deal)
+            card = _NEXT_TURN_UPS[key] = INDEX[deck[TURN_UP_AT]]
+        return card
 
     def zones(self) -> dict[str, list[str]]:
         zones = {
