@@ -346,7 +346,7 @@ TAKES = tuple(
 """Whether a card (low five bits) played to another (high five bits) takes the trick."""
 MELD_MOST = max(meld.points(trump) for meld in MELDS.values() for trump in range(4))
 FOUR_RANKS = (bz.JACK, bz.QUEEN, bz.KING, bz.ACE)
-FOURS_MASK = sum(1 << (suit * 8 + rank) for suit in range(4) for rank in FOUR_RANKS)
+RANK_MASKS = tuple(sum(1 << (suit * 8 + rank) for suit in range(4)) for rank in FOUR_RANKS)
 Worth = tuple[bz.Meld, int, int]
 """A meld, its points, the mask of the cards it needs."""
 
@@ -419,9 +419,12 @@ def best_meld(hand: bz.Hand, table: bz.Hand, trump: int) -> Worth | None:
     elif once & sequence[2] == sequence[2] and bz.feasible(sequence[0], hand, table):
         best = sequence
     else:
-        # A four needs four copies of its rank: of all the ranks together, at least as many.
-        held = (once & FOURS_MASK).bit_count() + (twice & FOURS_MASK).bit_count()
-        fours = _fours(hand, table, trump) if held >= 4 else {}
+        # A four needs four copies of its rank, in hand or on the table.
+        fours: dict[int, Worth] = {}
+        for mask in RANK_MASKS:
+            if (once & mask).bit_count() + (twice & mask).bit_count() >= 4:
+                fours = _fours(hand, table, trump)
+                break
         if bz.ACE in fours:
             best = fours[bz.ACE]
         elif bz.KING in fours:
