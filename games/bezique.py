@@ -1019,7 +1019,8 @@ class BeziqueState(core.MatchState):
 
     def next_turn_up(self) -> int:
         """The card the next deal turns up, fixed by the seed (or the stored decks): a seven
-        there scores for the next dealer as soon as this deal ends (bezique D3)."""
+        there scores for the next dealer as soon as this deal ends (bezique D3). Hidden from
+        both players: the computer asks it only of the deals it invents for its search."""
         deal = self._deal_no + 1
         if deal < len(self._decks):
             return INDEX[self._decks[deal][TURN_UP_AT]]
