@@ -322,8 +322,8 @@ def estimate(state: State, seat: int) -> float:
 # -- the same playouts, cheaper -----------------------------------------------------------------
 # :func:`play_out` plays :func:`playout` against itself as ai.search.playout would, move for
 # move and draw for draw, but on the position's ints instead of the engine's moves: a playout
-# step through the engine (legal moves as strings, a state copied a move) cost about five
-# times what the policy itself does.
+# step through the engine (legal moves as strings, a state copied a move) cost more than the
+# policy itself did.
 LEAD_KEY = tuple(tuple(k + BRISQUE_POINTS[c] for c, k in enumerate(keep)) for keep in KEEP)
 """Stage 1: what leading or giving a card costs, its keep value and its brisque."""
 LAST_GIVE = tuple(BRISQUE_POINTS[c] + bz.POWER[c] for c in range(32))
@@ -399,7 +399,7 @@ def best_meld(hand: bz.Hand, table: bz.Hand, trump: int) -> Worth | None:
     key = (trump, hand, table)
     if key in _BEST:
         return _BEST[key]
-    if len(_BEST) >= 200_000:
+    if len(_BEST) >= 50_000:  # a decision makes a few thousand
         _BEST.clear()
     # The cards held once or more, and twice, in hand or on the table: a quick refusal of
     # the melds lacking a card (most hands lay nothing) before the rules' full test.
@@ -457,7 +457,7 @@ def _lay(meld: bz.Meld, hand: bz.Hand, table: bz.Hand) -> tuple[bz.Hand, bz.Hand
     key = (meld.move, hand, table)
     if key in _LAID:
         return _LAID[key]
-    if len(_LAID) >= 100_000:
+    if len(_LAID) >= 20_000:
         _LAID.clear()
     laid = _LAID[key] = bz.lay_meld(meld, hand, table)
     return laid
