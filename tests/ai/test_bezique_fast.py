@@ -15,6 +15,7 @@ from ai.base import view_of
 from ai.bezique import GAME_AI, determinize, play_out, rules
 from ai.search import playout as generic_playout
 from ai.search import search
+from games import State
 
 REFERENCE = dataclasses.replace(GAME_AI, evaluate=None)
 """The search as it was: the engine's moves, the policy asked at every step."""
@@ -22,6 +23,17 @@ REFERENCE = dataclasses.replace(GAME_AI, evaluate=None)
 
 def _left(view: dict[str, object], depth: int) -> int:
     return min(GAME_AI.horizon(view), depth)
+
+
+def assert_same_playouts(dealt: State, view: dict[str, object], depth: int, luck: int) -> None:
+    """From each of the first moves of a determinization, both seats' values either way."""
+    for move in dealt.legal_moves()[:4]:
+        after = dealt.apply(move)
+        left = _left(view, depth) - (1 if GAME_AI.counts(move) else 0)
+        for side in (0, 1):
+            fast = play_out(after, side, left, random.Random(luck))
+            slow = generic_playout(REFERENCE, after, side, left, random.Random(luck))
+            assert fast == slow and repr(fast) == repr(slow), (move, dealt.to_json())
 
 
 @settings(max_examples=12, deadline=None)
@@ -43,15 +55,14 @@ def test_bezique_fast_playout_equals_the_generic_one(
     while state.to_move is not None and ply < 400:
         seat = state.to_move
         view = view_of(state, seat)
-        dealt = determinize(view, rng)
-        depth = (24, 8, 64)[ply % 3]
-        for move in dealt.legal_moves()[:4]:
-            after = dealt.apply(move)
-            left = _left(view, depth) - (1 if GAME_AI.counts(move) else 0)
-            for side in (0, 1):
-                fast = play_out(after, side, left, random.Random(luck + ply))
-                slow = generic_playout(REFERENCE, after, side, left, random.Random(luck + ply))
-                assert fast == slow and repr(fast) == repr(slow), (move, dealt.to_json())
+        try:
+            dealt = determinize(view, rng)
+        except ValueError:
+            # Some views fit no deal the determinizer makes (the meld levels on the table
+            # guessed wrong): the search then plays by the rules; nothing to play out here.
+            pass
+        else:
+            assert_same_playouts(dealt, view, (24, 8, 64)[ply % 3], luck + ply)
         moves = state.legal_moves()
         move = rules(view, rng) if rng.random() < greed else rng.choice(moves)
         state = state.apply(move)
