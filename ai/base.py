@@ -62,8 +62,8 @@ class GameAI:
     evaluate: Evaluator | None = None
     """The value of a determinized state for a seat, replacing the generic playout where a
     game can do better: Écarté's five tricks are solved exactly instead of played out, and
-    Le 5 As plays out with a loop of its own that reads the state directly (the very values
-    of the generic playout, a few times faster)."""
+    Le 5 As and Bézigue play out with loops of their own that read the state directly (the
+    very values of the generic playout, faster)."""
 
 
 _REGISTRY: dict[str, GameAI] = {}

@@ -183,8 +183,9 @@ def _pair(pair: Pair, seat: Seat, value: int) -> Pair:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _feasible(meld: Meld, hand: Hand, table: Hand) -> bool:
-    """Whether some choice of copies makes ``meld`` obey bezique D7.
+def feasible(meld: Meld, hand: Hand, table: Hand) -> bool:
+    """Whether some choice of copies makes ``meld`` obey bezique D7: whether
+    :func:`meld_moves` offers it (a sequence only in trumps).
 
     Per card: copies in hand (h), on the table unused in the meld's class (t0), on the table
     used at a lower level of the class (t1). Without t1 copies there is no reuse; with them,
@@ -251,18 +252,36 @@ def _choose_copies(meld: Meld, hand: Hand, table: Hand) -> tuple[list[int], list
     return best_choice
 
 
+def lay_meld(meld: Meld, hand: Hand, table: Hand) -> tuple[Hand, Hand]:
+    """The hand and the table once ``meld`` is laid from them (a meld :func:`feasible` for
+    them): the copies bezique D10 picks leave the hand or are marked on the table with the
+    meld's level, the table kept sorted."""
+    choice = _choose_copies(meld, hand, table)
+    assert choice is not None, "a legal meld has copies (bezique D10)"
+    from_hand, from_table = choice
+    for card in from_hand:
+        hand = _without(hand, card)
+    shift = _SHIFT[meld.cls]
+    mask = ~(3 << shift)
+    for copy in from_table:
+        table = _without(table, copy)
+    laid = [(copy & mask) | (meld.level << shift) for copy in from_table]
+    laid += [card | (meld.level << shift) for card in from_hand]
+    return hand, tuple(sorted((*table, *laid)))
+
+
 def meld_moves(hand: Hand, table: Hand, trump: int) -> list[str]:
     """Every meld ``hand`` + ``table`` can make now (bezique D7), as canonical moves."""
     moves: list[str] = []
     for meld in MARRIAGES:
-        if _feasible(meld, hand, table):
+        if feasible(meld, hand, table):
             moves.append(meld.move)
-    if _feasible(BEZIQUE, hand, table):
+    if feasible(BEZIQUE, hand, table):
         moves.append(BEZIQUE.move)
-    if hand.count(QS) + hand.count(JD) + len(table) >= 4 and _feasible(DOUBLE, hand, table):
+    if hand.count(QS) + hand.count(JD) + len(table) >= 4 and feasible(DOUBLE, hand, table):
         moves.append(DOUBLE.move)
     sequence = SEQUENCES[trump]
-    if _feasible(sequence, hand, table):
+    if feasible(sequence, hand, table):
         moves.append(sequence.move)
     # Fours: copies unused in a four, at most two per suit.
     free = [0] * 32
@@ -294,6 +313,10 @@ def _stored_deck(deck: Hand) -> list[str]:
             _DECK_CODES.clear()
         codes = _DECK_CODES[deck] = tuple(map(CODES.__getitem__, deck))
     return list(codes)
+
+
+_NEXT_TURN_UPS: dict[tuple[int, int], int] = {}
+"""The turn-up of a deal shuffled from the seed, by (seed, deal): see ``next_turn_up``."""
 
 
 def _indices(value: Any) -> Hand:
@@ -458,6 +481,22 @@ class Position(NamedTuple):
     its high bits (card & 31 is the card), as :func:`meld_moves` reads them."""
     won: tuple[Hand, Hand]
     """The cards each seat has taken in tricks this deal."""
+    phase: int
+    """LEAD, FOLLOW or SCORE (the trick winner scoring, bezique D11); LEAD once over."""
+    leader: Seat
+    stock: Hand
+    """The cards still to be drawn, the next first, without the turn-up."""
+    turn_up: int
+    """The turn-up card, -1 once drawn."""
+    scored_sevens: Pair
+    """How many sevens of trumps in each hand have scored (bezique D5)."""
+    melded: bool
+    """Whether the trick winner has melded since the trick (one meld a trick)."""
+    sevened: bool
+    """Whether the trick winner has exchanged or declared a seven since the trick."""
+    dealer: Seat
+    goal: int
+    """The target: reaching it wins at once (bezique D2)."""
 
 
 @core.match_state
@@ -698,20 +737,10 @@ class BeziqueState(core.MatchState):
         hand, table = self._hands[seat], self._tables[seat]
         if meld.move not in self._legal_now():
             raise self._meld_refusal(meld, hand, table)
-        choice = _choose_copies(meld, hand, table)
-        assert choice is not None, "a legal meld has copies (bezique D10)"
-        from_hand, from_table = choice
-        for card in from_hand:
-            hand = _without(hand, card)
-        shift = _SHIFT[meld.cls]
-        mask = ~(3 << shift)
-        for copy in from_table:
-            table = _without(table, copy)
-        laid = [(copy & mask) | (meld.level << shift) for copy in from_table]
-        laid += [card | (meld.level << shift) for card in from_hand]
+        hand, table = lay_meld(meld, hand, table)
         new = self._copy()
         new._hands = _pair_of(self._hands, seat, hand)
-        new._tables = _pair_of(self._tables, seat, tuple(sorted((*table, *laid))))
+        new._tables = _pair_of(self._tables, seat, table)
         new._melded = True
         new._last = (seat, meld.move)
         new._score(seat, meld.name(self._trump), tuple(meld.cards), meld.points(self._trump))
@@ -967,7 +996,8 @@ class BeziqueState(core.MatchState):
         return DECK_SIZE - self._pos + 1 if self._turn_up >= 0 else 0
 
     def position(self) -> Position:
-        """The position, straight from the state's fields (no copy): see :class:`Position`."""
+        """The position, straight from the state's fields (only the stock is copied): see
+        :class:`Position`."""
         return Position(
             self._trump,
             self._trick,
@@ -976,7 +1006,33 @@ class BeziqueState(core.MatchState):
             self._hands,
             self._tables,
             self._won,
+            self._phase,
+            self._leader,
+            self._deck[self._pos :] if self._turn_up >= 0 else (),
+            self._turn_up,
+            self._scored7,
+            self._melded,
+            self._sevened,
+            self._dealer,
+            self._goal,
         )
+
+    def next_turn_up(self) -> int:
+        """The card the next deal turns up, fixed by the seed (or the stored decks): a seven
+        there scores for the next dealer as soon as this deal ends (bezique D3). Hidden from
+        both players: the computer asks it only of the deals it invents for its search."""
+        deal = self._deal_no + 1
+        if deal < len(self._decks):
+            return INDEX[self._decks[deal][TURN_UP_AT]]
+        # Shuffled from the seed alone: kept, as the computer asks it again and again.
+        key = (self._seed, deal)
+        card = _NEXT_TURN_UPS.get(key)
+        if card is None:
+            if len(_NEXT_TURN_UPS) >= 10_000:
+                _NEXT_TURN_UPS.clear()
+            deck = core.shuffled(DOUBLE_PACK, self._seed, NAME, deal)
+            card = _NEXT_TURN_UPS[key] = INDEX[deck[TURN_UP_AT]]
+        return card
 
     def zones(self) -> dict[str, list[str]]:
         zones = {
