@@ -14,8 +14,8 @@ import games
 from ai.base import view_of
 from ai.bezique import GAME_AI, determinize, play_out, rules
 from ai.search import playout as generic_playout
-from ai.search import search
 from games import State
+from tests.ai.agreement import assert_searches_agree
 
 REFERENCE = dataclasses.replace(GAME_AI, evaluate=None)
 """The search as it was: the engine's moves, the policy asked at every step."""
@@ -71,16 +71,6 @@ def test_bezique_fast_playout_equals_the_generic_one(
 
 def test_bezique_search_decides_as_through_the_engine() -> None:
     """The whole search, fast loop against the engine's: the same moves."""
-    state = games.get("bezique").new_match(seed=7)
-    rng = random.Random(7)
-    compared = 0
-    for ply in range(160):
-        seat = state.to_move
-        assert seat is not None
-        view = view_of(state, seat)
-        if ply % 7 == 0 and len(view["legal_moves"]) > 1:
-            fast = search(GAME_AI, view, 40, random.Random(ply))
-            assert fast == search(REFERENCE, view, 40, random.Random(ply))
-            compared += 1
-        state = state.apply(rules(view, rng) if ply % 3 else rng.choice(state.legal_moves()))
-    assert compared >= 10
+    assert_searches_agree(
+        "bezique", GAME_AI, REFERENCE, rules, seed=7, plies=160, every=7, playouts=40, at_least=10
+    )

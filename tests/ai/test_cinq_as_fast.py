@@ -22,7 +22,7 @@ from ai.cinq_as import (
     view_estimate,
 )
 from ai.search import playout as generic_playout
-from ai.search import search
+from tests.ai.agreement import assert_searches_agree
 
 
 def view_playout(state: State, moves: list[str], rng: random.Random) -> str:
@@ -87,16 +87,6 @@ def test_le_5_as_fast_playout_and_estimate_equal_the_view_based_ones(
 
 def test_le_5_as_search_decides_as_with_views() -> None:
     """The whole search, fast path against the view-based one: the same moves."""
-    state = games.get("cinq-as").new_match(seed=11)
-    rng = random.Random(11)
-    compared = 0
-    for ply in range(120):
-        seat = state.to_move
-        assert seat is not None
-        view = view_of(state, seat)
-        if ply % 9 == 0 and len(view["legal_moves"]) > 1:
-            fast = search(GAME_AI, view, 36, random.Random(ply))
-            assert fast == search(VIEW_BASED, view, 36, random.Random(ply))
-            compared += 1
-        state = state.apply(rules(view, rng) if ply % 3 else rng.choice(state.legal_moves()))
-    assert compared >= 8
+    assert_searches_agree(
+        "cinq-as", GAME_AI, VIEW_BASED, rules, seed=11, plies=120, every=9, playouts=36, at_least=8
+    )
