@@ -6,7 +6,7 @@ import argparse
 import importlib
 import platform
 
-from bench import SECTIONS
+from bench import SECTIONS, machine
 
 
 def main() -> None:
@@ -27,10 +27,12 @@ def main() -> None:
     for name in args.sections or SECTIONS:
         print(f"\n== {name}")
         module = importlib.import_module(f"bench.{name}")
+        before = machine.reference_seconds()
         if module in (bench_ai, bench_discord):
             module.run(args.seconds, args)
         else:
             module.run(args.seconds)
+        print(machine.describe(before, machine.reference_seconds()))
 
 
 if __name__ == "__main__":
