@@ -11,6 +11,10 @@ default ``synchronous=NORMAL`` (a move survives a killed process) and for ``TAPI
 - moves arriving at a steady 2,000 per second (the target rate) on whichever live matches are
   idle: their latency from arrival to acknowledgement, reading the legal moves and any wait
   for the writer included.
+Each line is measured in three windows of ``--seconds``, the lines taking turns (100, 1,000,
+10,000, 100, …), and its figures are those of its three windows together: on a shared machine
+whose speed drifts, measuring each line in one block would credit the drift to the number of
+live matches.
 Last, a sustained run at the target rate on 1,000 live matches, sampling the write-ahead log's
 size: it must stay bounded however long the bot runs.
 """
@@ -23,6 +27,7 @@ import random
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import games
@@ -34,6 +39,9 @@ LIVE = (100, 1_000, 10_000)
 CLIENTS = 16
 OFFERED = 2_000  # moves per second
 SUSTAINED_LIVE = 1_000
+# Each line is measured in this many windows of ``--seconds``, taken in turn with the other
+# lines' (100, 1,000, 10,000, 100, …), so that the lines are compared side by side.
+ROUNDS = 3
 # The sustained run lasts this many times ``--seconds``: 60 s at the default 3 s.
 SUSTAIN_FACTOR = 20
 FILL_AT_ONCE = 64  # challenges in flight while filling, so they share commits
@@ -108,13 +116,31 @@ def _written() -> int | None:
         return None
 
 
-async def _flat_out(
-    live: _Live, clients: int, seconds: float
-) -> tuple[float, float, float, float, float | None]:
-    """``clients`` players moving as fast as they can: (moves/s, p50 ms, p99 ms, CPU µs a
-    move: the process's, every thread's, which a busy machine changes less than the rate;
-    KB written a move, to the log and, by checkpoints, the database: what a machine's speed
-    does not change at all)."""
+@dataclass
+class _Tally:
+    """What the windows of one line measured, added up: a line's figures come from windows
+    spread over the whole run, so a machine that changes speed meanwhile (a shared host
+    does, by a fifth from one minute to the next) weighs on every line alike."""
+
+    moves: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0
+    written: int | None = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def figures(self) -> tuple[float, float, float, float, float | None]:
+        """(moves/s, p50 ms, p99 ms, CPU µs a move, KB written a move)."""
+        moves = max(1, self.moves)
+        kb = None if self.written is None else self.written / moves / 1024
+        rate = self.moves / self.seconds if self.seconds else 0.0
+        return (rate, *_percentiles(self.latencies), self.cpu / moves * 1e6, kb)
+
+
+async def _flat_out(live: _Live, clients: int, seconds: float, tally: _Tally) -> None:
+    """``clients`` players moving as fast as they can for ``seconds``, added to ``tally``:
+    the moves and their latencies, the process's CPU time (every thread's, which a busy
+    machine changes less than the rate) and the bytes written to the log and, by
+    checkpoints, the database (what a machine's speed does not change at all)."""
     latencies: list[float] = []
     shares: list[list[int]] = [[] for _ in range(clients)]
     for n, match_id in enumerate(live.infos):
@@ -126,12 +152,15 @@ async def _flat_out(
             for c, share in enumerate(shares)
         )
     )
-    rate = len(latencies) / (time.perf_counter() - start)
-    moves = max(1, len(latencies))
-    per_move = (time.process_time() - cpu) / moves * 1e6
+    tally.seconds += time.perf_counter() - start
+    tally.cpu += time.process_time() - cpu
+    tally.moves += len(latencies)
+    tally.latencies.extend(latencies)
     now_written = _written()
-    kb = None if written is None or now_written is None else (now_written - written) / moves / 1024
-    return (rate, *_percentiles(latencies), per_move, kb)
+    if written is None or now_written is None or tally.written is None:
+        tally.written = None
+    else:
+        tally.written += now_written - written
 
 
 def _percentiles(latencies: list[float]) -> tuple[float, float]:
@@ -144,11 +173,17 @@ def _percentiles(latencies: list[float]) -> tuple[float, float]:
 
 
 async def _steady(
-    live: _Live, rate: float, seconds: float, *, wal: Path | None = None
+    live: _Live,
+    rate: float,
+    seconds: float,
+    *,
+    wal: Path | None = None,
+    tally: _Tally | None = None,
 ) -> tuple[float, float, float, int]:
     """Moves arriving at ``rate`` per second on idle live matches.
 
-    (achieved moves/s, p50 ms, p99 ms, largest WAL file seen in bytes, sampled every 50 ms).
+    (achieved moves/s, p50 ms, p99 ms, largest WAL file seen in bytes, sampled every 50 ms);
+    the moves and their latencies are added to ``tally`` too, if given.
     """
     rng = random.Random(99)
     idle = list(live.infos)
@@ -181,6 +216,10 @@ async def _steady(
         await asyncio.sleep(0.0005)
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - start
+    if tally is not None:
+        tally.moves += len(latencies)
+        tally.seconds += elapsed
+        tally.latencies.extend(latencies)
     return (len(latencies) / elapsed, *_percentiles(latencies), largest)
 
 
@@ -233,17 +272,22 @@ async def _bench(seconds: float) -> None:
         for durable in (False, True):
             level = "FULL" if durable else "NORMAL"
             service = await MatchService.open(path, durable=durable)
+            flat = {count: _Tally() for count in LIVE}
+            steady = {count: _Tally() for count in LIVE}
             try:
                 await _warm(service)
-                for count in LIVE:
-                    live = _Live(service, stored[:count])
-                    rate, p50, p99, cpu, kb = await _flat_out(live, CLIENTS, seconds)
-                    _line(level, count, f"{CLIENTS} players, flat out", rate, p50, p99, cpu, kb)
-                    rate, p50, p99, _ = await _steady(live, OFFERED, seconds)
-                    _line(level, count, f"{OFFERED:,} moves/s arriving", rate, p50, p99, None)
-                    stored[:count] = live.infos.values()
+                for _ in range(ROUNDS):
+                    for count in LIVE:
+                        live = _Live(service, stored[:count])
+                        await _flat_out(live, CLIENTS, seconds, flat[count])
+                        await _steady(live, OFFERED, seconds, tally=steady[count])
+                        stored[:count] = live.infos.values()
             finally:
                 await service.close()
+            for count in LIVE:
+                _line(level, count, f"{CLIENTS} players, flat out", *flat[count].figures())
+                rate, p50, p99, _, _ = steady[count].figures()
+                _line(level, count, f"{OFFERED:,} moves/s arriving", rate, p50, p99, None)
         print(
             f"targets: >= {OFFERED:,} moves/s, p99 <= 10 ms; load average "
             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures need a quiet machine)"
