@@ -176,9 +176,12 @@ class Actions:
         confirmation = w.gettext("Your move in match #{id}: {move}.").format(
             move=wording.move_text(info.game, move, w), id=info.id
         )
-        told = await self.courier.send(deliveries, interaction, reply=confirmation)
-        if interaction.type == discord.InteractionType.component:
-            # The hand these buttons belong to is now history: a fresh one was just sent.
+        pressed = interaction.type == discord.InteractionType.component
+        told = await self.courier.send(
+            deliveries, interaction, reply=confirmation, in_place=pressed
+        )
+        if pressed and not told:
+            # No new hand took the pressed one's place: its buttons are history all the same.
             await _strip_components(interaction)
         elif not told:
             await interaction.followup.send(confirmation, ephemeral=True)

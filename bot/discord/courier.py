@@ -227,10 +227,13 @@ class Courier:
         interaction: discord.Interaction | None = None,
         *,
         reply: str | None = None,
+        in_place: bool = False,
     ) -> bool:
         """Send every delivery: the interaction's user's own hand at once in the answer to
         ``interaction`` (after ``reply``, a confirmation, in the same message), the rest
         through the queue. True if ``reply`` was sent that way; else the caller says it.
+        ``in_place``: the answer replaces the message whose button was pressed (the hand the
+        move was made from) instead of following it.
 
         A hand identical to the last one that player got (same cards, same moves, same
         words) is not sent again.
@@ -269,7 +272,7 @@ class Courier:
             await self._sent([d for d in skipped if d.outbox_id is not None])
         if mine is None or interaction is None:
             return False
-        return await self._answer(mine, interaction, reply)
+        return await self._answer(mine, interaction, reply, in_place=in_place)
 
     async def deliver(self, deliveries: list[Delivery]) -> None:
         """Send deliveries that answer no interaction (the computer's moves, the clocks, a
@@ -333,10 +336,20 @@ class Courier:
         self._settled.clear()
 
     async def _answer(
-        self, delivery: Delivery, interaction: discord.Interaction, reply: str | None
+        self,
+        delivery: Delivery,
+        interaction: discord.Interaction,
+        reply: str | None,
+        *,
+        in_place: bool = False,
     ) -> bool:
         """The acting player's hand, in the answer to their interaction: private (their DMs,
-        or a reply only they see in a server), and free of the global rate limit."""
+        or a reply only they see in a server), and free of the global rate limit.
+
+        ``in_place``: the hand replaces the message of the pressed button. That hand is spent
+        (its buttons belong to the position before the move), and one message that becomes
+        the next hand is one request where a new message and the old one's buttons removed
+        are two, and one hand in the conversation where there were two."""
         if delivery.outbox_id is not None:
             await self._sent([delivery])  # at most once: see the module's docstring
         picture = await self.picture(delivery)
@@ -346,12 +359,21 @@ class Courier:
         w = i18n.words(delivery.lang)
         components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
         try:
-            await interaction.followup.send(
-                text[:2000], file=_png(picture, "hand"),
-                view=components or discord.utils.MISSING,
-                ephemeral=interaction.guild_id is not None,  # in a DM it stays, as a hand should
-                allowed_mentions=NO_PINGS,
-            )  # fmt: skip
+            if in_place:
+                await interaction.edit_original_response(
+                    content=text[:2000],
+                    attachments=[] if picture is None else [_png(picture, "hand")],
+                    view=components,
+                    allowed_mentions=NO_PINGS,
+                )
+            else:
+                # In a DM it stays, as a hand should; in a server only its player sees it.
+                await interaction.followup.send(
+                    text[:2000], file=_png(picture, "hand"),
+                    view=components or discord.utils.MISSING,
+                    ephemeral=interaction.guild_id is not None,
+                    allowed_mentions=NO_PINGS,
+                )  # fmt: skip
         except discord.HTTPException:
             # The interaction's token expired or was refused: their hand goes by DM instead.
             log.warning("could not answer with the hand of match %s: by DM", delivery.match_id)

@@ -462,3 +462,45 @@ async def test_deliveries_carry_all_the_courier_needs(
     assert any(c.startswith("tapis:rematch:") for s in public for c in s.custom_ids())
     (dm,) = [s for s in sent if fake.is_dm(s)]
     assert dm.dm_to == bob.id and f"match #{table.match_id}" in dm.content
+
+
+async def test_a_button_move_turns_the_pressed_hand_into_the_next_one(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The hand a move was made from is spent: the answer replaces it (confirmation, picture
+    and the next buttons in the same message) rather than leaving it buttonless above a new
+    one. One request instead of two, and one hand in the conversation."""
+    bot = await start_bot()
+    table = await Table.open(fake, bot, "cinq-as", "rounds=1", alice, bob)
+    info = await bot.service.get(table.match_id)
+    mover = table.players[info.to_move]
+    hand = table.latest_hand(mover)
+    assert hand is not None and hand.message is not None
+    button = next(c for c in hand.custom_ids() if c.startswith("tapis:move"))
+    press = await fake.press(mover, hand, button)
+    answer = await fake.wait_for(
+        lambda s: s.token == press.token and s.kind in ("followup", "edit"), since=press.since
+    )
+    await bot.courier.settled()
+    assert answer.kind == "edit" and answer.message is not None
+    assert answer.message["id"] == hand.message["id"]  # the same message, now the next hand
+    assert answer.content.startswith(f"Your move in match #{table.match_id}:")
+    assert answer.files and answer.files[0][1].startswith(PNG)
+    # Le 5 As: a card played, the same player draws next, from the buttons of that message.
+    assert any(c.startswith("tapis:move") for c in answer.custom_ids())
+    assert not [
+        s for s in fake.log[press.since :] if s.token == press.token and s.kind == "followup"
+    ]
+    assert (await bot.service.get(table.match_id)).version == info.version + 1
+    # The replaced hand plays on: its new buttons are the current position's.
+    draw = next(c for c in answer.custom_ids() if c.startswith("tapis:move"))
+    again = await fake.press(mover, answer, draw)
+    second = await fake.wait_for(
+        lambda s: s.token == again.token and s.kind in ("followup", "edit"), since=again.since
+    )
+    await bot.courier.settled()
+    assert second.kind == "edit" and (await bot.service.get(table.match_id)).version == (
+        info.version + 2
+    )
+    # The turn passed: the hand stays, without buttons, until the next turn's hand comes.
+    assert second.files and not any(c.startswith("tapis:move") for c in second.custom_ids())
