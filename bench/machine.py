@@ -3,7 +3,9 @@
 The figures of a benchmark are only comparable between runs made at like speeds. On a shared
 host the same code can run a fifth slower from one minute to the next, and neither the load
 average nor the stolen time shows it. A fixed pure-Python loop, timed before and after each
-section, does: a section whose two readings differ ran on a machine whose speed changed.
+section, shows a slower processor: a section whose two readings differ ran on a machine whose
+speed changed. Equal readings prove less: work that waits on memory (a large cache of
+matches, SQLite's pages) has been seen to slow while this loop did not.
 """
 
 from __future__ import annotations
