@@ -172,13 +172,18 @@ class Actions:
             return
         # The confirmation goes with the mover's new hand, in one answer Discord does not
         # count toward the bot's rate limits.
+        # The mover's new hand names their move in its own words; the confirmation is said
+        # only where the hand does not (none comes, or it says the move otherwise).
         w = words_of(interaction)
-        confirmation = w.gettext("Your move in match #{id}: {move}.").format(
-            move=wording.move_text(info.game, move, w), id=info.id
-        )
+        said = wording.move_text(info.game, move, w)
+        confirmation = w.gettext("Your move in match #{id}: {move}.").format(move=said, id=info.id)
         pressed = interaction.type == discord.InteractionType.component
         told = await self.courier.send(
-            deliveries, interaction, reply=confirmation, in_place=pressed
+            deliveries,
+            interaction,
+            reply=confirmation,
+            in_place=pressed,
+            unless=w.gettext("You: {move}.").format(move=said),
         )
         if pressed and not told:
             # No new hand took the pressed one's place: its buttons are history all the same.

@@ -228,12 +228,14 @@ class Courier:
         *,
         reply: str | None = None,
         in_place: bool = False,
+        unless: str | None = None,
     ) -> bool:
         """Send every delivery: the interaction's user's own hand at once in the answer to
         ``interaction`` (after ``reply``, a confirmation, in the same message), the rest
         through the queue. True if ``reply`` was sent that way; else the caller says it.
         ``in_place``: the answer replaces the message whose button was pressed (the hand the
-        move was made from) instead of following it.
+        move was made from) instead of following it. ``unless``: a line of the hand's own
+        text that says what ``reply`` says (the mover's move); the reply is then left out.
 
         A hand identical to the last one that player got (same cards, same moves, same
         words) is not sent again.
@@ -272,7 +274,7 @@ class Courier:
             await self._sent([d for d in skipped if d.outbox_id is not None])
         if mine is None or interaction is None:
             return False
-        return await self._answer(mine, interaction, reply, in_place=in_place)
+        return await self._answer(mine, interaction, reply, in_place=in_place, unless=unless)
 
     async def deliver(self, deliveries: list[Delivery]) -> None:
         """Send deliveries that answer no interaction (the computer's moves, the clocks, a
@@ -342,6 +344,7 @@ class Courier:
         reply: str | None,
         *,
         in_place: bool = False,
+        unless: str | None = None,
     ) -> bool:
         """The acting player's hand, in the answer to their interaction: private (their DMs,
         or a reply only they see in a server), and free of the global rate limit.
@@ -354,7 +357,10 @@ class Courier:
             await self._sent([delivery])  # at most once: see the module's docstring
         picture = await self.picture(delivery)
         assert delivery.view is not None
-        text = (reply + "\n" if reply else "") + self.heading(delivery) + delivery.text
+        hand_text = delivery.text
+        if reply and unless is not None and unless in hand_text.split("\n"):
+            reply = ""  # the hand says it already: "You: 4♠ on the expedition."
+        text = (reply + "\n" if reply else "") + self.heading(delivery) + hand_text
         legal = list(delivery.view.get("legal_moves") or [])
         w = i18n.words(delivery.lang)
         components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)

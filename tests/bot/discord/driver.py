@@ -103,7 +103,10 @@ class Table:
             lambda s: s.token == handle.token and s.kind in ("followup", "edit"),
             since=handle.since,
         )
-        assert done.kind == "edit" or done.content.startswith("Your move in"), done.content
+        # The mover's answer: their new hand, which names their move ("You: …"), or where no
+        # hand comes, the confirmation alone.
+        said = ("Your move in", "\nYou: ")
+        assert done.kind == "edit" or any(part in done.content for part in said), done.content
         await self.bot.courier.settled()
         after = await self.bot.service.get(self.match_id)
         assert after.version == info.version + 1, (move, done.content)

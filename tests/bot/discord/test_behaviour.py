@@ -53,7 +53,9 @@ async def test_match_option_autocomplete_lists_the_invokers_matches(
     legal = await bot.service.legal_moves(second.match_id, mover.id)
     handle = await fake.slash(mover, "play", move=legal[0], match=second.match_id)
     done = await handle.finished()
-    assert done.content.startswith("Your move in") and done.ephemeral
+    # The answer is the new hand, naming the move once, seen by the mover alone.
+    assert "\nYou: " in done.content and "Your move in" not in done.content and done.ephemeral
+    assert done.files and done.files[0][1].startswith(PNG)
     assert (await bot.service.get(second.match_id)).version == info.version + 1
 
 
@@ -136,9 +138,7 @@ async def test_closed_dms_fall_back_to_private_replies(
             legal = await bot.service.legal_moves(table.match_id, bob.id)
             handle = await fake.slash(bob, "play", table.thread_id, move=rng.choice(legal))
             await fake.wait_for(
-                lambda s, token=handle.token: (
-                    s.token == token and s.content.startswith("Your move in")
-                ),
+                lambda s, token=handle.token: s.token == token and "\nYou: " in s.content,
                 since=handle.since,
             )
             private = [s for s in fake.log[handle.since :] if s.token == handle.token and s.files]
@@ -318,7 +318,7 @@ async def test_where_threads_are_not_allowed_the_match_lives_in_the_channel(
     mover = alice if info.to_move == alice.id else bob
     legal = await bot.service.legal_moves(match_id, mover.id)
     done = await (await fake.slash(mover, "play", move=legal[0])).finished()
-    assert done.content.startswith("Your move in")
+    assert f"match #{match_id}" in done.content and "\nYou: " in done.content
 
 
 async def test_four_colour_hands_on_request(
@@ -484,7 +484,9 @@ async def test_a_button_move_turns_the_pressed_hand_into_the_next_one(
     await bot.courier.settled()
     assert answer.kind == "edit" and answer.message is not None
     assert answer.message["id"] == hand.message["id"]  # the same message, now the next hand
-    assert answer.content.startswith(f"Your move in match #{table.match_id}:")
+    # The move said once, by the hand itself: "You: 4♠ on the expedition."
+    assert "Your move in" not in answer.content
+    assert sum(line.startswith("You: ") for line in answer.content.split("\n")) == 1
     assert answer.files and answer.files[0][1].startswith(PNG)
     # Le 5 As: a card played, the same player draws next, from the buttons of that message.
     assert any(c.startswith("tapis:move") for c in answer.custom_ids())
