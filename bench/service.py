@@ -22,11 +22,12 @@ size: it must stay bounded however long the bot runs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -223,12 +224,20 @@ async def _steady(
     return (len(latencies) / elapsed, *_percentiles(latencies), largest)
 
 
-async def _warm(service: MatchService) -> None:
-    """Read the live matches ahead, as the bot does at start (``MatchService.warm``)."""
+@contextlib.asynccontextmanager
+async def _warmed(service: MatchService) -> AsyncIterator[None]:
+    """Read the live matches ahead, then run the collector's passes, as the bot does from its
+    start (``MatchService.warm``, bot/heap.py)."""
     start = time.perf_counter()
     count = await service.warm()
-    heap.settle()  # as the bot does once its live matches are read
+    heap.settle()
     print(f"{'':<12} {count:>7,}  live matches read ahead in {time.perf_counter() - start:.1f} s")
+    tending = asyncio.create_task(heap.tend())
+    try:
+        yield
+    finally:
+        tending.cancel()
+        await asyncio.gather(tending, return_exceptions=True)
 
 
 def _line(
@@ -275,13 +284,13 @@ async def _bench(seconds: float) -> None:
             flat = {count: _Tally() for count in LIVE}
             steady = {count: _Tally() for count in LIVE}
             try:
-                await _warm(service)
-                for _ in range(ROUNDS):
-                    for count in LIVE:
-                        live = _Live(service, stored[:count])
-                        await _flat_out(live, CLIENTS, seconds, flat[count])
-                        await _steady(live, OFFERED, seconds, tally=steady[count])
-                        stored[:count] = live.infos.values()
+                async with _warmed(service):
+                    for _ in range(ROUNDS):
+                        for count in LIVE:
+                            live = _Live(service, stored[:count])
+                            await _flat_out(live, CLIENTS, seconds, flat[count])
+                            await _steady(live, OFFERED, seconds, tally=steady[count])
+                            stored[:count] = live.infos.values()
             finally:
                 await service.close()
             for count in LIVE:
@@ -296,10 +305,10 @@ async def _bench(seconds: float) -> None:
         sustain = seconds * SUSTAIN_FACTOR
         service = await MatchService.open(path)
         try:
-            await _warm(service)
-            live = _Live(service, stored[:SUSTAINED_LIVE])
-            rate, p50, p99, largest = await _steady(live, OFFERED, sustain, wal=wal)
-            at_end = _size(wal)
+            async with _warmed(service):
+                live = _Live(service, stored[:SUSTAINED_LIVE])
+                rate, p50, p99, largest = await _steady(live, OFFERED, sustain, wal=wal)
+                at_end = _size(wal)
         finally:
             await service.close()
         print(

@@ -77,7 +77,7 @@ class TapisBot(commands.Bot):
         self._closing: asyncio.Future[None] | None = None  # set by the first close()
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
         self._heartbeat: asyncio.Task[None] | None = None
-        self._warming: asyncio.Task[int] | None = None
+        self._warming: asyncio.Task[None] | None = None
         self.computer: Computer | None = None  # made in setup_hook, over the service
         self._unsent: list[Delivery] = []
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
@@ -114,13 +114,13 @@ class TapisBot(commands.Bot):
         self._tournaments = asyncio.create_task(self._run_tournaments(), name="tapis-tournaments")
         self._sweeper = asyncio.create_task(self._sweep_outbox(), name="tapis-outbox")
 
-    async def _warm(self) -> int:
-        """The live matches read ahead (how many); then the collector is told they stay
-        (bot/heap.py)."""
-        count = await self.service.warm()
+    async def _warm(self) -> None:
+        """The live matches read ahead; then the collector is told they stay, and its passes
+        are run from here on (bot/heap.py), until the bot closes."""
+        await self.service.warm()
         if self._settle_heap:
             heap.settle()
-        return count
+            await heap.tend()
 
     def _computer_turns(self, deliveries: list[Delivery]) -> None:
         """Whatever put the computer to move (a move, an acceptance, a rematch), its turn is
