@@ -71,11 +71,7 @@ async def tend(*, every: float = SWEEP_EVERY, full_every: float = FULL_EVERY) ->
         if time.monotonic() - last_full < full_every:
             sweep()
             continue
-        start = time.perf_counter()
+        start = time.monotonic()
         freed = full()
         last_full = time.monotonic()
-        log.debug(
-            "full collection: %d objects freed in %.0f ms",
-            freed,
-            (time.perf_counter() - start) * 1000,
-        )
+        log.debug("full collection: %d objects freed in %.0f ms", freed, (last_full - start) * 1000)

@@ -109,7 +109,8 @@ class TapisBot(commands.Bot):
         self._unsent = await self.service.unsent()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
         self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
-        # The live matches read back while the gateway connects: no first move waits for it.
+        # The live matches read back while the gateway connects: no first move waits for it;
+        # the same task then runs the collector's passes until the bot closes (bot/heap.py).
         self._warming = asyncio.create_task(self._warm(), name="tapis-warm")
         self._tournaments = asyncio.create_task(self._run_tournaments(), name="tapis-tournaments")
         self._sweeper = asyncio.create_task(self._sweep_outbox(), name="tapis-outbox")

@@ -26,18 +26,17 @@ class Node:
         self.other: Node | None = None
 
 
-def cycle() -> weakref.ref[Node]:
-    """A pair of objects that only the collector can free, kept alive by nothing: a weak
-    reference to one of them, dead once they are freed."""
-    first, second = Node(), Node()
-    first.other, second.other = second, first
-    return weakref.ref(first)
-
-
 def kept_cycle() -> tuple[Node, weakref.ref[Node]]:
+    """A pair of objects that only the collector can free once dropped: one of them, and a
+    weak reference to it, dead once they are freed."""
     first, second = Node(), Node()
     first.other, second.other = second, first
     return first, weakref.ref(first)
+
+
+def cycle() -> weakref.ref[Node]:
+    """Such a pair, kept alive by nothing."""
+    return kept_cycle()[1]
 
 
 def test_settle_freezes_what_is_alive_and_leaves_automatic_passes_as_a_guard(
