@@ -49,6 +49,11 @@ class TapisBot(commands.Bot):
         # Every REST answer goes past the gauge, which paces the courier by Discord's limits.
         gauge = Gauge(settings.requests_per_second)
         options.setdefault("http_trace", gauge.trace)
+        # No cache of recent messages: the bot answers commands and buttons, whose events
+        # carry what they need, and never looks a message up. discord.py keeps the last 1,000
+        # otherwise, each holding itself in a cycle with its parts, freed only by the
+        # collector's full pass once pushed out (bot/heap.py).
+        options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),

@@ -306,7 +306,11 @@ class Courier:
         # for the request. A board waits to be drawn until it goes (it may be replaced).
         drawn = self._draw_now(delivery) if delivery.kind == "hand" else None
         item.ahead = drawn
-        item.payload = (delivery, lambda: self._send_one(delivery, item.carried, drawn))
+        # The boards it takes over are added to this very list (see below). The job names
+        # the list, not the item, which holds the job: a cycle would outlive the send, for
+        # the collector's full pass to free.
+        carried = item.carried
+        item.payload = (delivery, lambda: self._send_one(delivery, carried, drawn))
         replaced = self.queue.put(item)
         for old in replaced:
             if old.ahead is not None:

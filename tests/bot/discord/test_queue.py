@@ -4,7 +4,9 @@ global budget and the count of invalid requests."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import weakref
 
 import discord
 import pytest
@@ -257,3 +259,35 @@ def test_a_board_keeps_the_newest_moves_within_discords_length(lang: str, said: 
     ).format(count=left_out)
     one = board_text(last, earlier[-2:], w, room=len(last.text) + len(earlier[-1].news[0]) + 40)
     assert one.split("\n")[1] == said
+
+
+async def test_a_replaced_message_is_freed_at_once_not_left_to_the_collector() -> None:
+    """A board replaced by a newer one while it waited is gone as soon as it leaves the queue:
+    nothing it holds points back at it, so no cycle keeps it for the collector's full pass,
+    which comes rarely in a long-running bot (bot/heap.py)."""
+    gauge = Gauge(per_second=1)
+    await gauge.slot()  # nothing goes: both boards wait
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    courier = Courier(discord.Client(intents=discord.Intents.none()), nothing, nothing, gauge=gauge)
+    place = Place(guild_id=1, channel_id=2)
+    state = games.get("ecarte").new_match(seed=3)
+
+    def board(text: str) -> Delivery:
+        return Delivery(
+            "board", 1, None, text, view=state.view(None), names=("A", "B"), game="ecarte",
+            status="active", place=place,
+        )  # fmt: skip
+
+    gc.disable()
+    try:
+        await courier.send([board("first")])
+        first = weakref.ref(courier.queue._lanes[("channel", 2)][0])
+        await courier.send([board("second")])
+        assert [item.payload[0].text for item in courier.queue._lanes[("channel", 2)]] == ["second"]
+        assert first() is None
+    finally:
+        gc.enable()
+        await courier.close(drain=0)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord import run
+from bot.discord.client import TapisBot
 from bot.discord.config import ConfigError, Settings, environment, read_dotenv
 from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord
@@ -175,3 +176,12 @@ async def test_the_running_bot_keeps_a_heartbeat_and_removes_it_on_close(
     assert health.problem(path) is None
     await bot.close()
     assert not path.exists()
+
+
+def test_the_bot_keeps_no_cache_of_messages() -> None:
+    """It answers commands and buttons, whose events carry what they need: discord.py's cache
+    of the last 1,000 messages would only keep them alive, each in a cycle left to the
+    collector's full pass once pushed out (bot/heap.py)."""
+    bot = TapisBot(Settings.from_env({"DISCORD_TOKEN": "t"}))
+    assert bot._connection.max_messages is None
+    assert list(bot.cached_messages) == []
