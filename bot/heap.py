@@ -16,10 +16,25 @@ So, once the live matches are read at start, :func:`settle` moves everything ali
 collector's permanent generation (which it never walks) and takes the pace of the passes
 over: :func:`tend` looks at the young objects every ``SWEEP_EVERY`` seconds, a pass of a
 millisecond or two, and freezes what survives it, so no object is walked twice. A cycle is
-found if it becomes garbage before the next pass, as nearly all do (an exception and its
-frames); one that outlives a pass and is dropped later waits for the full pass
-(``FULL_EVERY``), which walks everything once. Automatic passes stay on, with a threshold far
-above what ``SWEEP_EVERY`` lets build up, as a guard should the event loop be held up.
+found if it becomes garbage before the next pass; one that outlives a pass and is dropped
+later waits, frozen, for the full pass, which walks everything once. Automatic passes stay
+on, with a threshold far above what ``SWEEP_EVERY`` lets build up, as a guard should the
+event loop be held up.
+
+The full pass comes every ``FULL_EVERY`` seconds, or sooner once the frozen objects have
+grown by ``GROWTH`` times their number after the last one (CPython's own rule for its oldest
+generation, which it walks once a quarter more objects have reached it). Live matches replaced
+move after move keep that number level, since a state freed by reference counting leaves the
+frozen objects; what makes it grow is the process's live set, or garbage that only the
+collector can free. discord.py makes much of that: a view and its buttons, an interaction and
+its response, a message and its parts each hold themselves in a cycle, and under load many
+live past a sweep (a move's handling takes longer than 0.1 s). On the fake Discord, 20
+matches moving at 85-95 a second left 250,000-530,000 such objects to each full pass of a
+20-second pace (170,000-245,000 once discord.py's message cache was turned off and a cycle
+of the courier's own undone): left for ten minutes, millions of objects, hundreds of
+megabytes or more, and a pass of seconds to free them. Growth bounds them to a share of what
+is alive, whatever the load; ``FLOOR`` keeps a small process from passing over everything
+for every few thousand objects (at that load: a full pass of 150-270 ms every 20-70 s).
 """
 
 from __future__ import annotations
@@ -32,7 +47,9 @@ import time
 log = logging.getLogger(__name__)
 
 SWEEP_EVERY = 0.1  # seconds between passes over the young objects
-FULL_EVERY = 600.0  # seconds between passes over everything
+FULL_EVERY = 600.0  # seconds between passes over everything, at most
+GROWTH = 0.5  # ... or once the frozen objects grew by this share since the last full pass
+FLOOR = 100_000  # ... and by at least this many
 # Automatic passes, only as a guard: net new objects before one (CPython's default is 700),
 # and passes of one generation before one of the next, far beyond what tend() leaves.
 GUARD = 200_000
@@ -47,10 +64,15 @@ def settle() -> None:
     gc.set_threshold(GUARD, MIDDLE, OLD)
 
 
-def sweep() -> None:
-    """A pass over the objects made since the last one; what survives it is frozen."""
-    gc.collect(0)
+def sweep() -> int:
+    """A pass over the objects made since the last one; what survives it is frozen. Returns at
+    least how many more objects are frozen now: the collector's count of tracked objects made
+    less those freed since its last pass (a count it never lets fall below zero, so it can
+    only overstate), less those this pass freed."""
+    young = gc.get_count()[0]
+    freed = gc.collect(0)
     gc.freeze()
+    return max(0, young - freed)
 
 
 def full() -> int:
@@ -62,16 +84,47 @@ def full() -> int:
     return freed
 
 
-async def tend(*, every: float = SWEEP_EVERY, full_every: float = FULL_EVERY) -> None:
+async def tend(
+    *,
+    every: float = SWEEP_EVERY,
+    full_every: float = FULL_EVERY,
+    growth: float = GROWTH,
+    floor: int = FLOOR,
+) -> None:
     """Run the collector's passes until cancelled: a sweep every ``every`` seconds, a full pass
-    every ``full_every``."""
+    every ``full_every``, or as soon as the frozen objects grew by ``growth`` times their
+    number after the last full pass (and by ``floor`` at least).
+
+    The sweeps' own counts overstate the growth (by some 8,000 objects a second at 2,500
+    moves a second), so when they reach the mark the frozen objects are counted: a walk over
+    them all (20-26 ms for 160,000), made only then, and again only once the sweeps say a
+    quarter of the mark more.
+    """
     last_full = time.monotonic()
+    alive = gc.get_freeze_count()
+    grown = 0  # frozen since the last full pass, at most
     while True:
         await asyncio.sleep(every)
-        if time.monotonic() - last_full < full_every:
-            sweep()
-            continue
+        due = time.monotonic() - last_full >= full_every
+        if not due:
+            grown += sweep()
+            mark = max(floor, growth * alive)
+            if grown < mark:
+                continue
+            grown = gc.get_freeze_count() - alive
+            if grown < mark:
+                # Counted again only once the sweeps say a quarter of the mark more at least:
+                # the count is a walk, and the true growth may sit just under the mark.
+                grown = min(grown, int(mark * 3 / 4))
+                continue
         start = time.monotonic()
         freed = full()
         last_full = time.monotonic()
-        log.debug("full collection: %d objects freed in %.0f ms", freed, (last_full - start) * 1000)
+        log.debug(
+            "full collection: %d objects freed in %.0f ms (%d frozen since the last)",
+            freed,
+            (last_full - start) * 1000,
+            grown,
+        )
+        alive = gc.get_freeze_count()
+        grown = 0

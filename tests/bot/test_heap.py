@@ -105,3 +105,62 @@ async def test_tend_sweeps_often_and_passes_over_everything_now_and_then(
     finally:
         tending.cancel()
         await asyncio.gather(tending, return_exceptions=True)
+
+
+async def test_a_full_pass_comes_early_once_frozen_garbage_has_grown_enough(
+    collector: None,
+) -> None:
+    """Cycles that outlive a sweep and are dropped later, as discord.py's messages and views
+    are: frozen, they are freed by a full pass long before ``full_every``."""
+    heap.settle()
+    tending = asyncio.create_task(heap.tend(every=0.01, full_every=3600, growth=0.0, floor=5000))
+    try:
+        first = [kept_cycle() for _ in range(500)]
+        await asyncio.sleep(0.03)  # swept: frozen
+        gone = [ref for _, ref in first]
+        del first
+        for _ in range(50):
+            later = [kept_cycle() for _ in range(500)]
+            await asyncio.sleep(0.03)
+            del later
+            if all(ref() is None for ref in gone):
+                break
+        assert all(ref() is None for ref in gone)
+    finally:
+        tending.cancel()
+        await asyncio.gather(tending, return_exceptions=True)
+
+
+async def test_objects_replaced_one_by_one_bring_no_full_pass(
+    collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Live objects replaced by new ones, as moves replace states, are counted as growth by
+    the sweeps but not by the frozen objects: no pass over everything for them."""
+    live = [Node() for _ in range(2000)]
+    heap.settle()
+    passes: list[int] = []
+    monkeypatch.setattr(heap, "full", lambda: passes.append(1) or 0)
+    tending = asyncio.create_task(heap.tend(every=0.01, full_every=3600, growth=0.0, floor=1000))
+    await asyncio.sleep(0)  # tend counts what is frozen before anything is replaced
+    try:
+        for _ in range(40):
+            # All freed first, then made again: the collector's count of objects, which
+            # cannot fall below zero, sees only the making.
+            live.clear()
+            live.extend(Node() for _ in range(2000))
+            await asyncio.sleep(0.01)
+    finally:
+        tending.cancel()
+        await asyncio.gather(tending, return_exceptions=True)
+    assert passes == []
+
+
+def test_a_sweep_says_at_least_how_many_objects_it_froze(collector: None) -> None:
+    heap.settle()
+    before = gc.get_freeze_count()
+    kept = [Node() for _ in range(500)]
+    dropped = [cycle() for _ in range(100)]
+    said = heap.sweep()
+    assert gc.get_freeze_count() - before >= len(kept)
+    assert said >= gc.get_freeze_count() - before
+    assert all(ref() is None for ref in dropped)
