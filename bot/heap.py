@@ -31,8 +31,9 @@ its response, a message and its parts each hold themselves in a cycle, and under
 live past a sweep (a move's handling takes longer than 0.1 s). On the fake Discord, 20
 matches moving at 85-95 a second left 250,000-530,000 such objects to each full pass of a
 20-second pace (170,000-245,000 once discord.py's message cache was turned off and a cycle
-of the courier's own undone): left for ten minutes, millions of objects, hundreds of
-megabytes or more, and a pass of seconds to free them. Growth bounds them to a share of what
+of the courier's own undone): left for ten minutes, millions of objects and a pass of
+seconds to free them (the bot's memory grew by some 4 MB a second, to 744 MB after 150 s;
+it now levels off at 220 MB). Growth bounds them to a share of what
 is alive, whatever the load. ``FLOOR`` keeps a small process from passing over everything
 for every few thousand objects: at that load a full pass took about half a second every
 minute and a half (250,000 objects, some tens of megabytes, at most waiting for it). With a
