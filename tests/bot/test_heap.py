@@ -113,7 +113,9 @@ async def test_a_full_pass_comes_early_once_frozen_garbage_has_grown_enough(
     """Cycles that outlive a sweep and are dropped later, as discord.py's messages and views
     are: frozen, they are freed by a full pass long before ``full_every``."""
     heap.settle()
-    tending = asyncio.create_task(heap.tend(every=0.01, full_every=3600, growth=0.0, floor=5000))
+    tending = asyncio.create_task(
+        heap.tend(every=0.01, full_every=3600, growth=0.0, floor=5000, peak_growth=1.0)
+    )
     try:
         first = [kept_cycle() for _ in range(500)]
         await asyncio.sleep(0.03)  # swept: frozen
@@ -140,7 +142,9 @@ async def test_objects_replaced_one_by_one_bring_no_full_pass(
     heap.settle()
     passes: list[int] = []
     monkeypatch.setattr(heap, "full", lambda: passes.append(1) or 0)
-    tending = asyncio.create_task(heap.tend(every=0.01, full_every=3600, growth=0.0, floor=1000))
+    tending = asyncio.create_task(
+        heap.tend(every=0.01, full_every=3600, growth=0.0, floor=1000, peak_growth=1.0)
+    )
     await asyncio.sleep(0)  # tend counts what is frozen before anything is replaced
     try:
         for _ in range(40):
@@ -164,3 +168,44 @@ def test_a_sweep_says_at_least_how_many_objects_it_froze(collector: None) -> Non
     assert gc.get_freeze_count() - before >= len(kept)
     assert said >= gc.get_freeze_count() - before
     assert all(ref() is None for ref in dropped)
+
+
+async def test_frozen_objects_are_counted_only_once_memory_reaches_a_new_peak(
+    collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting the frozen objects walks them all: while the process's memory stays under its
+    peak (it reuses what it freed), no count and no full pass; past it, both."""
+    heap.settle()
+    peak = [1000]
+    monkeypatch.setattr(heap, "_peak", lambda: peak[0])
+    counted: list[int] = []
+    real_count = gc.get_freeze_count
+
+    def count() -> int:
+        counted.append(1)
+        return real_count()
+
+    monkeypatch.setattr(heap.gc, "get_freeze_count", count)
+    tending = asyncio.create_task(heap.tend(every=0.01, full_every=3600, growth=0.0, floor=5000))
+    await asyncio.sleep(0)
+    try:
+        first = [kept_cycle() for _ in range(500)]
+        await asyncio.sleep(0.03)
+        gone = [ref for _, ref in first]
+        del first
+        for _ in range(30):
+            later = [kept_cycle() for _ in range(500)]
+            await asyncio.sleep(0.02)
+            del later
+        assert len(counted) == 1  # tend's own count at its start
+        assert all(ref() is not None for ref in gone)  # frozen, not passed over yet
+        peak[0] = 1200
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if all(ref() is None for ref in gone):
+                break
+        assert all(ref() is None for ref in gone)
+        assert len(counted) >= 2
+    finally:
+        tending.cancel()
+        await asyncio.gather(tending, return_exceptions=True)
