@@ -232,12 +232,8 @@ async def _warmed(service: MatchService) -> AsyncIterator[None]:
     count = await service.warm()
     heap.settle()
     print(f"{'':<12} {count:>7,}  live matches read ahead in {time.perf_counter() - start:.1f} s")
-    tending = asyncio.create_task(heap.tend())
-    try:
+    async with heap.tended():
         yield
-    finally:
-        tending.cancel()
-        await asyncio.gather(tending, return_exceptions=True)
 
 
 def _line(

@@ -44,9 +44,12 @@ one (whole-move p99 333 and 411 ms, against 258-300 ms for 10-minute passes alon
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import time
+from collections.abc import AsyncIterator
+from typing import Any
 
 try:
     import resource
@@ -105,6 +108,45 @@ def _peak() -> int | None:
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
+class _Frozen:
+    """What was frozen since the last full pass, and whether that calls for one now.
+
+    The sweeps' own counts overstate the growth (by some 8,000 objects a second at 2,500
+    moves a second, more with many moves in flight), and the exact count is a walk over
+    every frozen object (20-80 ms for 160,000-420,000), which a busy service bench made
+    every 3 s once it sat near the mark. So the objects are counted only when the sweeps say
+    the mark is reached *and* the process's peak memory has grown by ``peak_growth`` since
+    the last count: garbage that keeps growing must, sooner or later, take memory the
+    process never had, and a heap that only replaces what it frees does not.
+    """
+
+    def __init__(self, growth: float, floor: int, peak_growth: float) -> None:
+        self.growth, self.floor, self.peak_growth = growth, floor, peak_growth
+        self.restart()
+
+    def restart(self) -> None:
+        """After a full pass: what is frozen now is what is alive."""
+        self.alive = gc.get_freeze_count()
+        self.grown = 0  # frozen since, at most
+        self.peak = _peak()
+
+    def grew(self, by: int) -> bool:
+        """A sweep froze at most ``by`` more objects: whether a full pass is due."""
+        self.grown += by
+        mark = max(self.floor, self.growth * self.alive)
+        if self.grown < mark or not self._new_peak():
+            return False
+        self.grown = gc.get_freeze_count() - self.alive
+        return self.grown >= mark
+
+    def _new_peak(self) -> bool:
+        now = _peak()
+        if self.peak is not None and now is not None and now < self.peak * self.peak_growth:
+            return False
+        self.peak = now
+        return True
+
+
 async def tend(
     *,
     every: float = SWEEP_EVERY,
@@ -115,35 +157,13 @@ async def tend(
 ) -> None:
     """Run the collector's passes until cancelled: a sweep every ``every`` seconds, a full pass
     every ``full_every``, or as soon as the frozen objects grew by ``growth`` times their
-    number after the last full pass (and by ``floor`` at least).
-
-    The sweeps' own counts overstate the growth (by some 8,000 objects a second at 2,500
-    moves a second, more with many moves in flight), and the exact count is a walk over
-    every frozen object (20-80 ms for 160,000-420,000), which a busy service bench made
-    every 3 s once it sat near the mark. So the objects are counted only when the sweeps say
-    the mark is reached *and* the process's peak memory has grown by ``peak_growth`` since
-    the last count: garbage that keeps growing must, sooner or later, take memory the
-    process never had, and a heap that only replaces what it frees does not.
-    """
+    number after the last full pass (and by ``floor`` at least; see :class:`_Frozen`)."""
     last_full = time.monotonic()
-    alive = gc.get_freeze_count()
-    grown = 0  # frozen since the last full pass, at most
-    peak = _peak()
+    frozen = _Frozen(growth, floor, peak_growth)
     while True:
         await asyncio.sleep(every)
-        due = time.monotonic() - last_full >= full_every
-        if not due:
-            grown += sweep()
-            mark = max(floor, growth * alive)
-            if grown < mark:
-                continue
-            now_peak = _peak()
-            if peak is not None and now_peak is not None and now_peak < peak * peak_growth:
-                continue
-            peak = now_peak
-            grown = gc.get_freeze_count() - alive
-            if grown < mark:
-                continue
+        if time.monotonic() - last_full < full_every and not frozen.grew(sweep()):
+            continue
         start = time.monotonic()
         freed = full()
         last_full = time.monotonic()
@@ -151,8 +171,18 @@ async def tend(
             "full collection: %d objects freed in %.0f ms (%d frozen since the last)",
             freed,
             (last_full - start) * 1000,
-            grown,
+            frozen.grown,
         )
-        alive = gc.get_freeze_count()
-        grown = 0
-        peak = _peak()
+        frozen.restart()
+
+
+@contextlib.asynccontextmanager
+async def tended(**pace: Any) -> AsyncIterator[None]:
+    """:func:`tend` running (with ``pace``, its keywords) for the duration of the block."""
+    tending = asyncio.create_task(tend(**pace))
+    await asyncio.sleep(0)  # started: it has counted what is frozen before the block runs
+    try:
+        yield
+    finally:
+        tending.cancel()
+        await asyncio.gather(tending, return_exceptions=True)

@@ -81,56 +81,49 @@ def test_what_was_frozen_and_dropped_is_freed_by_reference_counting(collector: N
     assert gone() is None
 
 
+async def freed(refs: list[weakref.ref[Node]], looks: int) -> bool:
+    """Whether all of ``refs`` are freed within ``looks`` looks, 10 ms apart."""
+    for _ in range(looks):
+        if all(ref() is None for ref in refs):
+            return True
+        await asyncio.sleep(0.01)
+    return all(ref() is None for ref in refs)
+
+
+async def frozen_then_dropped(count: int = 500) -> list[weakref.ref[Node]]:
+    """``count`` cycles kept past a sweep, so frozen, then dropped, as discord.py's messages
+    and views are: garbage that only a full pass frees."""
+    kept = [kept_cycle() for _ in range(count)]
+    await asyncio.sleep(0.03)
+    return [ref for _, ref in kept]
+
+
 async def test_tend_sweeps_often_and_passes_over_everything_now_and_then(
     collector: None,
 ) -> None:
     heap.settle()
-    tending = asyncio.create_task(heap.tend(every=0.01, full_every=0.5))
-    try:
+    async with heap.tended(every=0.01, full_every=0.5):
         soon = cycle()
         kept, later = kept_cycle()
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-            if soon() is None:
-                break
-        assert soon() is None  # by a sweep
+        assert await freed([soon], 100)  # by a sweep
         del kept
         await asyncio.sleep(0.05)
         assert later() is not None  # it outlived a sweep: frozen until the full pass
-        for _ in range(300):
-            await asyncio.sleep(0.01)
-            if later() is None:
-                break
-        assert later() is None
-    finally:
-        tending.cancel()
-        await asyncio.gather(tending, return_exceptions=True)
+        assert await freed([later], 300)
 
 
 async def test_a_full_pass_comes_early_once_frozen_garbage_has_grown_enough(
     collector: None,
 ) -> None:
-    """Cycles that outlive a sweep and are dropped later, as discord.py's messages and views
-    are: frozen, they are freed by a full pass long before ``full_every``."""
+    """Frozen garbage is freed by a full pass long before ``full_every``."""
     heap.settle()
-    tending = asyncio.create_task(
-        heap.tend(every=0.01, full_every=3600, growth=0.0, floor=5000, peak_growth=1.0)
-    )
-    try:
-        first = [kept_cycle() for _ in range(500)]
-        await asyncio.sleep(0.03)  # swept: frozen
-        gone = [ref for _, ref in first]
-        del first
+    async with heap.tended(every=0.01, full_every=3600, growth=0.0, floor=5000, peak_growth=1.0):
+        gone = await frozen_then_dropped()
         for _ in range(50):
-            later = [kept_cycle() for _ in range(500)]
-            await asyncio.sleep(0.03)
-            del later
             if all(ref() is None for ref in gone):
                 break
+            await frozen_then_dropped()
         assert all(ref() is None for ref in gone)
-    finally:
-        tending.cancel()
-        await asyncio.gather(tending, return_exceptions=True)
 
 
 async def test_objects_replaced_one_by_one_bring_no_full_pass(
@@ -142,20 +135,13 @@ async def test_objects_replaced_one_by_one_bring_no_full_pass(
     heap.settle()
     passes: list[int] = []
     monkeypatch.setattr(heap, "full", lambda: passes.append(1) or 0)
-    tending = asyncio.create_task(
-        heap.tend(every=0.01, full_every=3600, growth=0.0, floor=1000, peak_growth=1.0)
-    )
-    await asyncio.sleep(0)  # tend counts what is frozen before anything is replaced
-    try:
+    async with heap.tended(every=0.01, full_every=3600, growth=0.0, floor=1000, peak_growth=1.0):
         for _ in range(40):
             # All freed first, then made again: the collector's count of objects, which
             # cannot fall below zero, sees only the making.
             live.clear()
             live.extend(Node() for _ in range(2000))
             await asyncio.sleep(0.01)
-    finally:
-        tending.cancel()
-        await asyncio.gather(tending, return_exceptions=True)
     assert passes == []
 
 
@@ -186,26 +172,12 @@ async def test_frozen_objects_are_counted_only_once_memory_reaches_a_new_peak(
         return real_count()
 
     monkeypatch.setattr(heap.gc, "get_freeze_count", count)
-    tending = asyncio.create_task(heap.tend(every=0.01, full_every=3600, growth=0.0, floor=5000))
-    await asyncio.sleep(0)
-    try:
-        first = [kept_cycle() for _ in range(500)]
-        await asyncio.sleep(0.03)
-        gone = [ref for _, ref in first]
-        del first
+    async with heap.tended(every=0.01, full_every=3600, growth=0.0, floor=5000):
+        gone = await frozen_then_dropped()
         for _ in range(30):
-            later = [kept_cycle() for _ in range(500)]
-            await asyncio.sleep(0.02)
-            del later
+            await frozen_then_dropped()
         assert len(counted) == 1  # tend's own count at its start
         assert all(ref() is not None for ref in gone)  # frozen, not passed over yet
         peak[0] = 1200
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-            if all(ref() is None for ref in gone):
-                break
-        assert all(ref() is None for ref in gone)
+        assert await freed(gone, 100)
         assert len(counted) >= 2
-    finally:
-        tending.cancel()
-        await asyncio.gather(tending, return_exceptions=True)
