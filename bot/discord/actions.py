@@ -19,7 +19,7 @@ import discord
 
 from bot import i18n, logs
 from bot.computer import computer_player, is_computer
-from bot.discord.components import challenge_buttons, move_buttons, resign_buttons
+from bot.discord.components import challenge_buttons, move_buttons, release, resign_buttons
 from bot.discord.courier import Courier
 from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
@@ -638,28 +638,31 @@ class Actions:
         components = move_buttons(match_id, delivery.version, legal, w, delivery.game)
         text = courier.heading(delivery) + delivery.text
         closed = courier.dms_closed(user_id, delivery.dms_closed)
-        if where == "dm" or (where is None and not closed):
-            sent = await courier.dm(
-                user_id, text, picture, components, closed=delivery.dms_closed,
-                retry=where == "dm", channel=delivery.dm_channel,
-            )  # fmt: skip
-            if sent:
-                await interaction.followup.send(
-                    w.gettext("Your hand is in your direct messages."),
-                    ephemeral=True,
-                    allowed_mentions=NO_PINGS,
+        try:
+            if where == "dm" or (where is None and not closed):
+                sent = await courier.dm(
+                    user_id, text, picture, components, closed=delivery.dms_closed,
+                    retry=where == "dm", channel=delivery.dm_channel,
+                )  # fmt: skip
+                if sent:
+                    await interaction.followup.send(
+                        w.gettext("Your hand is in your direct messages."),
+                        ephemeral=True,
+                        allowed_mentions=NO_PINGS,
+                    )
+                    return
+                text += "\n" + w.gettext(
+                    "Your direct messages are closed to me, so here it is, visible to you alone."
                 )
-                return
-            text += "\n" + w.gettext(
-                "Your direct messages are closed to me, so here it is, visible to you alone."
+            await interaction.followup.send(
+                text[:2000],
+                file=_file(picture),
+                view=components or discord.utils.MISSING,
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )
-        await interaction.followup.send(
-            text[:2000],
-            file=_file(picture),
-            view=components or discord.utils.MISSING,
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
-        )
+        finally:
+            release(components)
 
     @polite
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:

@@ -53,7 +53,7 @@ import discord
 
 from bot import i18n, logs
 from bot.computer import for_people, is_computer
-from bot.discord.components import move_buttons, rematch_buttons
+from bot.discord.components import move_buttons, release, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
@@ -389,6 +389,8 @@ class Courier:
             log.warning("could not answer with the hand of match %s: by DM", delivery.match_id)
             self._enqueue(replace(delivery, outbox_id=None))
             return False
+        finally:
+            release(components)
         return reply is not None
 
     def offer_rematch(self, ending: Delivery) -> None:
@@ -639,18 +641,21 @@ class Courier:
         legal = list(delivery.view.get("legal_moves") or [])
         w = i18n.words(delivery.lang)
         components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
-        if await self.dm(
-            delivery.to,
-            text,
-            picture,
-            components,
-            closed=delivery.dms_closed,
-            nonce=nonce(delivery),
-            channel=delivery.dm_channel,
-        ):
-            return True
-        self.tell_dms_closed(delivery, delivery.to)
-        return False
+        try:
+            sent = await self.dm(
+                delivery.to,
+                text,
+                picture,
+                components,
+                closed=delivery.dms_closed,
+                nonce=nonce(delivery),
+                channel=delivery.dm_channel,
+            )
+        finally:
+            release(components)
+        if not sent:
+            self.tell_dms_closed(delivery, delivery.to)
+        return sent
 
     def tell_dms_closed(self, delivery: Delivery, user_id: int) -> None:
         if (delivery.match_id, user_id) in self._told:
