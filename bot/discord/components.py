@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import discord
 
@@ -40,6 +40,21 @@ class Rebuilt:
         parts = match.groupdict()
         make: Callable[..., Self] = cls
         return make(**{name: int(v) if v.isdecimal() else v for name, v in parts.items()})
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Handle the press (``pressed``), then empty the view discord.py built around this
+        component from the pressed message: it was made for this one press and nothing keeps
+        it, but it and its items point at each other (see :func:`release`)."""
+        try:
+            await self.pressed(interaction)
+        finally:
+            view = cast("discord.ui.Item[Any]", self).view
+            if view is not None:
+                view.clear_items()
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """What pressing it does."""
+        raise NotImplementedError
 
 
 def button(label: str, style: discord.ButtonStyle, *parts: object) -> discord.ui.Button[Any]:
@@ -71,7 +86,7 @@ class MoveButton(
         self.version = version
         self.move = move
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         actions = host_of(interaction).actions
         await actions.play(interaction, self.match_id, self.move, expected_version=self.version)
 
@@ -113,7 +128,7 @@ class PickSelect(
         self.version = version
         self.verb = verb
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(value) for value in data.get("values", [])]
         move = " ".join([self.verb, *values]) if self.verb else (values[0] if values else "")
@@ -136,7 +151,7 @@ class AnswerButton(
         self.match_id = match_id
         self.answer = answer
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         actions = host_of(interaction).actions
         if self.answer == "accept":
             await actions.accept(interaction, self.match_id)
@@ -157,7 +172,7 @@ class RematchButton(
         )
         self.match_id = match_id
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         await host_of(interaction).actions.rematch(interaction, self.match_id)
 
 
@@ -182,7 +197,7 @@ class ResignButton(
         self.asked = asked
         self.answer = answer
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         await host_of(interaction).actions.answer_resign(
             interaction, self.match_id, self.user_id, self.asked, self.answer == "confirm"
         )

@@ -166,7 +166,7 @@ class PageButton(
         self.match_id = match_id
         self.ply = ply
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         bot = host_of(interaction)
         await interaction.response.defer()
         w = _words(interaction)

@@ -13,7 +13,6 @@ import pytest
 
 import games
 from bot import i18n
-from bot.discord.components import move_buttons, release
 from bot.discord.courier import Courier, board_text
 from bot.discord.pacing import Gauge
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Outgoing
@@ -292,63 +291,3 @@ async def test_a_replaced_message_is_freed_at_once_not_left_to_the_collector() -
     finally:
         gc.enable()
         await courier.close(drain=0)
-
-
-async def test_a_hand_s_buttons_are_freed_once_sent_not_left_to_the_collector() -> None:
-    """A view and its buttons point at each other: once a hand is sent (or found
-    undeliverable), its buttons are let go of at once, not left for the collector's rare full
-    pass (bot/heap.py) — after every move, for each hand sent."""
-
-    async def nothing(*_: object) -> None:
-        return None
-
-    courier = Courier(discord.Client(intents=discord.Intents.none()), nothing, nothing)
-    state = games.get("ecarte").new_match(seed=3)
-    seat = state.to_move
-    assert seat is not None
-    hand = Delivery(
-        "hand", 1, 5, "Your hand.", view=state.view(seat), names=("A", "B"), game="ecarte",
-        status="active", place=Place(guild_id=1, channel_id=2),
-    )  # fmt: skip
-    seen: list[weakref.ref[discord.ui.View]] = []
-
-    def dm_answering(opened: bool) -> object:
-        async def dm(
-            user_id: int, text: str, picture: object, components: object, **_: object
-        ) -> bool:
-            assert isinstance(components, discord.ui.View) and components.children
-            seen.append(weakref.ref(components))
-            return opened
-
-        return dm
-
-    gc.disable()
-    try:
-        for opened in (True, False):  # sent, or their DMs closed
-            courier.dm = dm_answering(opened)  # type: ignore[method-assign]
-            assert await courier.hand(hand, None) is opened
-            assert seen[-1]() is None
-    finally:
-        gc.enable()
-        await courier.close(drain=0)
-
-
-def test_only_components_discord_py_forgets_are_released() -> None:
-    """Buttons rebuilt from their ids (``DynamicItem``) are nothing to discord.py once sent,
-    and are emptied out; a view with a plain button is kept by discord.py to dispatch its
-    presses to, and stays whole."""
-    gc.disable()
-    try:
-        made = move_buttons(1, 4, ["play 7S", "play KH"])
-        assert made is not None
-        freed = weakref.ref(made)
-        release(made)
-        assert made.children == []
-        del made
-        assert freed() is None
-    finally:
-        gc.enable()
-    kept = discord.ui.View(timeout=None)
-    kept.add_item(discord.ui.Button(label="Go", custom_id="plain"))
-    release(kept)
-    assert len(kept.children) == 1
