@@ -215,23 +215,27 @@ class Actions:
             )  # fmt: skip
             return
         minutes = RESIGN_WINDOW // 60
-        await interaction.followup.send(
-            w.ngettext(
-                "Resign {game} #{id} against {name}? The match ends at once and counts as a "
-                "loss for you. This question stands for {n} minute.",
-                "Resign {game} #{id} against {name}? The match ends at once and counts as a "
-                "loss for you. This question stands for {n} minutes.",
-                minutes,
-            ).format(
-                game=wording.game_title(info.game, w),
-                id=match_id,
-                name=info.seats[1 - seat].name,
-                n=w.number(minutes),
-            ),
-            view=resign_buttons(match_id, interaction.user.id, int(time.time()), w),
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        components = resign_buttons(match_id, interaction.user.id, int(time.time()), w)
+        try:
+            await interaction.followup.send(
+                w.ngettext(
+                    "Resign {game} #{id} against {name}? The match ends at once and counts as a "
+                    "loss for you. This question stands for {n} minute.",
+                    "Resign {game} #{id} against {name}? The match ends at once and counts as a "
+                    "loss for you. This question stands for {n} minutes.",
+                    minutes,
+                ).format(
+                    game=wording.game_title(info.game, w),
+                    id=match_id,
+                    name=info.seats[1 - seat].name,
+                    n=w.number(minutes),
+                ),
+                view=components,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        finally:
+            release(components)
 
     @polite
     async def answer_resign(
@@ -489,11 +493,15 @@ class Actions:
         the channel itself.
         """
         public = self.public_words(info)
-        message = await channel.send(
-            text[:2000],
-            view=challenge_buttons(info.id, public) if buttons else discord.utils.MISSING,
-            allowed_mentions=pings(mention),
-        )
+        components = challenge_buttons(info.id, public) if buttons else None
+        try:
+            message = await channel.send(
+                text[:2000],
+                view=components or discord.utils.MISSING,
+                allowed_mentions=pings(mention),
+            )
+        finally:
+            release(components)
         if not isinstance(channel, discord.TextChannel):
             return message.channel.id
         name = thread_name(info, public)

@@ -404,14 +404,14 @@ class Courier:
         )
 
         async def offer() -> None:
-            await self.public(
-                ending.place,
-                text,
-                None,
-                None,
-                components=rematch_buttons(ending.match_id, w),
-                nonce=nonce(ending, "r"),
-            )
+            components = rematch_buttons(ending.match_id, w)
+            try:
+                await self.public(
+                    ending.place, text, None, None, components=components,
+                    nonce=nonce(ending, "r"),
+                )  # fmt: skip
+            finally:
+                release(components)
 
         self._queue_job(("channel", ending.place.channel or 0), NOTICE, ending.match_id, offer)
 

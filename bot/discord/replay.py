@@ -19,7 +19,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import i18n
-from bot.discord.components import Rebuilt, button
+from bot.discord.components import Rebuilt, button, release
 from bot.discord.host import Host, host_of
 from bot.service import wording
 from bot.web import queries
@@ -175,12 +175,15 @@ class PageButton(
             await interaction.followup.send(found, ephemeral=True)
             return
         text, file, view = await _page(bot, found, self.ply, w)
-        await interaction.edit_original_response(
-            content=text,
-            attachments=[file],
-            view=view,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        try:
+            await interaction.edit_original_response(
+                content=text,
+                attachments=[file],
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        finally:
+            release(view)
 
 
 DYNAMIC_ITEMS: Final = (PageButton,)
@@ -251,9 +254,12 @@ class Replay(commands.Cog):
                 )
                 return
         text, file, view = await _page(self.bot, found, 0, w)
-        await interaction.followup.send(
-            text, file=file, view=view, allowed_mentions=discord.AllowedMentions.none()
-        )
+        try:
+            await interaction.followup.send(
+                text, file=file, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+        finally:
+            release(view)
 
     replay.autocomplete("match")(finished_choices)
 
