@@ -271,7 +271,11 @@ async def _player_pair(
             failures.append(f"no match started: {error}")
             await asyncio.sleep(RETRY_WAIT)
             continue
-        turn = await _next_turn(fake, match_id, players, {accept.token: two}, accept.since)
+        accepted_by = two
+        # The next match is the other's challenge, as players take turns asking: one player
+        # alone would soon meet the limit on challenges made in a row (ChallengeLimits).
+        one, two = two, one
+        turn = await _next_turn(fake, match_id, players, {accept.token: accepted_by}, accept.since)
         while turn is not None and time.perf_counter() < deadline:
             mover, hand = turn
             if think:
