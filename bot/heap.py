@@ -21,24 +21,25 @@ later waits, frozen, for the full pass, which walks everything once. Automatic p
 on, with a threshold far above what ``SWEEP_EVERY`` lets build up, as a guard should the
 event loop be held up.
 
-The full pass comes every ``FULL_EVERY`` seconds, or sooner once the frozen objects have
-grown by ``GROWTH`` times their number after the last one (CPython's own rule for its oldest
+The full pass comes every ``FULL_EVERY`` seconds, or sooner once the frozen objects have grown
+by ``GROWTH`` times their number after the last one (CPython's own rule for its oldest
 generation, which it walks once a quarter more objects have reached it). Live matches replaced
 move after move keep that number level, since a state freed by reference counting leaves the
 frozen objects; what makes it grow is the process's live set, or garbage that only the
-collector can free. discord.py makes much of that: a view and its buttons, an interaction and
-its response, a message and its parts each hold themselves in a cycle, and under load many
-live past a sweep (a move's handling takes longer than 0.1 s). On the fake Discord, 20
-matches moving at 85-95 a second left 250,000-530,000 such objects to each full pass of a
-20-second pace (170,000-245,000 once discord.py's message cache was turned off and a cycle
-of the courier's own undone): left for ten minutes, millions of objects and a pass of
-seconds to free them (the bot's memory grew by some 4 MB a second, to 744 MB after 150 s;
-it now levels off at 220 MB). Growth bounds them to a share of what
-is alive, whatever the load. ``FLOOR`` keeps a small process from passing over everything
-for every few thousand objects: at that load a full pass took about half a second every
-minute and a half (250,000 objects, some tens of megabytes, at most waiting for it). With a
-floor of 100,000 the passes took 150-270 ms every 20-70 s, and more of the slowest moves met
-one (whole-move p99 333 and 411 ms, against 258-300 ms for 10-minute passes alone).
+collector can free. discord.py makes much of that: an interaction and its response, a message
+and its parts, a set of components and its buttons each hold themselves in a cycle, and under
+load many live past a sweep (a move's handling takes longer than 0.1 s); the bot empties its
+components once sent or pressed (``release`` in bot/discord/components.py), which leaves
+discord.py's interactions for the full pass. On the fake Discord, 20 matches moving at 85-95 a
+second left 250,000-530,000 such objects to each full pass of a 20-second pace (170,000-245,000
+once discord.py's message cache was turned off and a cycle of the courier's own undone): left
+for ten minutes, millions of objects and a pass of seconds to free them (the bot's memory grew
+by some 4 MB a second, to 744 MB after 150 s; it now levels off at 220 MB). Growth bounds them
+to a share of what is alive, whatever the load. ``FLOOR`` keeps a small process from passing
+over everything for every few thousand objects: at that load a full pass took about half a
+second every minute and a half (250,000 objects, some tens of megabytes, at most waiting for
+it). With a floor of 100,000 the passes took 150-270 ms every 20-70 s, and more of the slowest
+moves met one (whole-move p99 333 and 411 ms, against 258-300 ms for 10-minute passes alone).
 """
 
 from __future__ import annotations

@@ -42,15 +42,16 @@ class Rebuilt:
         return make(**{name: int(v) if v.isdecimal() else v for name, v in parts.items()})
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Handle the press (``pressed``), then empty the view discord.py built around this
-        component from the pressed message: it was made for this one press and nothing keeps
-        it, but it and its items point at each other (see :func:`release`)."""
+        """Handle the press (``pressed``), then empty the components discord.py rebuilt
+        around this one from the pressed message: they were made for this one press and
+        nothing keeps them, but they and their items point at each other (see
+        :func:`release`). They hold plain buttons too, so ``release`` would leave them be."""
         try:
             await self.pressed(interaction)
         finally:
-            view = cast("discord.ui.Item[Any]", self).view
-            if view is not None:
-                view.clear_items()
+            components = cast("discord.ui.Item[Any]", self).view
+            if components is not None:
+                components.clear_items()
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         """What pressing it does."""
@@ -262,12 +263,16 @@ def move_buttons(
 def release(components: discord.ui.View | None) -> None:
     """Let go of components once sent: their items are emptied out.
 
-    A view and its items point at each other, so a view dropped as it is waits for the cycle
-    collector's full pass, which a long-running bot makes rarely (bot/heap.py): with a hand
-    sent after every move, such views were over a quarter of what those passes freed. Once
-    sent, components made only of ``DynamicItem``s are nothing to discord.py (it keeps their
-    classes, to rebuild them from a press), nor to us. Any other view is left alone: discord.py
-    keeps it to dispatch its presses to it.
+    Components and their items point at each other, so components dropped as they are wait
+    for the cycle collector's full pass, which a long-running bot makes rarely (bot/heap.py):
+    with a hand sent after every move and components rebuilt for every press, they were about
+    two fifths of what those passes freed. Once sent, components made only of
+    ``DynamicItem``s are nothing to discord.py (it keeps their classes, to rebuild them from a
+    press), nor to us. Any others are left alone: discord.py keeps them to dispatch their
+    presses to.
+
+    Whoever made the components releases them, after their last send: a DM that fails may be
+    followed by the same components in a private answer.
     """
     if components is None:
         return
