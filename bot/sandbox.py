@@ -48,7 +48,7 @@ RULES_WORDS = ("rules", "règles", "regles", "regler")
 HUMAN_ID = 1
 MAX_NUMBERED = 40
 _BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result", "last_move")
-_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player", "committed")
+_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player", "committed", "king")
 _CODE = re.compile(r"(10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]")
 
 ReadLine = Callable[[str], Awaitable[str | None]]
@@ -88,7 +88,7 @@ VIEW_LABELS = {
     "hand_scores": N_("earlier hands"),
     "hand_sizes": N_("cards in hand"),
     "just_discarded": N_("just discarded"),
-    "king": N_("king"),
+    "king": N_("king of trumps announced by"),
     "last_deal": N_("last deal"),
     "last_round": N_("last round"),
     "last_trick": N_("last trick"),
@@ -205,6 +205,8 @@ class Describer:
     def value(self, key: str, value: Any) -> str:
         """One fact on one line: seats as names, cards as cards, pairs as 'you 3, Computer 1'."""
         w = self.w
+        if value is None:  # not yet known (a Piquet exchange still to make)
+            return "–"
         if isinstance(value, bool):
             return w.gettext("yes") if value else w.gettext("no")
         if key in _SEAT_KEYS and isinstance(value, int):
@@ -236,7 +238,8 @@ class Describer:
         if said is not None:
             who = self.value("seat", value["seat"])
             if isinstance(value.get("points"), int):
-                return w.gettext("{name}: {what}, {points}.").format(
+                # No full stop: entries stand in lists, between bars or commas.
+                return w.gettext("{name}: {what}, {points}").format(
                     name=who, what=said, points=points_text(value["points"], w)
                 )
             return w.gettext("{label}: {value}").format(label=who, value=said)

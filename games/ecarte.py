@@ -777,6 +777,16 @@ class Ecarte(core.Game):
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
 
+    def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
+        if key == "exchanges":  # how many cards one side changed: which ones stay hidden
+            count = int(entry["count"])
+            if count == 0:
+                return words.gettext("no card changed")
+            return words.ngettext("{n} card changed", "{n} cards changed", count).format(
+                n=words.number(count)
+            )
+        return None
+
     def _secrets(self, seat: Seat, dealer: Seat) -> tuple[list[int], list[int]]:
         # The non-dealer gets deck[0:5], the dealer deck[5:10]; the stock starts at 11.
         opponent = range(HAND_SIZE, TURN_UP) if seat != dealer else range(HAND_SIZE)

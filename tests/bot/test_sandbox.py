@@ -207,6 +207,62 @@ def test_the_text_view_speaks_french_and_swedish(game: str) -> None:
         assert any("sept d’atout" in line or "mariage" in line for line in said["fr"])
 
 
+# What only the engines' own data would show: an empty value, a key of theirs.
+_RAW = re.compile(r"\b(?:None|True|False|seat|count|winner)\b")
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_fact_of_the_text_view_is_worded(game: str) -> None:
+    """Each seat's view and the public one, all through a random match, in every language:
+    nothing of the engines' data shows (an empty value, a key, a seat's number), a fact about a
+    seat names its player, and an entry standing in a list ends with no full stop."""
+    options = {"bezique": {"target": 700}, "cinq-as": {"rounds": 2}, "piquet": {"deals": 2}}
+    state = games.get(game).new_match(seed=8, options=options.get(game, {}))
+    rng = random.Random(8)
+    names = ("Alice", "Bob")
+    seen_seat_facts = 0
+    while state.to_move is not None:
+        for lang in i18n.LANGS:
+            w = i18n.words(lang)
+            for seat in (0, 1, None):
+                view = state.view(seat)
+                describer = sandbox.Describer(w, names, seat, games.get(game))
+                lines = describer(dict(view)).split("\n")
+                for line in lines:
+                    assert not _RAW.search(line), line
+                    assert ".," not in line and ". |" not in line, line
+                people = {*describer.names}
+                for key in sandbox._SEAT_KEYS:
+                    if key in view and view[key] in (0, 1) and key not in sandbox._BASE_KEYS:
+                        label = describer.label(key)
+                        (line,) = [ln for ln in lines if ln.strip().startswith(label)]
+                        assert line.rstrip().endswith(tuple(people)), line
+                        seen_seat_facts += 1
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert seen_seat_facts > 0
+
+
+def test_an_ecarte_exchange_is_said_in_words() -> None:
+    """Écarté's exchanges say how many cards each side changed, in the reader's language."""
+    state = games.get("ecarte").new_match(seed=2)
+    for move in ("propose", "accept"):
+        while move not in state.legal_moves():  # the king first, if the turn-up is none
+            state = state.apply(state.legal_moves()[0])
+        state = state.apply(move)
+    elder = state.to_move
+    assert elder is not None
+    hand = state.view(elder)["hand"]
+    state = state.apply("discard " + " ".join(hand[:3]))
+    state = state.apply("discard")  # the dealer keeps every card
+    said = {
+        lang: sandbox.describe(state.view(elder), i18n.words(lang), ("Alice", "Bob"))
+        for lang in i18n.LANGS
+    }
+    assert "3 cards changed" in said["en"] and "no card changed" in said["en"]
+    assert "3 cartes changées" in said["fr"] and "aucune carte changée" in said["fr"]
+    assert "3 kort bytta" in said["sv"] and "inget kort bytt" in said["sv"]
+
+
 def test_the_computer_has_one_name_and_its_level_is_said_in_words() -> None:
     assert {computer_player(level).name for level in ai.LEVELS} == {"Tapis"}
     assert level_name("easy", i18n.words("fr")) == "facile"
