@@ -133,3 +133,24 @@ def test_french_keeps_its_spaces_before_double_punctuation() -> None:
         for fault in french_spacing(form)
     ]
     assert found == []
+
+
+def straight_apostrophes(text: str) -> list[str]:
+    """The words of a French ``text`` joined by a typewriter apostrophe (l'as) instead of the
+    typographic one (l’as) the rest of the French text uses; what is typed stays as typed."""
+    return re.findall(r"\w+'\w+", re.sub(r"`[^`]*`", "", text))
+
+
+def test_french_writes_one_apostrophe() -> None:
+    assert straight_apostrophes("le roi d'atout") == ["d'atout"]
+    assert not straight_apostrophes("le roi d’atout, `l'as`")
+    with i18n.catalog_path("fr").open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    found = [
+        fault
+        for entry in catalog
+        if entry.id
+        for form in (entry.string if isinstance(entry.string, tuple) else (entry.string,))
+        for fault in straight_apostrophes(form)
+    ]
+    assert found == []

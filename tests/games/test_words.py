@@ -184,7 +184,7 @@ def test_describe_names_moves_as_the_pictures_do() -> None:
     assert games.get("cinq-as").describe("draw D") == "draw from ♦"
     assert games.get("cinq-as").describe("draw") == "draw from the stock"
     assert games.get("bezique").describe("meld KH QH") == "marriage in ♥: K♥ Q♥"
-    assert games.get("bezique").describe("declare 7", fr) == "déclarer le sept d'atout"
+    assert games.get("bezique").describe("declare 7", fr) == "déclarer le sept d’atout"
     assert games.get("ecarte").describe("propose") == "propose an exchange"
 
 
