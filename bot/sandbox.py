@@ -173,6 +173,9 @@ class Describer:
         self.game = game
         you = w.gettext("you")
         self.names = tuple(you if s == seat else names[s] for s in (0, 1))
+        # After "by" Swedish says "dig", not "du": the reader named as an object.
+        you_after = w.pgettext("after a preposition", "you")
+        self.objects = tuple(you_after if s == seat else names[s] for s in (0, 1))
 
     def __call__(self, view: dict[str, Any]) -> str:
         w = self.w
@@ -250,7 +253,8 @@ class Describer:
         parts = []
         for k, v in value.items():
             if k == "winner":
-                parts.append(w.gettext("won by {name}").format(name=self.value(k, v)))
+                who = self.objects[v] if v in (0, 1) else self.value(k, v)
+                parts.append(w.gettext("won by {name}").format(name=who))
             elif k == "cards":
                 parts.append(self.value(k, v))
             elif k in SUIT_SYMBOLS:

@@ -263,6 +263,22 @@ def test_an_ecarte_exchange_is_said_in_words() -> None:
     assert "3 kort bytta" in said["sv"] and "inget kort bytt" in said["sv"]
 
 
+def test_a_trick_won_by_the_reader_names_them_as_each_language_does() -> None:
+    """'won by you' after a preposition: 'vunnet av dig' in Swedish, never 'av du'."""
+    state = games.get("piquet").new_match(seed=4)
+    rng = random.Random(4)
+    said: dict[str, str] = {}
+    while state.to_move is not None and len(said) < 3:
+        view = state.view(0)
+        last = view.get("last_trick")
+        if last and last["winner"] == 0:
+            for lang in i18n.LANGS:
+                said[lang] = sandbox.describe(view, i18n.words(lang), ("Alice", "Bob"))
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert "won by you" in said["en"] and "pour vous" in said["fr"]
+    assert "vunnet av dig" in said["sv"] and "av du" not in said["sv"]
+
+
 def test_the_computer_has_one_name_and_its_level_is_said_in_words() -> None:
     assert {computer_player(level).name for level in ai.LEVELS} == {"Tapis"}
     assert level_name("easy", i18n.words("fr")) == "facile"
