@@ -583,6 +583,10 @@ class CinqAs(core.Game):
     )
     example_moves = ("play 3S", "discard 10H", "draw", "draw T")
     example_options = "rounds=1"
+
+    def goal_text(self, value: int, words: Words = ENGLISH) -> str:
+        return words.ngettext("in {n} round", "in {n} rounds", value).format(n=words.number(value))
+
     card_words = N_(
         "A card is its rank (2 to 10, J, Q or K; trumps 2 to 10, 19, 20 or 21) then its suit "
         "(♠ ♥ ♦ ♣ ★, or S, H, D, C, T), like `3♠` or `20T`."

@@ -411,6 +411,54 @@ class Game(ABC):
         keeps no words of its own for it (a generic reader then shows the entry as it is)."""
         return None
 
+    def option_text(
+        self, name: str, value: int | None, words: Words = ENGLISH, first: str | None = None
+    ) -> str:
+        """One option of a match's terms as players say it ('to 1,000 points', 'in 2 deals',
+        'Alice deals first'): ``first`` names whoever the first-seat option puts first. An
+        option may be named by an older name (its alias), as older matches stored it."""
+        name = self.option_name(name)
+        if name == FIRST_SEAT and value is not None:
+            who = first if first is not None else words.gettext("the player chosen")
+            if self.first_seat_role == "dealer":
+                return words.gettext("{name} deals first").format(name=who)
+            return words.gettext("{name} plays first").format(name=who)
+        if name == self.goal and value is not None:
+            return self.goal_text(value, words)
+        return f"{name} {value}"
+
+    def options_text(
+        self,
+        options: Mapping[str, int | None],
+        words: Words = ENGLISH,
+        seats: Sequence[str] | None = None,
+    ) -> list[str]:
+        """A match's options as its terms say them, the goal first: ['to 1,000 points', 'Bob
+        deals first']. ``seats``: the names of seat 0 (the challenger) and seat 1."""
+        order = [option.name for option in self.options]
+
+        def place(item: tuple[str, int | None]) -> int:
+            known = self.option_name(item[0])
+            return order.index(known) if known in order else len(order)
+
+        said = []
+        for name, value in sorted(options.items(), key=place):
+            if value is not None:
+                first = seats[value] if seats is not None and value in (0, 1) else None
+                said.append(self.option_text(name, value, words, first))
+        return said
+
+    def option_name(self, name: str) -> str:
+        """An option's name, from itself or one of its aliases (unknown names as given)."""
+        for option in self.options:
+            if name == option.name or name in option.aliases:
+                return option.name
+        return name
+
+    def goal_text(self, value: int, words: Words = ENGLISH) -> str:
+        """The goal option's value as the terms of a match say it (a game words its own)."""
+        return f"{self.goal} {words.number(value)}"
+
     def describe(self, move: str, words: Words = ENGLISH) -> str:
         """``move`` (canonical, or as another seat saw it) in players' words, naming cards as
         the pictures do: ``play QS`` is "Q♠", a bare ``discard`` is "keep all cards"."""

@@ -1019,6 +1019,10 @@ class Piquet(core.Game):
     )
     example_moves = ("discard 7S 8D 9C", "play AH")
     example_options = "deals=2"
+
+    def goal_text(self, value: int, words: Words = ENGLISH) -> str:
+        return words.ngettext("in {n} deal", "in {n} deals", value).format(n=words.number(value))
+
     public_facts = ("declarations",)
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:

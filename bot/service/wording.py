@@ -168,9 +168,12 @@ def status_reason(row: MatchRow) -> Phrase:
     return Phrase(reasons.get(row.status, N_("Match #{id} cannot be played now.")), {"id": row.id})
 
 
-def terms(game: str, options: Json, days: int | None, w: Words) -> str:
-    """A game and its terms: 'Le 5 As (rounds 3, 3 days per move)'."""
-    extra = [f"{name} {w.number(value)}" for name, value in sorted(options.items())]
+def terms(
+    game: str, options: Json, days: int | None, w: Words, seats: tuple[str, str] | None = None
+) -> str:
+    """A game and its terms: 'Le 5 As (in 3 rounds, Bob plays first, 3 days per move)'.
+    ``seats``: the challenger's name and the other player's, for the first-seat option."""
+    extra = games.get(game).options_text(options, w, seats)
     if days:
         extra.append(
             w.ngettext("{n} day per move", "{n} days per move", days).format(n=w.number(days))
@@ -539,7 +542,12 @@ def ending(
 def challenge_post(row: MatchRow, people: People, w: Words) -> str:
     """A challenge's own post, while it is open."""
     challenger = person(people, row.challenger_id).name
-    what = terms(row.game, row.options, row.days_per_move, w)
+    other = (
+        w.gettext("whoever accepts")
+        if row.opponent_id is None
+        else person(people, row.opponent_id).name
+    )
+    what = terms(row.game, row.options, row.days_per_move, w, (challenger, other))
     if row.opponent_id is None:
         return w.gettext(
             "Match #{id}: {challenger} offers a game of {what} to anyone. Press Accept to play."

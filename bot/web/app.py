@@ -356,7 +356,7 @@ async def match_page(request: web.Request) -> web.StreamResponse:
     words = speech(request)
     said = [_said(line, match, words) for line in lines]
     pictures = _pictures(words)
-    options = ", ".join(f"{k}={v}" for k, v in match.options.items())
+    options = ", ".join(games.get(match.game).options_text(match.options, words.words, match.names))
     return site.page(
         request, "match.html", match=match, lines=lines, said=said, ply=ply,
         hands=[words.cards(hand) for hand in position.hands],

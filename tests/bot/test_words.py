@@ -20,6 +20,7 @@ from bot.discord.commands import _label, help_text, record
 from bot.service import MatchService, PlayerRef, ServiceError, wording
 from bot.service import life as life_module
 from bot.service.values import MatchRow, People, PlayerProfile
+from games.words import ENGLISH
 from tests import style
 from tests.bot.conftest import CHANNEL, GUILD, FakeClock
 
@@ -240,3 +241,43 @@ def test_a_first_loss_never_reads_as_a_negative_rating() -> None:
     assert ratings.displayed(start.shown) == 1500
     assert 0 < ratings.displayed(second.shown) < 1500 < ratings.displayed(first.shown)
     assert ratings.displayed(-1000.0) == 0
+
+
+_TERMS = {
+    "bezique": ({"target": 1000, "first_seat": 1}, "to 1,000 points, Bob deals first"),
+    "cinq-as": ({"rounds": 1, "first_seat": 0}, "in 1 round, Alice plays first"),
+    "ecarte": ({"target": 17}, "to 17 points"),
+    "piquet": ({"deals": 2, "first_seat": 0}, "in 2 deals, Alice deals first"),
+}
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_a_challenge_says_its_options_in_words(game: str) -> None:
+    """A challenge's terms say its options as players would ('to 1,000 points, Bob deals
+    first'), never the names typed in `/challenge` ('target 1000, first_seat 1'), in every
+    language; to anyone, the one who accepts is who the first seat names."""
+    options, english = _TERMS[game]
+    people = {
+        1: PlayerProfile.unknown(1).seen_as(PlayerRef(1, "Alice")),
+        2: PlayerProfile.unknown(2).seen_as(PlayerRef(2, "Bob")),
+    }
+    row = MatchRow(
+        id=7, game=game, guild_id=None, channel_id=None, thread_id=None, challenger_id=1,
+        opponent_id=2, seat_ids=None, options=options, seed=None, status="challenge",
+        version=0, state=None, to_move_id=None, days_per_move=3, deadline=None,
+        reminder_at=None, result=None, rematch_of=None, rated=True,
+    )  # fmt: skip
+    said = {lang: wording.challenge_post(row, people, i18n.words(lang)) for lang in LANGS}
+    assert f"({english}, 3 days per move)" in said["en"], said["en"]
+    for lang, text in said.items():
+        assert not re.search(r"\b(?:target|rounds|deals|first_seat) \d", text), text
+        check([text], lang)
+    if game == "piquet":
+        assert "(en 2 donnes, Alice donne en premier, 3 jours par coup)" in said["fr"]
+        assert "på 2 givar, Alice ger först" in said["sv"]
+    older = replace(row, options={"first_dealer" if game != "cinq-as" else "first_player": 1})
+    assert "Bob" in wording.challenge_post(older, people, ENGLISH).split("(")[1]
+    if "first_seat" in options:
+        open_to_all = wording.challenge_post(replace(row, opponent_id=None), people, ENGLISH)
+        who = "whoever accepts" if options["first_seat"] == 1 else "Alice"
+        assert f"{who} {'plays' if game == 'cinq-as' else 'deals'} first" in open_to_all

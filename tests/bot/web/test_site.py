@@ -128,6 +128,9 @@ async def test_a_finished_match_replays_with_both_hands(client: TestClient, worl
     page = await text(client, f"/matches/{match.id}?ply=0")
     first = games.get(match.game).title
     assert first in page
+    said = games.get(match.game).options_text(match.options, seats=match.names)
+    assert said and f"Options: {', '.join(said)}." in page  # as players say them, not as typed
+    assert not any(f"{name}=" in page for name in match.options)
     hand = " ".join(f"{c[:-1]}{'♠♥♦♣'['SHDC'.index(c[-1])]}" for c in state.view(0)["hand"])
     assert hand in page  # seat 0's hand at the deal, in the picture's alt text
     position = await (await client.get(f"/matches/{match.id}/plies/0.json")).json()
