@@ -567,12 +567,14 @@ class Sandbox:
         return _numbered_moves(legal)[number - 1]
 
     def _list_moves(self, game: str, legal: list[str]) -> None:
+        self.write(self._moves_text(game, legal))
+
+    def _moves_text(self, game: str, legal: list[str]) -> str:
         """The moves open, numbered; sets of cards (discards of any few of twelve) are said
         as what to type, never listed by the thousand."""
         w = self.w
         if not legal:
-            self.write(w.gettext("No move is open to you now."))
-            return
+            return w.gettext("No move is open to you now.")
         numbered = _listed_moves(legal)
         shown = [
             f"{i}. {wording.move_text(game, move, w)}"
@@ -588,7 +590,7 @@ class Sandbox:
             )
         if len(numbered) < len(legal):
             lines.append(wording.listing(game, [m for m in legal if m not in numbered], w))
-        self.write("\n".join(lines))
+        return "\n".join(lines)
 
     async def _show_all(self, info: MatchInfo) -> None:
         self.game = info.game
@@ -623,8 +625,12 @@ class Sandbox:
                 legal = delivery.view.get("legal_moves") or []
                 if legal or full:
                     view = describe(delivery.view, self.w, self._names(delivery))
-                    self.write(f"\n-- {text}\n{view}")
-                    self._list_moves(delivery.game, legal)
+                    moves = self._moves_text(delivery.game, legal)
+                    # What to type for a set of cards ends the list of moves, by the prompt;
+                    # the hand's text says it too, as a DM must: once is enough here.
+                    said = moves.split("\n")
+                    text = "\n".join(line for line in text.split("\n") if line not in said)
+                    self.write(f"\n-- {text}\n{view}\n{moves}")
         # Shown here is sent: the outbox must not keep them for a Discord start-up to send.
         await self.service.delivered(deliveries)
 

@@ -44,8 +44,11 @@ class Script:
         return self.then
 
 
-async def session(service: MatchService, folder: Path, script: Script) -> tuple[int, str]:
-    out: list[str] = []
+async def session(
+    service: MatchService, folder: Path, script: Script, out: list[str] | None = None
+) -> tuple[int, str]:
+    """Run the sandbox; its exit code and all it wrote (each write also kept in ``out``)."""
+    out = [] if out is None else out
     code = await Sandbox(
         service,
         folder=folder,
@@ -62,7 +65,8 @@ async def test_a_whole_match_in_the_sandbox(
     service: MatchService, tmp_path: Path, game: str
 ) -> None:
     script = Script([game, "help", "nonsense words", "moves", "hand", "table"])
-    code, out = await session(service, tmp_path / "pictures", script)
+    writes: list[str] = []
+    code, out = await session(service, tmp_path / "pictures", script, writes)
     assert code == 0
     assert "local sandbox" in out and "at level easy" in out  # it explains itself
     assert "Not accepted:" in out and "Moves open to you" in out
@@ -73,6 +77,24 @@ async def test_a_whole_match_in_the_sandbox(
     assert info.seats[1] == computer_player("easy")
     assert await service.verify(info.id)
     assert await service.leaderboard(game, None) == []  # practice: not rated
+    # A hand shown at the player's turn says each thing once (what to type for a set of
+    # cards is both in the hand's text and in the list of moves: shown by the prompt only).
+    hands = [shown for shown in writes if shown.startswith("\n-- ")]
+    assert hands
+    for shown in hands:
+        lines = [line for line in shown.split("\n") if line.strip()]
+        assert len(lines) == len(set(lines)), shown
+
+
+async def test_a_discard_turn_says_once_what_to_type(service: MatchService, tmp_path: Path) -> None:
+    """Piquet's first turn is a discard, of any few of twelve cards: the hand's text says what
+    to type (as a DM must), and so does the list of moves by the prompt; shown once."""
+    writes: list[str] = []
+    code, out = await session(service, tmp_path, Script(["piquet"], then=None), writes)
+    assert code == 0
+    told = [line for line in out.split("\n") if "`discard`" in line]
+    assert len(told) == 1, told
+    assert "Your hand:" in out.split(told[0])[0]  # after the hand, by the prompt
 
 
 async def test_the_computers_hand_is_never_shown(service: MatchService, tmp_path: Path) -> None:
