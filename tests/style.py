@@ -2,9 +2,10 @@
 
 ``problems(text)`` lists what is wrong with one player-facing string: a rule decision id
 ("(ecarte D8)"), a raw move code ("play QS", "draw D", a bare "discard"), a hyphen-minus
-before a digit where a minus sign (U+2212) belongs, "1 cards"-style plurals. Tests run it
-over every string a whole match produces, in each language. ``english_left(text, lang)``
-finds words only English uses in a French or Swedish text: a sentence left untranslated.
+before a digit where a minus sign (U+2212) belongs, a score's dash without spaces ("11–9"),
+"1 cards"-style plurals. Tests run it over every string a whole match produces, in each
+language. ``english_left(text, lang)`` finds words only English uses in a French or Swedish
+text: a sentence left untranslated.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ _RAW_MOVE = re.compile(
 _BARE_DISCARD = re.compile(r"^\s*discard\s*$")
 _CODE = re.compile(r"(?<![\w`])(?:10|[2-9]|[JQKA])[SHDC](?![\w`])")
 _HYPHEN_MINUS = re.compile(r"(?:^|[\s(=:,])-\d")
+_TIGHT_SCORE = re.compile(r"\d–[\d\N{MINUS SIGN}]")
 _SINGULAR_PLURAL = re.compile(
     r"(?<![\d.,])1\s+(?:cards|points|tricks|brisques|cartes|levées|brisker|wins|victoires)\b"
 )
@@ -34,6 +36,8 @@ def problems(text: str) -> list[str]:
         found.append(f"a raw card code: {text!r}")
     if _HYPHEN_MINUS.search(text):
         found.append(f"a hyphen-minus before a digit: {text!r}")
+    if _TIGHT_SCORE.search(text):  # "−31–−70": a score's dash stands between spaces
+        found.append(f"a score without spaces around its dash: {text!r}")
     if _SINGULAR_PLURAL.search(text):
         found.append(f"a plural after 1: {text!r}")
     return found
