@@ -30,6 +30,7 @@ from bot.service.wording import rules_text
 from games.words import N_, Words
 
 MAX_CHOICES = 25
+MAX_LABEL = 100  # Discord's limit on a choice's name
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
 LEVEL_CHOICES = [Choice(name=LEVEL_NAMES[level], value=level) for level in ai.LEVELS]
 
@@ -88,6 +89,26 @@ def parse_options(game: str, text: str | None) -> dict[str, int]:
             )
         chosen[key] = int(value)
     return chosen
+
+
+def option_label(game: str, typed: str, w: Words, seats: tuple[str, str]) -> str:
+    """An options suggestion as the list shows it: what is typed, then what it means in the
+    reader's words ('first_seat=1 — Bob deals first'); ``seats``: the challenger's name and
+    the other player's."""
+    try:
+        said = games.get(game).options_text(parse_options(game, typed), w, seats)
+    except ServiceError:
+        return typed[:MAX_LABEL]
+    return f"{typed} — {', '.join(said)}"[:MAX_LABEL] if said else typed[:MAX_LABEL]
+
+
+def _opponent_name(interaction: discord.Interaction, w: Words) -> str:
+    """Who the challenge is for, as far as the command typed so far tells."""
+    opponent = getattr(interaction.namespace, "opponent", None)
+    if opponent is None:
+        return w.gettext("the other player")
+    name = getattr(opponent, "display_name", None)
+    return str(name) if name else w.gettext("your opponent")
 
 
 def option_suggestions(game: str, typed: str) -> list[str]:
@@ -178,7 +199,12 @@ class Play(commands.Cog):
         game = getattr(interaction.namespace, "game", None)
         if game is None:
             return []
-        return [Choice(name=s, value=s) for s in option_suggestions(game, current)]
+        w = words_of(interaction)
+        seats = (interaction.user.display_name, _opponent_name(interaction, w))
+        return [
+            Choice(name=option_label(game, s, w, seats), value=s)
+            for s in option_suggestions(game, current)
+        ]
 
     # -- commands ----------------------------------------------------------------------------
 

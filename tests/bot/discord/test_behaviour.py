@@ -238,6 +238,15 @@ async def test_rules_help_leaderboard_stats_and_challenge_decline(
     assert "/challenge" in help_text.content
     options = await fake.autocomplete(alice, "challenge", "options", game="ecarte", options="tar")
     assert {c["value"] for c in options} == {"target=11", "target=17"}
+    # Each suggestion says what it means, in the reader's words; who deals first by name.
+    assert {c["name"] for c in options} == {"target=11 — to 11 points", "target=17 — to 17 points"}
+    seats = await fake.autocomplete(
+        alice, "challenge", "options", game="piquet", opponent=bob, options="first"
+    )
+    assert {c["name"] for c in seats} == {
+        f"first_seat=0 — {alice.name} deals first",
+        f"first_seat=1 — {bob.name} deals first",
+    }
     # A bad option is refused privately, before anything is posted.
     bad = await (
         await fake.slash(alice, "challenge", game="ecarte", options="target=12")
