@@ -554,17 +554,24 @@ class Sandbox:
             return command
         legal = await self.service.legal_moves(info.id, self.human.user_id)
         number = int(command)
-        listed = len(legal)
-        if not 1 <= number <= listed:
+        # Only a move shown with its number: a set of cards (any few of twelve to discard) is
+        # typed out, and a number never stands for one the player has not seen.
+        listed = _listed_moves(legal)
+        if not listed:
+            raise ServiceError(
+                N_("Your moves have no numbers now: type the move itself. {open}"),
+                open=wording.Listing(info.game, tuple(legal)),
+            )
+        if not 1 <= number <= len(listed):
             raise ServiceError(
                 N_(
                     "There is no move {number}: your moves are numbered from 1 to {count}. "
                     "Type “moves” to see them."
                 ),
                 number=command,
-                count=listed,
+                count=len(listed),
             )
-        return _numbered_moves(legal)[number - 1]
+        return listed[number - 1]
 
     def _list_moves(self, game: str, legal: list[str]) -> None:
         self.write(self._moves_text(game, legal))
@@ -649,16 +656,9 @@ class Sandbox:
         path.write_bytes(data)
 
 
-def _numbered_moves(legal: list[str]) -> list[str]:
-    """The moves in the order they are numbered: first those listed one by one, then those
-    of a verb whose moves are sets of cards (said as what to type, not listed)."""
-    sets = {m.split()[0] for m in legal if len(move_cards(m)) > 1}
-    return [m for m in legal if m.split()[0] not in sets] + [
-        m for m in legal if m.split()[0] in sets
-    ]
-
-
 def _listed_moves(legal: list[str]) -> list[str]:
+    """The moves shown one by one, with their numbers: all but those of a verb whose moves
+    are sets of cards (said as what to type, not listed)."""
     sets = {m.split()[0] for m in legal if len(move_cards(m)) > 1}
     return [m for m in legal if m.split()[0] not in sets]
 

@@ -24,13 +24,15 @@ from tests.style import english_left, problems
 
 
 class Script:
-    """Answers for the prompts: a game choice, then the first listed move until the end."""
+    """Answers for the prompts: a game choice, then the first listed move until the end (at
+    a discard, whose moves have no numbers, the first card of the hand last shown)."""
 
     def __init__(self, lines: list[str], then: str | None = "1", limit: int = 5000) -> None:
         self.lines: Iterator[str] = iter(lines)
         self.then = then
         self.limit = limit
         self.prompts: list[str] = []
+        self.out: list[str] = []  # what the sandbox wrote, given by ``session``
 
     async def __call__(self, prompt: str) -> str | None:
         self.prompts.append(prompt)
@@ -41,6 +43,10 @@ class Script:
             return line
         if prompt.startswith("game"):
             return None  # back at the game choice: leave
+        said = "\n".join(self.out[-3:])
+        if self.then == "1" and "`discard`" in said and "Your hand: " in said:
+            hand = said.rsplit("Your hand: ", 1)[1].split("\n", 1)[0].split()
+            return f"discard {hand[0]}"
         return self.then
 
 
@@ -49,6 +55,7 @@ async def session(
 ) -> tuple[int, str]:
     """Run the sandbox; its exit code and all it wrote (each write also kept in ``out``)."""
     out = [] if out is None else out
+    script.out = out
     code = await Sandbox(
         service,
         folder=folder,
@@ -84,6 +91,22 @@ async def test_a_whole_match_in_the_sandbox(
     for shown in hands:
         lines = [line for line in shown.split("\n") if line.strip()]
         assert len(lines) == len(set(lines)), shown
+
+
+async def test_a_number_stands_only_for_a_move_shown_with_it(
+    service: MatchService, tmp_path: Path
+) -> None:
+    """At a Piquet discard no move is shown with a number (they are any few of twelve
+    cards): a number typed there is refused, saying what to type, and nothing is played."""
+    code, out = await session(service, tmp_path, Script(["piquet", "1", "99"], then=None))
+    assert code == 0
+    refusals = [line for line in out.split("\n") if line.startswith("Not accepted:")]
+    assert len(refusals) == 2 and all("have no numbers now" in r for r in refusals), refusals
+    assert all("`discard`" in r for r in refusals)
+    (info,) = await service.matches_of(HUMAN_ID)
+    assert info.to_move == HUMAN_ID  # still the player's discard to make
+    legal = await service.legal_moves(info.id, HUMAN_ID)
+    assert all(move.startswith("discard") for move in legal)
 
 
 async def test_a_discard_turn_says_once_what_to_type(service: MatchService, tmp_path: Path) -> None:
