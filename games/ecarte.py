@@ -688,12 +688,18 @@ def deal_summary(
                 words.gettext("{name} took all five tricks: the vole.").format(name=who[scorer])
             )
         if committed is not None:
+            # Said of the winner, not of "the opponent": in a seat's own view the loser is
+            # "Your opponent", whose opponent is the reader.
             if committed == scorer:
                 line = words.gettext("{name} played without exchanging and made the tricks.")
+            elif won[committed] == 0:
+                line = words.gettext(
+                    "{name} played without exchanging and took no trick: the winner scores 3."
+                )
             else:
                 line = words.gettext(
                     "{name} played without exchanging and lost the hand: "
-                    "the opponent scores double."
+                    "the winner's points are doubled."
                 )
             lines.append(line.format(name=who[committed]))
         lines.append(

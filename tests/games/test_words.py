@@ -284,3 +284,32 @@ def test_ecarte_speaks_of_its_own_cards() -> None:
     with pytest.raises(games.IllegalMove) as error:
         state.apply("play 1X")
     assert "19" not in str(error.value) and "★" not in str(error.value)
+
+
+def test_an_ecarte_hand_lost_by_the_committed_player_says_what_the_winner_scores() -> None:
+    """Played without exchanging and lost: the winner's points are doubled (2), or 3 when
+    the loser took no trick (ecarte D10); said of the winner, never of "the opponent", which in
+    a seat's own view would be the reader."""
+    game = games.get("ecarte")
+    found: dict[int, list[str]] = {}
+    for seed in range(40):
+        for state, _move in _play("ecarte", seed):
+            previous = state.view(0).get("previous_hand")
+            if not previous or previous["committed"] is None:
+                continue
+            tricks = [t["winner"] for t in previous["tricks"]]
+            committed = previous["committed"]
+            took = tricks.count(committed)
+            if len(tricks) == 5 and took < 3:
+                found.setdefault(took, game.deal_summary(state.view(committed)))
+        if 0 in found and any(n in found for n in (1, 2)):
+            break
+    (lost,) = [found[n] for n in (1, 2) if n in found][:1]
+    assert (
+        "You played without exchanging and lost the hand: the winner's points are doubled." in lost
+    )
+    assert "Your opponent scores 2 points for the tricks." in lost
+    none = found[0]
+    assert "You played without exchanging and took no trick: the winner scores 3." in none
+    assert "Your opponent scores 3 points for the tricks." in none
+    assert not any("opponent scores double" in line for line in [*lost, *none])
