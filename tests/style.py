@@ -20,6 +20,11 @@ _BARE_DISCARD = re.compile(r"^\s*discard\s*$")
 _CODE = re.compile(r"(?<![\w`])(?:10|[2-9]|[JQKA])[SHDC](?![\w`])")
 _HYPHEN_MINUS = re.compile(r"(?:^|[\s(=:,])-\d")
 _TIGHT_SCORE = re.compile(r"\d–[\d\N{MINUS SIGN}]")
+# A third-person sentence given "You" as its subject: "You scores 2 points", "Vous marque".
+_YOU_THIRD_PERSON = re.compile(
+    r"\bYou (?:wins|scores|takes|gets|has|is|plays|holds|stays|loses|makes)\b"
+    r"|\bVous (?:gagne|marque|a|est|reste|prend)\b"
+)
 _SINGULAR_PLURAL = re.compile(
     r"(?<![\d.,])1\s+(?:cards|points|tricks|brisques|cartes|levées|brisker|wins|victoires)\b"
 )
@@ -38,6 +43,8 @@ def problems(text: str) -> list[str]:
         found.append(f"a hyphen-minus before a digit: {text!r}")
     if _TIGHT_SCORE.search(text):  # "−31–−70": a score's dash stands between spaces
         found.append(f"a score without spaces around its dash: {text!r}")
+    if _YOU_THIRD_PERSON.search(text):
+        found.append(f"a verb that does not agree with 'you': {text!r}")
     if _SINGULAR_PLURAL.search(text):
         found.append(f"a plural after 1: {text!r}")
     return found

@@ -374,7 +374,9 @@ def hand(
             else w.gettext("{name}: {move}.").format(name=opponent, move=move)
         )
     if ended:
-        lines += deal_summary(row.game, view, w)
+        # By name, as on the table: the games' sentences are in the third person, and a
+        # breakdown saying "You" would read "You scores 2 points" ("Vous marque").
+        lines += deal_summary(row.game, view, w, names)
     if row.status != "active" or state.to_move is None:
         lines.append(status_reason(row).say(w))
     elif state.to_move == seat:
