@@ -556,7 +556,7 @@ class Sandbox:
         number = int(command)
         # Only a move shown with its number: a set of cards (any few of twelve to discard) is
         # typed out, and a number never stands for one the player has not seen.
-        listed = _listed_moves(legal)
+        listed = _listed_moves(legal)[:MAX_NUMBERED]  # as many as "moves" shows numbered
         if not listed:
             raise ServiceError(
                 N_("Your moves have no numbers now: type the move itself. {open}"),

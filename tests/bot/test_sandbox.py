@@ -18,7 +18,7 @@ from bot import __main__ as entry
 from bot import i18n, sandbox
 from bot.computer import computer_player, is_computer, level_name
 from bot.sandbox import HUMAN_ID, Sandbox
-from bot.service import MatchService
+from bot.service import MatchService, ServiceError
 from bot.service.wording import pretty
 from tests.style import english_left, problems
 
@@ -107,6 +107,24 @@ async def test_a_number_stands_only_for_a_move_shown_with_it(
     assert info.to_move == HUMAN_ID  # still the player's discard to make
     legal = await service.legal_moves(info.id, HUMAN_ID)
     assert all(move.startswith("discard") for move in legal)
+
+
+async def test_a_number_past_those_shown_is_refused(
+    service: MatchService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "moves" numbers at most MAX_NUMBERED moves and asks to type the rest: a number past
+    them is refused like any other number no move was shown with."""
+    many = [f"play {n}X" for n in range(sandbox.MAX_NUMBERED + 5)]
+    box = Sandbox(service, folder=tmp_path, read_line=Script([]), write=lambda _text: None)
+
+    async def legal_moves(match_id: int, user_id: int) -> list[str]:
+        return many
+
+    monkeypatch.setattr(service, "legal_moves", legal_moves)
+    info = types.SimpleNamespace(id=1, game="piquet")
+    assert await box._numbered(info, str(sandbox.MAX_NUMBERED)) == many[-6]
+    with pytest.raises(ServiceError):
+        await box._numbered(info, str(sandbox.MAX_NUMBERED + 1))
 
 
 async def test_a_discard_turn_says_once_what_to_type(service: MatchService, tmp_path: Path) -> None:
