@@ -45,6 +45,10 @@ CACHE_BYTES: Final = 48 * 1024 * 1024
 the matches being played at a busy moment, far less memory than the bot's other needs."""
 
 IN_FLIGHT_PER_WORKER: Final = 3
+# A picture takes tens of milliseconds and waits behind a few others at most (the slots): one
+# not back from the workers in this long never will be (a worker killed at the wrong moment
+# can leave the pool's own bookkeeping waiting forever), and is drawn here instead.
+WORKER_PATIENCE = 30.0  # seconds
 """Pictures handed to each worker process at once: while it draws one, the next ones wait in
 its queue. Handing over a picture and its PNG back takes the event loop's turns, and under
 load those took longer than the drawing itself: with one picture per worker, 20 busy
@@ -326,11 +330,12 @@ class Painter:
         if pool is None:
             return await asyncio.to_thread(draw, *args)
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): start afresh, draw this one here.
-            # Several pictures were in flight: the first to fail starts afresh, and no later
-            # one throws away the new workers it started.
+            drawing = asyncio.get_running_loop().run_in_executor(pool, draw, *args)
+            return await asyncio.wait_for(drawing, WORKER_PATIENCE)
+        except (BrokenProcessPool, TimeoutError):
+            # A worker died (killed, out of memory) or the pool stopped answering: start
+            # afresh, draw this one here. Several pictures were in flight: the first to fail
+            # starts afresh, and no later one throws away the new workers it started.
             if self._pool is pool:
                 log.warning("picture workers stopped; starting new ones")
                 self._pool = None
