@@ -412,18 +412,16 @@ class Game(ABC):
         return None
 
     def option_text(
-        self, name: str, value: int | None, words: Words = ENGLISH, first: str | None = None
+        self, name: str, value: int, words: Words = ENGLISH, first: str | None = None
     ) -> str:
         """One option of a match's terms as players say it ('to 1,000 points', 'in 2 deals',
-        'Alice deals first'): ``first`` names whoever the first-seat option puts first. An
-        option may be named by an older name (its alias), as older matches stored it."""
-        name = self.option_name(name)
-        if name == FIRST_SEAT and value is not None:
+        'Alice deals first'): ``first`` names whoever the first-seat option puts first."""
+        if name == FIRST_SEAT:
             who = first if first is not None else words.gettext("the player chosen")
             if self.first_seat_role == "dealer":
                 return words.gettext("{name} deals first").format(name=who)
             return words.gettext("{name} plays first").format(name=who)
-        if name == self.goal and value is not None:
+        if name == self.goal:
             return self.goal_text(value, words)
         return f"{name} {value}"
 
@@ -433,27 +431,26 @@ class Game(ABC):
         words: Words = ENGLISH,
         seats: Sequence[str] | None = None,
     ) -> list[str]:
-        """A match's options as its terms say them, the goal first: ['to 1,000 points', 'Bob
-        deals first']. ``seats``: the names of seat 0 (the challenger) and seat 1."""
-        order = [option.name for option in self.options]
-
-        def place(item: tuple[str, int | None]) -> int:
-            known = self.option_name(item[0])
-            return order.index(known) if known in order else len(order)
-
+        """A match's options as its terms say them, in the game's order (the goal first):
+        ['to 1,000 points', 'Bob deals first']. ``seats``: the names of seat 0 (the
+        challenger) and seat 1. An option stored under an older name (an alias) reads the
+        same; options left to their default are not said."""
+        given: dict[str, int] = {}
+        for name, value in options.items():
+            option = self.option_of(name)
+            if option is not None and value is not None:
+                given[option.name] = value
         said = []
-        for name, value in sorted(options.items(), key=place):
+        for option in self.options:
+            value = given.get(option.name)
             if value is not None:
                 first = seats[value] if seats is not None and value in (0, 1) else None
-                said.append(self.option_text(name, value, words, first))
+                said.append(self.option_text(option.name, value, words, first))
         return said
 
-    def option_name(self, name: str) -> str:
-        """An option's name, from itself or one of its aliases (unknown names as given)."""
-        for option in self.options:
-            if name == option.name or name in option.aliases:
-                return option.name
-        return name
+    def option_of(self, name: str) -> Option | None:
+        """The option called ``name``, by its own name or an older one (an alias)."""
+        return next((o for o in self.options if name == o.name or name in o.aliases), None)
 
     def goal_text(self, value: int, words: Words = ENGLISH) -> str:
         """The goal option's value as the terms of a match say it (a game words its own)."""
@@ -508,21 +505,20 @@ class Game(ABC):
     def check_options(self, options: Mapping[str, object] | None) -> dict[str, int | None]:
         """Every option by its own name, checked, defaults filled in; aliases accepted."""
         known = {option.name: option for option in self.options}
-        alias_of = {alias: o.name for o in self.options for alias in (o.name, *o.aliases)}
         given: dict[str, object] = {}
         unknown = []
         for key, value in (options or {}).items():
-            name = alias_of.get(key)
-            if name is None:
+            option = self.option_of(key)
+            if option is None:
                 unknown.append(key)
-            elif name in given:
+            elif option.name in given:
                 raise Refusal(
                     N_("option `{name}` is given twice (as `{alias}` too): give it once"),
-                    name=name,
+                    name=option.name,
                     alias=key,
                 )
             else:
-                given[name] = value
+                given[option.name] = value
         if unknown:
             raise Refusal(
                 counted(
