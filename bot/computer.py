@@ -15,13 +15,12 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import multiprocessing
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import Final
 
 import ai
 from bot.service import Conflict, Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
+from bot.workers import Workers
 from games.words import N_, Words
 
 log = logging.getLogger(__name__)
@@ -33,6 +32,9 @@ LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong"
 LEGACY_ID = 2
 """The sandbox's opponent before there were levels: its unfinished matches go on at normal."""
 NAME = "Tapis"
+DECISION_PATIENCE: Final = 60.0
+"""Seconds a decision waits for the worker: a strong one takes a second of one core at most,
+so one not back in this long never will be, and is decided here instead."""
 
 Send = Callable[[list[Delivery]], Awaitable[None]]
 
@@ -117,31 +119,11 @@ class Computer:
         self.pause = pause
         # One worker process by default: a strong decision takes up to a second of one core,
         # and the drawing workers need the others. Without processes (tests) a thread does.
-        self._processes = processes
-        self._pool: Executor | None = None
+        self.workers = Workers("computer", processes, patience=DECISION_PATIENCE)
         self._tasks: dict[int, asyncio.Task[None]] = {}
 
-    def _executor(self) -> Executor | None:
-        if self._processes <= 0:
-            return None
-        if self._pool is None:
-            # spawn: a fork of a process running an event loop and SQLite threads is unsafe.
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self._processes, mp_context=context)
-        return self._pool
-
     async def decide(self, game: str, view: dict[str, object], level: str, seed: int) -> str:
-        loop = asyncio.get_running_loop()
-        pool = self._executor()
-        try:
-            return await loop.run_in_executor(pool, ai.choose, game, view, level, seed)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): start afresh, decide this one in a thread.
-            log.warning("computer workers stopped; starting new ones")
-            self._pool = None
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-            return await asyncio.to_thread(ai.choose, game, view, level, seed)
+        return await self.workers.run(ai.choose, game, view, level, seed)
 
     async def turn(self, match_id: int) -> tuple[MatchInfo, list[Delivery]] | None:
         """Play one move if it is the computer's turn; None if it is not (or no longer)."""
@@ -227,6 +209,4 @@ class Computer:
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.workers.close()

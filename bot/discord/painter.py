@@ -24,19 +24,17 @@ import functools
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
 import games
 import rendering
 from bot import i18n
+from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +43,16 @@ CACHE_BYTES: Final = 48 * 1024 * 1024
 the matches being played at a busy moment, far less memory than the bot's other needs."""
 
 IN_FLIGHT_PER_WORKER: Final = 3
-# A picture takes tens of milliseconds and waits behind a few others at most (the slots): one
-# not back from the workers in this long never will be (a worker killed at the wrong moment
-# can leave the pool's own bookkeeping waiting forever), and is drawn here instead.
-WORKER_PATIENCE = 30.0  # seconds
 """Pictures handed to each worker process at once: while it draws one, the next ones wait in
 its queue. Handing over a picture and its PNG back takes the event loop's turns, and under
 load those took longer than the drawing itself: with one picture per worker, 20 busy
 matches had pictures queue here for some 100 ms (the median) while the workers drew only a
 third of the time."""
+
+WORKER_PATIENCE: Final = 30.0
+"""Seconds a picture waits for the workers: it takes tens of milliseconds and waits behind a
+few others at most (the slots), so one not back in this long never will be, and is drawn
+here instead (see bot/workers.py)."""
 
 Drawn = tuple[bytes, float, float]
 """A picture from a worker: (PNG, seconds drawing, seconds encoding)."""
@@ -215,11 +214,11 @@ class Painter:
     in the cache."""
 
     def __init__(self, processes: int | None = None, cache_bytes: int = CACHE_BYTES) -> None:
-        self._processes = worker_count() if processes is None else processes
-        self._pool: Executor | None = None
-        if self._processes > 0:
+        count = worker_count() if processes is None else processes
+        self.workers = Workers("picture", count, patience=WORKER_PATIENCE, warm_up=_warm_up)
+        if count > 0:
             # Boards one per worker at most: a hand waits for one board per worker at worst.
-            self._slots = Slots(self._processes * IN_FLIGHT_PER_WORKER, others=self._processes)
+            self._slots = Slots(count * IN_FLIGHT_PER_WORKER, others=count)
         else:
             self._slots = Slots(os.cpu_count() or 1)
         self.cache = PictureCache(cache_bytes)
@@ -227,17 +226,6 @@ class Painter:
         self._askers: dict[Hashable, int] = {}  # callers awaiting each drawing
         self._begun: set[Hashable] = set()  # drawings that hold a slot: they run to the end
         self.stats = PainterStats()
-
-    def _executor(self) -> Executor | None:
-        if self._processes <= 0:
-            return None
-        if self._pool is None:
-            # spawn: a fork of a process running an event loop and SQLite threads is unsafe.
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                self._processes, mp_context=context, initializer=_warm_up
-            )
-        return self._pool
 
     async def hand(
         self, view: dict[str, Any], four_colour: bool, lang: str = "en", *, urgent: bool = True
@@ -308,7 +296,7 @@ class Painter:
         await self._slots.take(urgent)
         self._begun.add(key)
         try:
-            picture, draw_s, encode_s = await self._draw(draw, *args)
+            picture, draw_s, encode_s = await self.workers.run(draw, *args)
         finally:
             self._begun.discard(key)
             self._slots.give(urgent)
@@ -325,26 +313,7 @@ class Painter:
         if not drawing.cancelled():
             drawing.exception()  # seen here: the callers that asked have it raised, if any
 
-    async def _draw(self, draw: Callable[..., Drawn], *args: Any) -> Drawn:
-        pool = self._executor()
-        if pool is None:
-            return await asyncio.to_thread(draw, *args)
-        try:
-            drawing = asyncio.get_running_loop().run_in_executor(pool, draw, *args)
-            return await asyncio.wait_for(drawing, WORKER_PATIENCE)
-        except (BrokenProcessPool, TimeoutError):
-            # A worker died (killed, out of memory) or the pool stopped answering: start
-            # afresh, draw this one here. Several pictures were in flight: the first to fail
-            # starts afresh, and no later one throws away the new workers it started.
-            if self._pool is pool:
-                log.warning("picture workers stopped; starting new ones")
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-            return await asyncio.to_thread(draw, *args)
-
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.workers.close()
         if self.stats.drawn or self.stats.reused:
             log.info("pictures", extra=self.stats.fields())

@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import cast
 
 import pytest
 
-from bot.computer import COMPUTER_IDS, computer_player, level_of
+import ai
+import games
+from bot.computer import COMPUTER_IDS, Computer, computer_player, level_of
 from bot.discord.config import ConfigError, Settings
 from bot.service import MatchService, PlayerRef
 from tests.bot.discord.conftest import StartBot
@@ -119,3 +122,21 @@ def test_the_computers_settings_and_identity() -> None:
         "strong",
     ]
     assert level_of(123456789012345678) is None
+
+
+async def test_the_computer_decides_in_a_worker_process_as_it_would_here(tmp_path: Path) -> None:
+    """The bot's way (a worker process) and the sandbox's tests' way (a thread) agree: a
+    decision is fixed by the view and the seed."""
+    service = await MatchService.open(tmp_path / "tapis.db")
+    computer = Computer(service, processes=1)
+    try:
+        state = games.get("piquet").new_match(seed=11)
+        seat = state.to_move
+        assert seat is not None
+        view = cast(dict[str, object], state.view(seat))
+        here = ai.choose("piquet", view, "normal", 7)
+        assert await computer.decide("piquet", view, "normal", 7) == here
+        assert computer.workers.pool is not None  # it did go to a worker
+    finally:
+        await computer.close()
+        await service.close()

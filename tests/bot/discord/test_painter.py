@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import time
 
 import pytest
 
 import games
 import rendering
-from bot.discord import painter as painter_module
 from bot.discord.painter import Painter, PictureCache, Slots, worker_count
 
 
@@ -41,7 +38,7 @@ async def test_a_dead_worker_is_replaced_and_the_picture_still_drawn() -> None:
     painter = Painter(1)
     try:
         await painter.hand(state.view(0), False)
-        pool = painter._pool
+        pool = painter.workers.pool
         assert pool is not None
         for process in list(pool._processes.values()):  # type: ignore[attr-defined]
             process.kill()
@@ -50,41 +47,6 @@ async def test_a_dead_worker_is_replaced_and_the_picture_still_drawn() -> None:
         assert await painter.hand(state.view(1), False) == rendering.hand_png(state.view(1))
     finally:
         painter.close()
-
-
-def _stuck_in_a_worker() -> tuple[bytes, float, float]:
-    """A picture that never comes back from a worker process, and is drawn at once here."""
-    if multiprocessing.parent_process() is not None:
-        time.sleep(120)
-    return b"drawn here", 0.0, 0.0
-
-
-async def test_a_picture_that_never_comes_back_from_the_workers_is_drawn_here(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A pool that stops answering (a worker stuck, or killed so that the pool's bookkeeping
-    never hears of it) holds no picture forever: past the painter's patience the picture is
-    drawn here, and the next ones go to new workers."""
-    monkeypatch.setattr(painter_module, "WORKER_PATIENCE", 3.0)
-    painter = Painter(1)
-    stuck = painter._executor()
-    workers: list[multiprocessing.Process] = []
-    try:
-        started = time.perf_counter()
-        drawing = asyncio.ensure_future(painter._draw(_stuck_in_a_worker))
-        while not workers and not drawing.done():  # the stuck one, to be ended afterwards
-            await asyncio.sleep(0.05)
-            workers = list((getattr(stuck, "_processes", None) or {}).values())
-        assert await drawing == (b"drawn here", 0.0, 0.0)
-        assert 3.0 <= time.perf_counter() - started < 60
-        assert painter._pool is None  # new workers for the next picture
-        state = games.get("ecarte").new_match(seed=2)
-        assert await painter.hand(state.view(0), False) == rendering.hand_png(state.view(0))
-        assert painter._pool is not None and painter._pool is not stuck
-    finally:
-        painter.close()
-        for process in workers:
-            process.kill()
 
 
 def test_worker_count_follows_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
