@@ -1170,7 +1170,7 @@ def deal_summary(
     deal = view.get("last_deal")
     if deal is None:
         return []
-    who = seat_names(view, words, names)
+    who = seat_names(words, names)
     scores, brisques, last = deal["deal_scores"], deal["brisques"], deal["last_trick"]
     lines = []
     for seat in (0, 1):

@@ -502,7 +502,7 @@ def deal_summary(
     last = view.get("last_round")
     if last is None:
         return []
-    who = seat_names(view, words, names)
+    who = seat_names(words, names)
     lines = []
     for seat in (0, 1):
         opened = [suit for suit in SUITS if last["expeditions"][seat][suit]]

@@ -465,8 +465,8 @@ class Game(ABC):
         self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
     ) -> list[str]:
         """The breakdown of the deal that ended last, one sentence a line, as the rules score
-        it; [] while no deal has ended. ``names`` are seat 0's and seat 1's (default: "You"
-        and "Your opponent" in a seat's view, the roles in the public view)."""
+        it; [] while no deal has ended. ``names`` are seat 0's and seat 1's (default:
+        "Player 1" and "Player 2")."""
         return self._deal_summary(view, words, names) if self._deal_summary else []
 
     def rules_help(self, words: Words = ENGLISH) -> str:

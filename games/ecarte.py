@@ -661,7 +661,7 @@ def deal_summary(
 ) -> list[str]:
     """The hand that ended last, as ecarte D6–D10 score it: tricks, the vole, the contract,
     the king, the last trick, then the hand's points. A match over shows its last hand."""
-    who = seat_names(view, words, names)
+    who = seat_names(words, names)
     previous = view.get("previous_hand")
     if view["phase"] == "over":
         tricks, committed = view["tricks"], view["committed"]
@@ -688,8 +688,8 @@ def deal_summary(
                 words.gettext("{name} took all five tricks: the vole.").format(name=who[scorer])
             )
         if committed is not None:
-            # Said of the winner, not of "the opponent": in a seat's own view the loser is
-            # "Your opponent", whose opponent is the reader.
+            # Said of the winner, not of "the opponent": read in the loser's own hand, "the
+            # opponent" would be the reader.
             if committed == scorer:
                 line = words.gettext("{name} played without exchanging and made the tricks.")
             elif won[committed] == 0:

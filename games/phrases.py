@@ -48,18 +48,13 @@ def points_text(value: int, words: Words = ENGLISH) -> str:
     return words.ngettext("{n} point", "{n} points", abs(value)).format(n=words.number(value))
 
 
-def seat_names(
-    view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
-) -> tuple[str, str]:
-    """Seat 0's and seat 1's names: those given, else "You" and "Your opponent" in a seat's
-    view, else "Player 1" and "Player 2" (a spectator's view, where the caller should give
-    the players' names)."""
+def seat_names(words: Words = ENGLISH, names: Sequence[str] | None = None) -> tuple[str, str]:
+    """Seat 0's and seat 1's names: those given, else "Player 1" and "Player 2" (callers
+    should give the players' names). Never "You", even in a seat's view: the sentences these
+    names go into are in the third person ("{name} scores 2 points"), which "You" would
+    break in every language."""
     if names is not None and len(names) == 2:
         return str(names[0]), str(names[1])
-    seat = view.get("seat")
-    if seat in (0, 1):
-        you, other = words.gettext("You"), words.gettext("Your opponent")
-        return (you, other) if seat == 0 else (other, you)
     return words.gettext("Player 1"), words.gettext("Player 2")
 
 

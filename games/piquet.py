@@ -890,7 +890,7 @@ def deal_summary(
     deal = view.get("last_deal")
     if deal is None:
         return []
-    who = seat_names(view, words, names)
+    who = seat_names(words, names)
     decls = deal["declarations"]
     lines = []
 

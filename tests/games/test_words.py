@@ -291,7 +291,7 @@ def test_an_ecarte_hand_lost_by_the_committed_player_says_what_the_winner_scores
     the loser took no trick (ecarte D10); said of the winner, never of "the opponent", which in
     a seat's own view would be the reader."""
     game = games.get("ecarte")
-    found: dict[int, list[str]] = {}
+    found: dict[int, tuple[str, str, list[str]]] = {}
     for seed in range(40):
         for state, _move in _play("ecarte", seed):
             previous = state.view(0).get("previous_hand")
@@ -301,15 +301,17 @@ def test_an_ecarte_hand_lost_by_the_committed_player_says_what_the_winner_scores
             committed = previous["committed"]
             took = tricks.count(committed)
             if len(tricks) == 5 and took < 3:
-                found.setdefault(took, game.deal_summary(state.view(committed)))
+                summary = game.deal_summary(state.view(committed), ENGLISH, NAMES)
+                found.setdefault(took, (NAMES[committed], NAMES[1 - committed], summary))
         if 0 in found and any(n in found for n in (1, 2)):
             break
-    (lost,) = [found[n] for n in (1, 2) if n in found][:1]
+    ((loser, winner, lost),) = [found[n] for n in (1, 2) if n in found][:1]
     assert (
-        "You played without exchanging and lost the hand: the winner's points are doubled." in lost
+        f"{loser} played without exchanging and lost the hand: the winner's points are doubled."
+        in lost
     )
-    assert "Your opponent scores 2 points for the tricks." in lost
-    none = found[0]
-    assert "You played without exchanging and took no trick: the winner scores 3." in none
-    assert "Your opponent scores 3 points for the tricks." in none
+    assert f"{winner} scores 2 points for the tricks." in lost
+    (loser, winner, none) = found[0]
+    assert f"{loser} played without exchanging and took no trick: the winner scores 3." in none
+    assert f"{winner} scores 3 points for the tricks." in none
     assert not any("opponent scores double" in line for line in [*lost, *none])
