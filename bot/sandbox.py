@@ -340,10 +340,10 @@ class Sandbox:
             [
                 w.gettext("Tapis: the local sandbox (no Discord needed)."),
                 w.gettext(
-                    "You play against the computer, at level {level} unless you add level=easy, "
-                    "level=normal or level=strong after the game's name. Moves are typed exactly "
-                    "as on Discord. Matches are stored in the database like any other, so you "
-                    "can stop and resume."
+                    "You play against the computer, at level {level} unless you name another "
+                    "after the game's name, like “piquet strong” (the levels are easy, normal and "
+                    "strong). Moves are typed exactly as on Discord. Matches are stored in the "
+                    "database like any other, so you can stop and resume."
                 ).format(level=level_name(self.level, self.w)),
                 pictures,
                 w.gettext(
@@ -432,10 +432,23 @@ class Sandbox:
                 count=len(names),
             )
         game = names[int(words[0]) - 1] if words[0].isdigit() else words[0]
+        if words[0].lower() not in names:
+            try:
+                games.get(game)
+            except KeyError:
+                raise ServiceError(
+                    N_("There is no game called “{game}”. The games are {names}."),
+                    game=game,
+                    names=", ".join(names),
+                ) from None
         options = {}
         level = self.level
         for word in words[1:]:
             key, _, value = word.partition("=")
+            named = self._level_named(key)
+            if not value and named is not None:  # "piquet strong": the level, said plainly
+                level = named
+                continue
             if key.lower() == "level":
                 if value not in ai.LEVELS:
                     raise ServiceError(
@@ -463,6 +476,15 @@ class Sandbox:
         )
         await self._deliver(notices + deliveries)
         return info
+
+    def _level_named(self, word: str) -> str | None:
+        """The level ``word`` names, in English (as typed on Discord) or in the reader's
+        language; None if it names none."""
+        word = word.lower()
+        for level in ai.LEVELS:
+            if word in (level, level_name(level, self.w).lower()):
+                return level
+        return None
 
     def _rules(self, asked: list[str]) -> None:
         """The rules of the game asked for, else of the game being played."""

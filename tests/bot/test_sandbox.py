@@ -425,3 +425,25 @@ async def test_the_computers_level_is_chosen_after_the_games_name(
     (info,) = await service.matches_of(HUMAN_ID)
     assert info.seats is not None and info.seats[1] == computer_player("strong")
     assert info.to_move == HUMAN_ID  # the computer played its turns before handing over
+
+
+async def test_a_level_may_be_named_plainly_in_english_or_in_the_readers_language(
+    service: MatchService, tmp_path: Path
+) -> None:
+    """ "ecarte strong" as well as "ecarte level=strong"; a word that is no game is answered
+    as such before its options are read ("new ecarte" once said "ecarte" was no option)."""
+    script = Script(["new ecarte", "ecarte strong", "quit"], then=None)
+    code, out = await session(service, tmp_path, script)
+    assert code == 0 and "There is no game called “new”" in out
+    assert "is not an option" not in out
+    (info,) = await service.matches_of(HUMAN_ID)
+    assert info.seats is not None and info.seats[1] == computer_player("strong")
+    out_fr: list[str] = []
+    french = Script(["piquet facile", "quit"], then=None)
+    french.out = out_fr
+    code = await Sandbox(
+        service, folder=tmp_path, read_line=french, write=out_fr.append, lang="fr"
+    ).run()
+    assert code == 0
+    levels = {m.seats[1] for m in await service.matches_of(HUMAN_ID) if m.seats is not None}
+    assert computer_player("easy") in levels
