@@ -343,10 +343,11 @@ class EcarteState(core.MatchState):
         if kind == _KING:
             return self._why_not_king(hand)
         if phase == RESPOND:
+            # Only the dealer, who is to answer, gets here: it is said to them.
             return IllegalMove(
                 N_(
-                    "Elder has proposed: the dealer now accepts, and both exchange cards, or "
-                    "refuses, and play begins."
+                    "Your opponent has proposed an exchange: accept it, and you both exchange "
+                    "cards, or refuse it, and play begins."
                 )
             )
         if phase == DISCARD:
@@ -418,7 +419,7 @@ class EcarteState(core.MatchState):
         if len(set(arg)) != len(arg):
             return IllegalMove(N_("Each card may be discarded only once."))
         if not arg:
-            return IllegalMove(N_("Elder discards at least one card after proposing."))
+            return IllegalMove(N_("You proposed the exchange: discard at least one card."))
         # What is left: more cards than the stock can replace (a hand has at most five).
         return IllegalMove(
             counted(

@@ -247,7 +247,7 @@ def test_d4_a_proposal_asks_the_dealer_to_accept_or_refuse() -> None:
     assert state.to_move == DEALER and state.view(None)["phase"] == "respond"
     assert state.legal_moves() == ["accept", "refuse"] and state.view(None)["proposals"] == 1
     for move in ("play 7S", "discard 7S", "propose"):
-        with pytest.raises(IllegalMove, match=r"accepts.*refuses"):
+        with pytest.raises(IllegalMove, match=r"accept it.*refuse it"):
             state.apply(move)
 
 
