@@ -159,6 +159,13 @@ def environment_lang() -> str:
     return i18n.DEFAULT_LANG
 
 
+def _by_seat(pair: Any, elder: Any) -> Any:
+    """A pair given as (elder's, younger's), as (seat 0's, seat 1's)."""
+    if not isinstance(pair, list) or len(pair) != 2 or elder not in (0, 1):
+        return pair
+    return pair if elder == 0 else [pair[1], pair[0]]
+
+
 class Describer:
     """A view as text for a player: their hand, the scores, then every other public fact,
     people named (you, the computer) instead of seats, cards named as the reader's pictures
@@ -194,6 +201,8 @@ class Describer:
         for key, value in view.items():
             if key in _BASE_KEYS or key in _HIDDEN_KEYS or value is None:
                 continue
+            if self.game is not None and key in self.game.by_role:
+                value = _by_seat(value, view.get("elder"))
             fact = w.gettext("{label}: {value}").format(
                 label=self.label(key), value=self.value(key, value)
             )

@@ -1024,6 +1024,7 @@ class Piquet(core.Game):
         return words.ngettext("in {n} deal", "in {n} deals", value).format(n=words.number(value))
 
     public_facts = ("declarations",)
+    by_role = ("talons", "exchanged")
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "declarations":

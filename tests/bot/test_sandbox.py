@@ -447,3 +447,17 @@ async def test_a_level_may_be_named_plainly_in_english_or_in_the_readers_languag
     assert code == 0
     levels = {m.seats[1] for m in await service.matches_of(HUMAN_ID) if m.seats is not None}
     assert computer_player("easy") in levels
+
+
+def test_piquets_talons_are_said_of_elder_and_younger_whichever_seat_is_elder() -> None:
+    """The view gives the talons and the exchanges as elder's then younger's: read as seat
+    0's then seat 1's, the reader was told they had exchanged elder's cards."""
+    for seed in range(20):
+        state = games.get("piquet").new_match(seed=seed)
+        if state.to_move == 1:  # elder is seat 1: the order that used to be misread
+            break
+    hand = state.view(1)["hand"]
+    state = state.apply(f"discard {hand[0]} {hand[1]} {hand[2]}")
+    text = sandbox.describe(state.view(0), names=("Alice", "Bob"))
+    assert "talon cards left: you 3, Bob 2" in text
+    assert "cards exchanged: you –, Bob 3" in text
