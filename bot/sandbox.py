@@ -56,7 +56,7 @@ Write = Callable[[str], None]
 
 HELP = N_(
     """Commands (at any prompt):
-  <a move>      the same notation as on Discord, e.g.  play QS   discard 7S 9H   draw
+  <a move>      the same notation as on Discord, e.g.  {examples}
   <number>      the move with that number in the list of your moves
   moves         list the moves open to you now
   hand          show your hand again          table   show the table again
@@ -417,7 +417,7 @@ class Sandbox:
             return None
         lowered = answer.lower()
         if lowered in HELP_WORDS:
-            self.write(w.gettext(HELP))
+            self.write(self._help())
             return None
         if lowered.split()[0] in RULES_WORDS:
             self._rules(answer.split()[1:])
@@ -486,6 +486,15 @@ class Sandbox:
         await self._deliver(notices + deliveries)
         return info
 
+    def _help(self) -> str:
+        """The commands, with moves of the game being played as examples (a Le 5 As player
+        has no use for ``play QS``); at the choice of a game, a few of every game's."""
+        if self.game is not None:
+            examples = games.get(self.game).example_moves[:3]
+        else:
+            examples = ("play QS", "discard 7S 9H", "draw")
+        return self.w.gettext(HELP).format(examples="   ".join(examples))
+
     def _level_named(self, word: str) -> str | None:
         """The level ``word`` names, in English (as typed on Discord) or in the reader's
         language; None if it names none."""
@@ -546,7 +555,7 @@ class Sandbox:
         if not command:
             return info
         if lowered in HELP_WORDS:
-            self.write(w.gettext(HELP))
+            self.write(self._help())
         elif lowered.split()[0] in RULES_WORDS:
             self._rules(command.split()[1:])
         elif lowered in ("colours", "colors"):

@@ -482,7 +482,7 @@ def hand_order(card: str) -> tuple[int, int, int]:
 
 # -- words: Le 5 As' moves, round breakdown and rules help in players' words ------------------
 def describe(move: str, words: Words = ENGLISH) -> str:
-    """A move in players' words: "3♠ on the expedition", "draw from ♦"."""
+    """A move in players' words: "3♠ on the expedition", "draw from the ♦ pile"."""
     verb, *rest = move.split()
     if verb == "play" and rest:
         return words.gettext("{card} on the expedition").format(card=card_name(rest[0], words))
@@ -491,7 +491,7 @@ def describe(move: str, words: Words = ENGLISH) -> str:
     if verb == "draw":
         if not rest:
             return words.gettext("draw from the stock")
-        return words.gettext("draw from {suit}").format(suit=SUIT_SYMBOLS[rest[0]])
+        return words.gettext("draw from the {suit} pile").format(suit=SUIT_SYMBOLS[rest[0]])
     return move
 
 

@@ -65,7 +65,7 @@ def pretty(text: str) -> str:
 
 
 def move_text(game: str, move: str, w: Words) -> str:
-    """A move in players' words, as its game names it: 'Q♠', 'draw from ♦', 'keep all
+    """A move in players' words, as its game names it: 'Q♠', 'draw from the ♦ pile', 'keep all
     cards' (the cards drawn with their suits' symbols when no game is named)."""
     if not game:
         return pretty(move.removeprefix("play "))

@@ -461,3 +461,14 @@ def test_piquets_talons_are_said_of_elder_and_younger_whichever_seat_is_elder() 
     text = sandbox.describe(state.view(0), names=("Alice", "Bob"))
     assert "talon cards left: you 3, Bob 2" in text
     assert "cards exchanged: you –, Bob 3" in text
+
+
+async def test_help_gives_examples_of_the_game_being_played(
+    service: MatchService, tmp_path: Path
+) -> None:
+    script = Script(["help", "cinq-as", "help", "quit"], then=None)
+    code, out = await session(service, tmp_path, script)
+    assert code == 0
+    at_choice, in_match = out.split("Commands (at any prompt):")[1:3]
+    assert "play QS" in at_choice
+    assert "play 3S" in in_match and "play QS" not in in_match

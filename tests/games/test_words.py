@@ -181,7 +181,7 @@ def test_describe_names_moves_as_the_pictures_do() -> None:
     assert games.get("piquet").describe("discard") == "keep all cards"
     assert games.get("piquet").describe("discard 2 cards") == "discard 2 cards"
     assert games.get("piquet").describe("discard 1 card", fr) == "écarter 1 carte"
-    assert games.get("cinq-as").describe("draw D") == "draw from ♦"
+    assert games.get("cinq-as").describe("draw D") == "draw from the ♦ pile"
     assert games.get("cinq-as").describe("draw") == "draw from the stock"
     assert games.get("bezique").describe("meld KH QH") == "marriage in ♥: K♥ Q♥"
     assert games.get("bezique").describe("declare 7", fr) == "déclarer le sept d’atout"
