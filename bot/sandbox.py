@@ -350,10 +350,14 @@ class Sandbox:
                 w.gettext("Tapis: the local sandbox (no Discord needed)."),
                 w.gettext(
                     "You play against the computer, at level {level} unless you name another "
-                    "after the game's name, like “piquet strong” (the levels are easy, normal and "
-                    "strong). Moves are typed exactly as on Discord. Matches are stored in the "
-                    "database like any other, so you can stop and resume."
-                ).format(level=level_name(self.level, self.w)),
+                    "after the game's name, like “{example}” (levels: {levels}). Moves are typed "
+                    "exactly as on Discord. Matches are stored in the database like any other, "
+                    "so you can stop and resume."
+                ).format(
+                    level=level_name(self.level, w),
+                    example=f"piquet {level_name('strong', w)}",
+                    levels=", ".join(level_name(level, w) for level in ai.LEVELS),
+                ),
                 pictures,
                 w.gettext(
                     "Type “help” at any prompt for the commands, and “rules” for a game's rules."
@@ -459,13 +463,14 @@ class Sandbox:
                 level = named
                 continue
             if key.lower() == "level":
-                if value not in ai.LEVELS:
+                chosen = self._level_named(value)
+                if chosen is None:
                     raise ServiceError(
                         N_("There is no level “{level}”. The levels are {levels}."),
                         level=value,
                         levels=", ".join(f"`{level}`" for level in ai.LEVELS),
                     )
-                level = value
+                level = chosen
                 continue
             if not value.lstrip("-").isdigit():
                 raise ServiceError(

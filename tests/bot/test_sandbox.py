@@ -439,14 +439,15 @@ async def test_a_level_may_be_named_plainly_in_english_or_in_the_readers_languag
     (info,) = await service.matches_of(HUMAN_ID)
     assert info.seats is not None and info.seats[1] == computer_player("strong")
     out_fr: list[str] = []
-    french = Script(["piquet facile", "quit"], then=None)
+    french = Script(["piquet facile", "ecarte level=fort", "quit"], then=None)
     french.out = out_fr
     code = await Sandbox(
         service, folder=tmp_path, read_line=french, write=out_fr.append, lang="fr"
     ).run()
     assert code == 0
     levels = {m.seats[1] for m in await service.matches_of(HUMAN_ID) if m.seats is not None}
-    assert computer_player("easy") in levels
+    assert {computer_player("easy"), computer_player("strong")} <= levels
+    assert "piquet fort" in "\n".join(out_fr)  # the example, in the reader's words
 
 
 def test_piquets_talons_are_said_of_elder_and_younger_whichever_seat_is_elder() -> None:
