@@ -41,6 +41,7 @@ from games.words import ENGLISH, N_, Words
 log = logging.getLogger(__name__)
 SORRY = N_("Something went wrong on my side; nothing more was changed. Please try again.")
 QUIT = ("quit", "exit", "q")
+YES = ("yes", "y")  # and the reader's own word for it
 HELP_WORDS = ("help", "?", "aide", "hjälp")
 RULES_WORDS = ("rules", "règles", "regles", "regler")
 
@@ -583,6 +584,11 @@ class Sandbox:
         else:
             try:
                 if lowered == "resign":
+                    if not await self._resign_confirmed(info):
+                        self.write(
+                            w.gettext("You did not resign: match #{id} goes on.").format(id=info.id)
+                        )
+                        return info
                     info, deliveries = await self.service.resign(info.id, self.human.user_id)
                 else:
                     move = await self._numbered(info, command)
@@ -593,6 +599,20 @@ class Sandbox:
                 return info
             await self._deliver(deliveries)
         return info
+
+    async def _resign_confirmed(self, info: MatchInfo) -> bool:
+        """Ask before giving a match up, as on Discord: one word typed by mistake must not
+        end it."""
+        w = self.w
+        opponent = next(p.name for p in info.seats or () if p.user_id != self.human.user_id)
+        self.write(
+            w.gettext(
+                "Resign {game} #{id} against {name}? The match ends at once and counts as a "
+                "loss for you. Type “yes” to resign; anything else goes on with the match."
+            ).format(game=wording.game_title(info.game, w), id=info.id, name=opponent)
+        )
+        answer = await self.read_line(w.gettext("#{id} resign?> ").format(id=info.id))
+        return answer is not None and answer.strip().lower() in (*YES, w.gettext("yes").lower())
 
     async def _numbered(self, info: MatchInfo, command: str) -> str:
         if not command.isdigit():

@@ -203,7 +203,8 @@ def clock_text(row: MatchRow, now: float, w: Words) -> str:
 
 
 def result_text(row: MatchRow, names: tuple[str, str], w: Words) -> str:
-    """The end of a match, winner first with their score first: 'Bob wins 25 – 8.'"""
+    """The end of a match, winner first with their score first: 'Bob wins 25 – 8.'; one given
+    up or lost on time, with the score as it stood: 'Alice resigned at 3 – 10: Bob wins.'"""
     result = row.result or {}
     scores = result.get("scores") or [0, 0]
     winner = result.get("winner")
@@ -216,10 +217,17 @@ def result_text(row: MatchRow, names: tuple[str, str], w: Words) -> str:
         "loser": names[loser],
         "score": score(scores[winner], scores[loser], w),
     }
+    # A match given up is often given up behind: the score as it stood is said from the
+    # loser's side ("Bob resigned at 3 – 10"), not as a winner's "wins 3 – 10".
+    stood = score(scores[loser], scores[winner], w)
     if how == "resignation":
-        return w.gettext("{loser} resigned: {winner} wins {score}.").format(**blanks)
+        return w.gettext("{loser} resigned at {stood}: {winner} wins.").format(
+            stood=stood, **blanks
+        )
     if how == "time":
-        return w.gettext("{loser} ran out of time: {winner} wins {score}.").format(**blanks)
+        return w.gettext("{loser} ran out of time at {stood}: {winner} wins.").format(
+            stood=stood, **blanks
+        )
     text = w.gettext("{winner} wins {score}.").format(**blanks)
     settled = result.get("settlement")
     if isinstance(settled, int) and settled:

@@ -473,3 +473,17 @@ async def test_help_gives_examples_of_the_game_being_played(
     at_choice, in_match = out.split("Commands (at any prompt):")[1:3]
     assert "play QS" in at_choice
     assert "play 3S" in in_match and "play QS" not in in_match
+
+
+async def test_resigning_asks_first_and_only_yes_ends_the_match(
+    service: MatchService, tmp_path: Path
+) -> None:
+    """A mistyped "resign" must not end a match: the sandbox asks, as Discord does."""
+    script = Script(["ecarte", "resign", "no", "resign", "yes", "quit"], then=None)
+    code, out = await session(service, tmp_path, script)
+    assert code == 0
+    assert out.count("Resign Écarté #") == 2 and "You did not resign: match #" in out
+    match_id = int(re.search(r"Resign Écarté #(\d+)", out).group(1))  # type: ignore[union-attr]
+    info = await service.get(match_id)
+    assert info.status == "finished" and info.result is not None
+    assert info.result["how"] == "resignation" and "resigned at" in out

@@ -233,6 +233,26 @@ def test_piquet_results_name_the_winner_first_with_settlement_and_rubicon() -> N
     assert fr.startswith("Bob gagne 125 – 80.") and "rubicon" in fr
 
 
+@pytest.mark.parametrize(
+    ("how", "lang", "said"),
+    [
+        ("resignation", "en", "Bob resigned at 120 – 40: Alice wins."),
+        ("time", "en", "Bob ran out of time at 120 – 40: Alice wins."),
+        ("resignation", "fr", "Bob abandonne à 120 – 40\u00a0: Alice gagne."),
+        ("time", "sv", "Bob fick slut på tid vid 120 – 40: Alice vinner."),
+    ],
+)
+def test_a_match_given_up_behind_says_the_score_as_it_stood(how: str, lang: str, said: str) -> None:
+    """Not "Alice wins 40 – 120": the one who gave up is the subject, their score first."""
+    row = MatchRow(
+        id=1, game="bezique", guild_id=None, channel_id=None, thread_id=None, challenger_id=1,
+        opponent_id=2, seat_ids=(1, 2), options={}, seed=1, status="finished", version=9,
+        state=None, to_move_id=None, days_per_move=None, deadline=None, reminder_at=None,
+        result={"winner": 0, "scores": [40, 120], "how": how}, rematch_of=None, rated=False,
+    )  # fmt: skip
+    assert wording.result_text(row, ("Alice", "Bob"), i18n.words(lang)) == said
+
+
 def test_a_first_loss_never_reads_as_a_negative_rating() -> None:
     from bot import ratings
 
