@@ -15,7 +15,7 @@ from bot.backends import open_database
 from bot.migrations import MIGRATIONS
 from bot.service import MatchOver, MatchService
 from bot.sql import Connection, Plan
-from tests import pg
+from tests import pg, threads
 from tests.bot.conftest import ALICE, FakeClock, play_random, rows, start_match, write
 
 
@@ -217,15 +217,14 @@ async def test_backups_are_consistent_copies(
 
 
 async def test_a_file_that_is_not_a_database_is_refused_cleanly(tmp_path: Path) -> None:
-    import threading
 
     bad = tmp_path / "bad.db"
     bad.write_text("not a database, just words " * 100)
-    before = threading.active_count()
+    before = threads.running()
     with pytest.raises(sqlite3.DatabaseError):
         await storage.Database.open(bad)
     for _ in range(100):  # its connection's thread has stopped (it would keep the process up)
-        if threading.active_count() <= before:
+        if not threads.left_since(before):
             break
         await asyncio.sleep(0.01)
-    assert threading.active_count() <= before
+    assert not threads.left_since(before)

@@ -19,7 +19,7 @@ from bot.service import Conflict, MatchService, NotYourTurn, Refused
 from bot.sql import Connection
 from bot.storage import Closed
 from bot.storage_pg import PgDatabase, combined, translate
-from tests import pg
+from tests import pg, threads
 from tests.bot.conftest import ALICE, BOB, GAME, GUILD, FakeClock, rows, start_match
 
 
@@ -273,11 +273,11 @@ async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: 
     finally:
         await first.close()
         await second.close()
-    before = threading.active_count()
+    before = threads.running()
     db = await PgDatabase.open(pg_url)
     await db.close()
     await db.close()  # twice is harmless
-    assert threading.active_count() == before
+    assert not threads.left_since(before)
 
 
 async def test_closing_while_busy_commits_what_was_handed_over_and_leaves_nothing_open(
@@ -288,7 +288,7 @@ async def test_closing_while_busy_commits_what_was_handed_over_and_leaves_nothin
     is gone, and what comes after the close is refused politely."""
     others = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
     alone = rows(pg_url, others)  # the connection that asks, and nothing else
-    threads = threading.active_count()
+    before = threads.running()
     for turn in range(3):
         db = await PgDatabase.open(pg_url)
         heard: list[str | None] = []
@@ -312,7 +312,7 @@ async def test_closing_while_busy_commits_what_was_handed_over_and_leaves_nothin
         with pytest.raises(Closed):
             await db.transact(plan)
     assert rows(pg_url, "SELECT COUNT(*) FROM guild_settings") == [(120,)]
-    assert threading.active_count() == threads
+    assert not threads.left_since(before)
     for _ in range(50):  # the server notices a closed connection a moment later
         if rows(pg_url, others) == alone:
             break
@@ -327,7 +327,7 @@ async def test_opening_cancelled_at_any_moment_leaves_nothing_behind(
     migrating, making the pool): no thread is left, and none fails."""
     failures: list[threading.ExceptHookArgs] = []
     monkeypatch.setattr(threading, "excepthook", failures.append)
-    threads = threading.active_count()
+    before = threads.running()
     for wait in (0.0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08):
         opening = asyncio.ensure_future(PgDatabase.open(pg_url))
         await asyncio.sleep(wait)
@@ -338,7 +338,7 @@ async def test_opening_cancelled_at_any_moment_leaves_nothing_behind(
             pass
         else:  # opened before the cancel came
             await opening.result().close()
-    assert threading.active_count() == threads
+    assert not threads.left_since(before)
     assert not failures, failures[0].exc_value
 
 
@@ -404,7 +404,7 @@ def test_statements_are_turned_into_postgresql_placeholders() -> None:
 
 async def test_a_server_that_cannot_be_reached_is_said_plainly(pg_url: str) -> None:
     nowhere = pg.with_database(pg_url, "no_such_database")
-    before = threading.active_count()
+    before = threads.running()
     with pytest.raises(Exception, match="no_such_database"):
         await PgDatabase.open(nowhere)
-    assert threading.active_count() == before
+    assert not threads.left_since(before)

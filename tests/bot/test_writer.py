@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import storage
+from tests import threads
 
 FILLER = 64 * 1024  # bytes a sustained-write plan stores: sixteen pages
 
@@ -60,7 +61,7 @@ async def test_plans_that_arrive_together_share_one_transaction(db_file: Path) -
 
 
 async def test_close_commits_what_was_handed_over_and_stops_the_thread(db_file: Path) -> None:
-    before = threading.active_count()
+    before = threads.running()
     db = await storage.Database.open(db_file)
     pending = [asyncio.ensure_future(db.transact(insert(n))) for n in range(50)]
     await asyncio.sleep(0)  # handed over
@@ -71,7 +72,7 @@ async def test_close_commits_what_was_handed_over_and_stops_the_thread(db_file: 
         await db.transact(insert(99))
     with pytest.raises(storage.Closed):
         await db.fetchone("SELECT 1")
-    assert threading.active_count() == before
+    assert not threads.left_since(before)
     # the WAL was folded back into the file
     assert not Path(f"{db_file}-wal").exists() or Path(f"{db_file}-wal").stat().st_size == 0
     other = sqlite3.connect(db_file)
