@@ -683,7 +683,7 @@ class Sandbox:
 
         The hand (which holds the table's public facts too) is shown in full when it is the
         player's turn, or when ``full`` (asked for)."""
-        for delivery in deliveries:
+        for delivery in _story_order(deliveries):
             if delivery.to not in (None, self.human.user_id):
                 continue  # the computer's hand stays hidden, as on Discord
             text = delivery.text.replace("**", "")
@@ -719,6 +719,16 @@ class Sandbox:
         path = self.folder / f"match-{delivery.match_id}" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+
+
+def _story_order(deliveries: list[Delivery]) -> list[Delivery]:
+    """The deliveries in the order a terminal tells the story, read top to bottom: the last
+    move's board (its last trick, the deal's breakdown) before the result it leads to. On
+    Discord the result heads the thread's last messages; here it is the last word."""
+    results = [d for d in deliveries if d.kind == "notice" and d.status == "finished"]
+    if not results:
+        return deliveries
+    return [d for d in deliveries if all(d is not r for r in results)] + results
 
 
 def _listed_moves(legal: list[str]) -> list[str]:

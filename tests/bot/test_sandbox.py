@@ -487,3 +487,15 @@ async def test_resigning_asks_first_and_only_yes_ends_the_match(
     info = await service.get(match_id)
     assert info.status == "finished" and info.result is not None
     assert info.result["how"] == "resignation" and "resigned at" in out
+
+
+async def test_a_match_ends_with_its_result_after_the_last_trick(
+    service: MatchService, tmp_path: Path
+) -> None:
+    """Read top to bottom, the last move and the deal's breakdown come before the result
+    they lead to, which is the last word of the match."""
+    code, out = await session(service, tmp_path, Script(["piquet deals=1"]))
+    assert code == 0
+    result = out.index(" is over. ")
+    assert out.index("Deal 1: ") < result
+    assert out.index("Tricks: ") < result
