@@ -25,6 +25,7 @@ import games
 from bot import i18n
 from bot.computer import (
     DEFAULT_LEVEL,
+    NAME,
     Computer,
     check_level,
     computer_player,
@@ -604,7 +605,8 @@ class Sandbox:
         """Ask before giving a match up, as on Discord: one word typed by mistake must not
         end it."""
         w = self.w
-        opponent = next(p.name for p in info.seats or () if p.user_id != self.human.user_id)
+        others = [p.name for p in info.seats or () if p.user_id != self.human.user_id]
+        opponent = others[0] if others else NAME  # the computer's
         self.write(
             w.gettext(
                 "Resign {game} #{id} against {name}? The match ends at once and counts as a "
