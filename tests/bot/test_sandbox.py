@@ -22,6 +22,8 @@ from bot.service import MatchService, ServiceError
 from bot.service.wording import pretty
 from tests.style import english_left, problems
 
+HAND_STARTS = ("Your hand: ", "Votre main\u00a0: ", "Din hand: ")
+
 
 class Script:
     """Answers for the prompts: a game choice, then the first listed move until the end (at
@@ -44,9 +46,13 @@ class Script:
         if prompt.startswith("game"):
             return None  # back at the game choice: leave
         said = "\n".join(self.out[-3:])
-        if self.then == "1" and "`discard`" in said and "Your hand: " in said:
-            hand = said.rsplit("Your hand: ", 1)[1].split("\n", 1)[0].split()
-            return f"discard {hand[0]}"
+        if self.then == "1" and "`discard`" in said:
+            for start in HAND_STARTS:  # in each language the sandbox speaks
+                if start in said:
+                    hand = said.rsplit(start, 1)[1].split("\n", 1)[0].split()
+                    # A number card reads the same in every language (a French "D♠" is Q♠).
+                    plain = [card for card in hand if card[0].isdigit()] or hand
+                    return f"discard {plain[0]}"
         return self.then
 
 
