@@ -148,3 +148,33 @@ def test_french_writes_one_apostrophe() -> None:
     assert straight_apostrophes("le roi d'atout") == ["d'atout"]
     assert not straight_apostrophes("le roi d’atout, `l'as`")
     assert [fault for form in french_translations() for fault in straight_apostrophes(form)] == []
+
+
+# A person's name, as the messages' blanks call one.
+_PERSON = r"\{(?:name|loser|winner|player|first|second|challenger|opponent)\}"
+
+
+def gendered_about_a_name(text: str) -> list[str]:
+    """Where a French ``text`` makes a past participle agree with a person named by a blank
+    ("{loser} est resté"): whether Alice or Bob, the name's gender is not known, so the
+    sentence must be turned without one ("{loser} reste")."""
+    return re.findall(_PERSON + r" (?:est|était|a été|sera) \w+é\b", text)
+
+
+# Messages whose {name} is a tournament's ("le tournoi …"), not a person's.
+_NAMES_OF_THINGS = {"{name} is over", "{name} was cancelled"}
+
+
+def test_french_never_guesses_a_players_gender() -> None:
+    assert gendered_about_a_name("{loser} est resté sous 100") == ["{loser} est resté"]
+    assert not gendered_about_a_name("{loser} reste sous 100, la partie n° {id} est terminée")
+    with i18n.catalog_path("fr").open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    faults = [
+        fault
+        for entry in catalog
+        if entry.id and entry.id not in _NAMES_OF_THINGS
+        for form in (entry.string if isinstance(entry.string, tuple) else (entry.string,))
+        for fault in gendered_about_a_name(form)
+    ]
+    assert faults == []
