@@ -1273,9 +1273,6 @@ class Bezique(core.Game):
     example_moves = ("play QS", "meld QS JD", "exchange", "draw")
     example_options = "target=1000"
 
-    def goal_text(self, value: int, words: Words = ENGLISH) -> str:
-        return words.ngettext("to {n} point", "to {n} points", value).format(n=words.number(value))
-
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "melds":
             return meld_text(entry["name"], entry["cards"], words)

@@ -456,8 +456,9 @@ class Game(ABC):
         return next((o for o in self.options if name == o.name or name in o.aliases), None)
 
     def goal_text(self, value: int, words: Words = ENGLISH) -> str:
-        """The goal option's value as the terms of a match say it (a game words its own)."""
-        return f"{self.goal} {words.number(value)}"
+        """The goal option's value as the terms of a match say it: a points target ('to 1,000
+        points', Bézigue's and Écarté's) unless the game words its own ('in 2 deals')."""
+        return words.ngettext("to {n} point", "to {n} points", value).format(n=words.number(value))
 
     def describe(self, move: str, words: Words = ENGLISH) -> str:
         """``move`` (canonical, or as another seat saw it) in players' words, naming cards as

@@ -784,9 +784,6 @@ class Ecarte(core.Game):
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
 
-    def goal_text(self, value: int, words: Words = ENGLISH) -> str:
-        return words.ngettext("to {n} point", "to {n} points", value).format(n=words.number(value))
-
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "exchanges":  # how many cards one side changed: which ones stay hidden
             count = int(entry["count"])
