@@ -33,6 +33,7 @@ from bot.computer import (
     level_of,
 )
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
+from bot.service.standings import game_name
 from bot.service.wording import rules_text
 from games.cards import SUIT_SYMBOLS, card_name
 from games.core import move_cards
@@ -446,16 +447,8 @@ class Sandbox:
                 number=words[0],
                 count=len(names),
             )
-        game = names[int(words[0]) - 1] if words[0].isdigit() else words[0]
-        if words[0].lower() not in names:
-            try:
-                games.get(game)
-            except KeyError:
-                raise ServiceError(
-                    N_("There is no game called “{game}”. The games are {names}."),
-                    game=game,
-                    names=", ".join(names),
-                ) from None
+        # The game first: "new ecarte" is no game, not an unknown option "ecarte".
+        game = names[int(words[0]) - 1] if words[0].isdigit() else game_name(words[0])
         options = {}
         level = self.level
         for word in words[1:]:
