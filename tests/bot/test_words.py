@@ -217,15 +217,21 @@ def golden(name: str, text: str) -> None:
     assert path.read_text(encoding="utf-8") == text + "\n"
 
 
-def test_piquet_results_name_the_winner_first_with_settlement_and_rubicon() -> None:
-    row = MatchRow(
-        id=1, game="piquet", guild_id=None, channel_id=None, thread_id=None, challenger_id=1,
+def _finished(game: str, result: dict[str, object]) -> MatchRow:
+    """A finished match between seat 0 (user 1) and seat 1 (user 2) with ``result``."""
+    return MatchRow(
+        id=1, game=game, guild_id=None, channel_id=None, thread_id=None, challenger_id=1,
         opponent_id=2, seat_ids=(1, 2), options={}, seed=1, status="finished", version=9,
         state=None, to_move_id=None, days_per_move=None, deadline=None, reminder_at=None,
-        result={"winner": 1, "scores": [80, 125], "how": "play", "settlement": 305,
-                "rubicon": True},
-        rematch_of=None, rated=False,
+        result=result, rematch_of=None, rated=False,
     )  # fmt: skip
+
+
+def test_piquet_results_name_the_winner_first_with_settlement_and_rubicon() -> None:
+    row = _finished(
+        "piquet",
+        {"winner": 1, "scores": [80, 125], "how": "play", "settlement": 305, "rubicon": True},
+    )
     text = wording.result_text(row, ("Alice", "Bob"), i18n.words("en"))
     assert text.startswith("Bob wins 125 – 80.")
     assert "Alice stayed under 100" in text and "305" in text
@@ -244,12 +250,7 @@ def test_piquet_results_name_the_winner_first_with_settlement_and_rubicon() -> N
 )
 def test_a_match_given_up_behind_says_the_score_as_it_stood(how: str, lang: str, said: str) -> None:
     """Not "Alice wins 40 – 120": the one who gave up is the subject, their score first."""
-    row = MatchRow(
-        id=1, game="bezique", guild_id=None, channel_id=None, thread_id=None, challenger_id=1,
-        opponent_id=2, seat_ids=(1, 2), options={}, seed=1, status="finished", version=9,
-        state=None, to_move_id=None, days_per_move=None, deadline=None, reminder_at=None,
-        result={"winner": 0, "scores": [40, 120], "how": how}, rematch_of=None, rated=False,
-    )  # fmt: skip
+    row = _finished("bezique", {"winner": 0, "scores": [40, 120], "how": how})
     assert wording.result_text(row, ("Alice", "Bob"), i18n.words(lang)) == said
 
 
