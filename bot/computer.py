@@ -60,6 +60,13 @@ def level_name(level: str, words: Words) -> str:
     return words.gettext(LEVEL_NAMES[level])
 
 
+def level_named(word: str, words: Words) -> str | None:
+    """The level ``word`` names, in English (as typed on Discord) or as ``level_name`` says it
+    in the reader's language ("fort"); None if it names none."""
+    word = word.strip().lower()
+    return next((lv for lv in ai.LEVELS if word in (lv, level_name(lv, words).lower())), None)
+
+
 def level_of(user_id: int | None) -> str | None:
     """The level the computer plays at with this id; None for a person."""
     if user_id == LEGACY_ID:

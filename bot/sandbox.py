@@ -30,6 +30,7 @@ from bot.computer import (
     check_level,
     computer_player,
     level_name,
+    level_named,
     level_of,
 )
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
@@ -453,12 +454,12 @@ class Sandbox:
         level = self.level
         for word in words[1:]:
             key, _, value = word.partition("=")
-            named = self._level_named(key)
+            named = level_named(key, self.w)
             if not value and named is not None:  # "piquet strong": the level, said plainly
                 level = named
                 continue
             if key.lower() == "level":
-                chosen = self._level_named(value)
+                chosen = level_named(value, self.w)
                 if chosen is None:
                     raise ServiceError(
                         N_("There is no level “{level}”. The levels are {levels}."),
@@ -494,15 +495,6 @@ class Sandbox:
         else:
             examples = ("play QS", "discard 7S 9H", "draw")
         return self.w.gettext(HELP).format(examples="   ".join(examples))
-
-    def _level_named(self, word: str) -> str | None:
-        """The level ``word`` names, in English (as typed on Discord) or in the reader's
-        language; None if it names none."""
-        word = word.lower()
-        for level in ai.LEVELS:
-            if word in (level, level_name(level, self.w).lower()):
-                return level
-        return None
 
     def _rules(self, asked: list[str]) -> None:
         """The rules of the game asked for, else of the game being played."""
