@@ -85,20 +85,19 @@ class Workers:
 
     def give_up(self) -> None:
         """Leave the current pool for a new one, and end its workers."""
-        pool, pids = self.pool, self._pids
-        self.pool = self._pids = None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
-        if pids is None:
-            return
-        started = set()
-        while not pids.empty():
-            started.add(pids.get())
-        pids.close()
+        started = self._reported_pids()
+        self.close()
         # Only this process's own children still running: never a process id reused since.
         for child in multiprocessing.active_children():
             if child.pid in started:
                 child.kill()
+
+    def _reported_pids(self) -> set[int]:
+        """The process ids the current pool's workers have reported so far."""
+        started: set[int] = set()
+        while self._pids is not None and not self._pids.empty():
+            started.add(self._pids.get())
+        return started
 
     def close(self) -> None:
         """Stop taking tasks; each worker finishes the one it has and ends."""
