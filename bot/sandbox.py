@@ -52,7 +52,7 @@ RULES_WORDS = ("rules", "règles", "regles", "regler")
 HUMAN_ID = 1
 MAX_NUMBERED = 40
 _BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result", "last_move")
-_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player", "committed", "king")
+_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player")  # and a game's own
 _CODE = re.compile(r"(10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]")
 
 ReadLine = Callable[[str], Awaitable[str | None]]
@@ -225,7 +225,8 @@ class Describer:
             return "–"
         if isinstance(value, bool):
             return w.gettext("yes") if value else w.gettext("no")
-        if key in _SEAT_KEYS and isinstance(value, int):
+        seats = _SEAT_KEYS if self.game is None else (*_SEAT_KEYS, *self.game.seat_keys)
+        if key in seats and isinstance(value, int):
             return str(self.names[value]) if value in (0, 1) else str(value)
         if isinstance(value, int | float):
             return w.number(value)

@@ -385,6 +385,9 @@ class Game(ABC):
     public_facts: ClassVar[tuple[str, ...]] = ()
     """View keys announced at the table that may legitimately depend on hidden cards
     (Piquet's declarations); the leak test stops, as a pass, when one of them differs."""
+    seat_keys: ClassVar[tuple[str, ...]] = ()
+    """View keys of this game's own whose value is a seat (Écarté's ``king``: who announced
+    it), besides those every game shares (``seat``, ``dealer``, ``elder``, …)."""
     by_role: ClassVar[tuple[str, ...]] = ()
     """View keys whose pair of values is elder's then younger's, not seat 0's then seat 1's
     (Piquet's talons); the view's ``elder`` says which seat is elder."""

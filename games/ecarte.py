@@ -783,6 +783,7 @@ class Ecarte(core.Game):
     )
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
+    seat_keys = ("committed", "king")
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "exchanges":  # how many cards one side changed: which ones stay hidden
