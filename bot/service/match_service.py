@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -295,35 +296,52 @@ class MatchService:
         return await self._worded(await self.store.unsent())
 
     async def _worded(self, deliveries: list[Delivery]) -> list[Delivery]:
-        """Read back from the outbox: each hand stored before it was worded (see
-        ``wording.OwedHand``), worded from its match now, as its player will see it.
+        """Read back from the outbox: each hand or board stored before it was worded (see
+        ``wording.Owed``), worded from its match now.
 
-        A match that moved on since owes a newer hand as well: this one then shows the
-        match as it is now, at its version, so its buttons play and the courier's queue
-        merges the two. A hand whose match can no longer be read or shown is marked sent.
+        A match that moved on since owes a newer hand and board as well. Such a hand then
+        shows the match as it is now, at its version, so its buttons play and the courier's
+        queue merges the two; such a board shows the table as it is now with the news it
+        owes (the move it told), and keeps its version, so the newer board that replaces it
+        tells both moves. One whose match can no longer be read or shown is marked sent.
         """
         worded = []
         for delivery in deliveries:
-            owed, to = delivery.owed, delivery.to
-            if owed is None or to is None:
+            if delivery.owed is None or delivery.kind not in ("hand", "board"):
                 worded.append(delivery)
                 continue
-            try:
-                row, people = await self.store.peek_with_people(delivery.match_id)
-            except ServiceError as error:
-                log.warning("match #%s: a stored hand dropped (%s)", delivery.match_id, error)
-                row = None
-            seat = None if row is None else row.seat_of(to)
-            if row is None or row.state is None or seat is None:
-                assert delivery.outbox_id is not None
-                await self.store.mark_sent([delivery.outbox_id])
-                continue
-            same = row.version == delivery.version
-            now = float(owed["now"]) if same else self.store.ts()
-            made = wording.hand(row, people, seat, now, ended=same and bool(owed["ended"]))
             assert delivery.outbox_id is not None
-            worded.append(made.posted(delivery.outbox_id))
+            made = await self._word_owed(delivery)
+            if made is None:
+                await self.store.mark_sent([delivery.outbox_id])
+            else:
+                worded.append(made.posted(delivery.outbox_id))
         return worded
+
+    async def _word_owed(self, delivery: Delivery) -> Delivery | None:
+        """A hand or board read back unworded, worded from its match as it is now."""
+        owed, to = delivery.owed, delivery.to
+        assert owed is not None
+        try:
+            row, people = await self.store.peek_with_people(delivery.match_id)
+        except ServiceError as error:
+            log.warning(
+                "match #%s: a stored %s dropped (%s)", delivery.match_id, delivery.kind, error
+            )
+            return None
+        seat = None if to is None else row.seat_of(to)
+        if row.state is None or (delivery.kind == "hand" and seat is None):
+            return None
+        same = row.version == delivery.version
+        now = float(owed["now"]) if same else self.store.ts()
+        ended = same and bool(owed["ended"])
+        if delivery.kind == "hand":
+            assert seat is not None
+            return wording.hand(row, people, seat, now, ended=ended)
+        if same:
+            return wording.board(row, people, now, delivery.lang, ended=ended)
+        board = wording.board(row, people, now, delivery.lang, news=delivery.news)
+        return replace(board, version=delivery.version, mention=None)
 
     async def delivered(self, deliveries: list[Delivery]) -> None:
         """Mark these deliveries sent (those from the outbox), so none is ever sent again."""

@@ -154,8 +154,8 @@ class Delivery:
     # line): a board that replaces a waiting one carries the waiting one's news too.
     news: tuple[str, ...] = ()
     dm_channel: int | None = None  # the recipient's DM channel, if known: no need to open it
-    # A hand stored before it was worded (see ``OwedHand``): the seat, the time and whether
-    # a deal had just ended, for the service to word it from the match when read back.
+    # A hand or board stored before it was worded (see ``Owed``): the time, whether a deal
+    # had just ended and a hand's seat, for the service to word it from the match when read.
     owed: Json | None = None
 
     @property
@@ -172,11 +172,12 @@ class Delivery:
         return data
 
     def owed_json(self) -> Json:
-        """A hand not worded yet as the outbox keeps it: all it says of itself but its words
-        and view, which are made from ``owed`` when it is read back (see ``OwedHand``)."""
+        """A delivery not worded yet as the outbox keeps it: all it says of itself but its
+        words and view, which are made from ``owed`` when it is read back (see ``Owed``); a
+        board keeps its news, which tell a move that the match as it is then may not."""
         known = self.__dict__
         data = {name: known[name] for name in DELIVERY_FIELDS if name in known}
-        data.update(text="", view=None, place=self.place.to_json(), news=[])
+        data.update(text="", view=None, place=self.place.to_json(), news=list(self.news))
         return data
 
     def posted(self, outbox_id: int) -> Delivery:

@@ -17,6 +17,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Self
 
 import games
 from bot import clocks, i18n, ratings
@@ -296,6 +297,35 @@ def _clock(row: MatchRow, now: float, w: Words, said: Clocks | None) -> str:
     return said[w.lang]
 
 
+def board_news(
+    row: MatchRow, view: Json, w: Words, names: tuple[str, str], ended: bool
+) -> tuple[str, ...]:
+    """A board's news, the lines under its title telling what happened: the last move, then
+    the breakdown of the deal it ended, if it ``ended`` one."""
+    last = last_move(view)
+    lines = []
+    if last is not None:
+        lines.append(
+            w.gettext("{name}: {move}.").format(
+                name=names[last[0]], move=move_text(row.game, last[1], w)
+            )
+        )
+    if ended:
+        lines += deal_summary(row.game, view, w, names)
+    return tuple(lines)
+
+
+def board_mention(row: MatchRow, view: Json) -> int | None:
+    """Who a board calls to the table: the player to move, only when the turn has just
+    passed to them (a player who moves twice running, Le 5 As' lay then draw, is not called
+    back)."""
+    state = row.state
+    if row.status != "active" or state is None or state.to_move is None or not row.seat_ids:
+        return None
+    last = last_move(view)
+    return row.seat_ids[state.to_move] if last is None or last[0] != state.to_move else None
+
+
 def board(
     row: MatchRow,
     people: People,
@@ -306,46 +336,35 @@ def board(
     *,
     ended: bool = False,
     view: Json | None = None,
+    news: tuple[str, ...] | None = None,
 ) -> Delivery:
     """The public table: only ``view(None)``, and text made only from it; when the change
-    ``ended`` a deal, that deal's breakdown as its game scores it.
-
-    It pings the player to move only when the turn has just passed to them: a player who
-    moves twice running (Le 5 As: lay, then draw) is not called back to the table."""
+    ``ended`` a deal, that deal's breakdown as its game scores it. ``news``: the lines that
+    tell what happened, when already made (see ``OwedBoard``)."""
     assert row.state is not None
     w = i18n.words(public)
     state = row.state
     view = view if view is not None else game_view(state, None)
     names = names or seat_names(row, people)
-    lines = [f"**{title(row, w)}**"]
-    last = last_move(view)
-    if last is not None:
-        lines.append(
-            w.gettext("{name}: {move}.").format(
-                name=names[last[0]], move=move_text(row.game, last[1], w)
-            )
-        )
-    summary = deal_summary(row.game, view, w, names) if ended else []
-    lines += summary
-    news = tuple(lines[1:])
+    if news is None:
+        news = board_news(row, view, w, names, ended)
+    lines = [f"**{title(row, w)}**", *news]
     scores = view.get("scores") or [0, 0]
     lines.append(
         w.gettext("Score: {first} {score} {second}.").format(
             first=names[0], score=score(scores[0], scores[1], w), second=names[1]
         )
     )
-    mention = None
     if row.status == "active" and state.to_move is not None:
-        if row.seat_ids and (last is None or last[0] != state.to_move):
-            mention = row.seat_ids[state.to_move]
         lines.append(
             w.gettext("{name} to play{clock}.").format(
                 name=names[state.to_move], clock=_clock(row, now, w, said)
             )
         )
-    elif row.result is not None and not summary:  # the last deal's breakdown tells the end
-        lines.append(result_text(row, names, w))
+    elif row.result is not None and len(news) <= (last_move(view) is not None):
+        lines.append(result_text(row, names, w))  # no breakdown of the last deal tells it
     text = "\n".join(lines)
+    mention = board_mention(row, view)
     return delivery(
         "board", row, people, None, text, w, view=view, mention=mention, names=names, news=news
     )
@@ -399,48 +418,27 @@ def hand(
     return delivery("hand", row, people, to, text, w, view=view, names=names)
 
 
-class OwedHand(Delivery):
-    """A player's hand after a move, worded and drawn only when first read.
+class Owed(Delivery):
+    """A delivery after a move, worded only when first read.
 
-    Every move owes both players their hand, but under load most are never read: a hand
-    still waiting to go is replaced by the next one (see the courier's queue), and the
-    service stores each hand long before Discord's limits let it out. Its words and view
-    (two game views and a page of text a move, about half of a move's work) are made on
-    first use, from the match as the move left it; the outbox stores what to make them from
-    (``Delivery.owed``), and a hand read back from it is worded by the service
+    Under load most of a move's deliveries are never read: one still waiting to go is
+    replaced by the next (see the courier's queue), and the service stores each long before
+    Discord's limits let it out. So its words (and a hand's view) are made on first use,
+    from the match as the move left it; the outbox stores what to make them from
+    (``Delivery.owed``), and one read back from it is worded by the service
     (``MatchService.unsent``). Everything else about it (who, where, which version) is
-    known at once. It reads and compares as the hand it stands for.
+    known at once. It reads and compares as the delivery it stands for.
     """
 
-    @classmethod
-    def of(
-        cls, row: MatchRow, people: People, seat: int, now: float, names: tuple[str, str],
-        ended: bool,
-    ) -> OwedHand:  # fmt: skip
-        assert row.seat_ids is not None
-        to = row.seat_ids[seat]
-        w = words_for(people, to, i18n.DEFAULT_LANG)
-        # Everything a hand says of itself but its words and view, as ``delivery`` says it.
-        known = delivery("hand", row, people, to, "", w, names=names).__dict__
-        owed = object.__new__(cls)
-        owed.__dict__.update(
-            {name: value for name, value in known.items() if name not in ("text", "view")},
-            owed={"seat": seat, "now": now, "ended": ended},
-            _from=(row, people),
-        )
-        return owed
+    def _word(self) -> Delivery:
+        """The delivery it stands for, worded now."""
+        raise NotImplementedError
 
     def worded(self) -> Delivery:
-        """The hand as ``hand`` makes it (made once), with this one's outbox row."""
+        """The delivery it stands for (made once), with this one's outbox row."""
         made: Delivery | None = self.__dict__.get("_made")
         if made is None:
-            row, people = self.__dict__["_from"]
-            owed = self.__dict__["owed"]
-            made = hand(
-                row, people, owed["seat"], owed["now"], self.__dict__["names"],
-                ended=owed["ended"],
-            )  # fmt: skip
-            self.__dict__["_made"] = made
+            made = self.__dict__["_made"] = self._word()
         return made if self.outbox_id is None else made.posted(self.outbox_id)
 
     # Set only by the dataclass's own ``__init__`` (``dataclasses.replace`` makes a copy
@@ -466,23 +464,88 @@ class OwedHand(Delivery):
         self.__dict__["_view"] = value
 
     def to_json(self) -> Json:
-        """As the hand it stands for (the outbox keeps ``owed_json`` instead)."""
+        """As the delivery it stands for (the outbox keeps ``owed_json`` instead)."""
         return self.plain().to_json()
 
     def plain(self) -> Delivery:
-        """The hand it stands for, as a plain delivery (worded now if not yet)."""
+        """The delivery it stands for, as a plain one (worded now if not yet)."""
         fields = {name: getattr(self, name) for name in DELIVERY_FIELDS}
         return Delivery(**{**fields, "owed": None})
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, OwedHand):
+        if isinstance(other, Owed):
             other = other.plain()
         return self.plain() == other
 
     __hash__ = Delivery.__hash__
 
     def __repr__(self) -> str:
-        return f"OwedHand(match_id={self.match_id}, to={self.to}, version={self.version})"
+        kind = type(self).__name__
+        return f"{kind}(match_id={self.match_id}, to={self.to}, version={self.version})"
+
+    @classmethod
+    def _known(cls, known: Delivery, owed: Json, made_from: tuple[object, ...]) -> Self:
+        """One standing for ``known`` (made without its words) until worded."""
+        made = object.__new__(cls)
+        made.__dict__.update(
+            {name: value for name, value in known.__dict__.items() if name not in ("text", "view")},
+            owed=owed,
+            _from=made_from,
+        )
+        return made
+
+
+class OwedHand(Owed):
+    """A player's hand after a move: its words and view (two game views and a page of text
+    a move, about half of a move's work) made on first use."""
+
+    @classmethod
+    def of(
+        cls, row: MatchRow, people: People, seat: int, now: float, names: tuple[str, str],
+        ended: bool, said: Clocks | None = None,
+    ) -> OwedHand:  # fmt: skip
+        assert row.seat_ids is not None
+        to = row.seat_ids[seat]
+        w = words_for(people, to, i18n.DEFAULT_LANG)
+        # Everything a hand says of itself but its words and view, as ``delivery`` says it.
+        known = delivery("hand", row, people, to, "", w, names=names)
+        return cls._known(known, {"seat": seat, "now": now, "ended": ended}, (row, people, said))
+
+    def _word(self) -> Delivery:
+        row, people, said = self.__dict__["_from"]
+        owed = self.__dict__["owed"]
+        return hand(
+            row, people, owed["seat"], owed["now"], self.__dict__["names"], said,
+            ended=owed["ended"],
+        )  # fmt: skip
+
+
+class OwedBoard(Owed):
+    """The public table after a move: its view and news (what the courier reads of a board
+    replaced while it waited) made at once, the rest of its words on first use."""
+
+    @classmethod
+    def of(
+        cls, row: MatchRow, people: People, now: float, public: str, names: tuple[str, str],
+        said: Clocks, *, ended: bool, view: Json,
+    ) -> OwedBoard:  # fmt: skip
+        w = i18n.words(public)
+        news = board_news(row, view, w, names, ended)
+        known = delivery(
+            "board", row, people, None, "", w, mention=board_mention(row, view), names=names,
+            news=news,
+        )  # fmt: skip
+        owed = cls._known(known, {"now": now, "ended": ended}, (row, people, said))
+        owed.__dict__["_view"] = view  # made already: the move needed it
+        return owed
+
+    def _word(self) -> Delivery:
+        row, people, said = self.__dict__["_from"]
+        owed = self.__dict__["owed"]
+        return board(
+            row, people, owed["now"], self.lang, self.__dict__["names"], said,
+            ended=owed["ended"], view=self.view, news=self.news,
+        )  # fmt: skip
 
 
 def deal_ended(before: MatchRow | None, row: MatchRow, view: Json) -> bool:
@@ -504,9 +567,9 @@ def progress(
     view = game_view(row.state, None)
     ended = deal_ended(before, row, view)
     return [
-        board(row, people, now, public, names, said, ended=ended, view=view),
-        OwedHand.of(row, people, 0, now, names, ended),
-        OwedHand.of(row, people, 1, now, names, ended),
+        OwedBoard.of(row, people, now, public, names, said, ended=ended, view=view),
+        OwedHand.of(row, people, 0, now, names, ended, said),
+        OwedHand.of(row, people, 1, now, names, ended, said),
     ]
 
 

@@ -157,3 +157,36 @@ async def test_a_hand_read_back_after_its_match_moved_on_shows_the_match_as_it_i
         assert again.owed is None and again.text
         assert again.version == info.version
         assert again.view == await service.view_for(info.id, old.to)
+
+
+async def test_a_board_read_back_after_its_match_moved_on_still_tells_its_move(
+    service: MatchService, clock: FakeClock
+) -> None:
+    """Boards are stored before they are worded, with their news. One read back after its
+    match moved on shows the table as it is now but still tells the move it owed, keeps
+    its version and calls nobody; the newer board that replaces it in the courier's queue
+    tells both moves, in order."""
+    from bot.discord.courier import board_text
+    from bot.i18n import words
+
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    _, first = await service.move(info.id, info.to_move, move)
+    info = await service.get(info.id)
+    assert info.to_move is not None and info.status == "active"
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    info, second = await service.move(info.id, info.to_move, move)
+    old, new = (next(d for d in made if d.kind == "board") for made in (first, second))
+    assert old.news and new.news and old.news != new.news
+    if service.database.shared:
+        clock.advance(seconds=service.store.UNSENT_GRACE + 1)
+    read_back = {d.outbox_id: d for d in await service.unsent()}
+    again, newer = read_back[old.outbox_id], read_back[new.outbox_id]
+    assert again.owed is None and newer.owed is None  # worded
+    assert newer == new
+    assert (again.version, again.news, again.mention) == (old.version, old.news, None)
+    assert again.view == newer.view  # the table as it is now
+    assert again.text.split("\n")[1 : 1 + len(old.news)] == list(old.news)
+    told = board_text(newer, [again], words("en")).split("\n")
+    assert told[1 : 1 + len(old.news) + len(new.news)] == [*old.news, *new.news]

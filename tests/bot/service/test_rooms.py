@@ -87,9 +87,10 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
     """load → decide → word → save: the life asks the store once (which asks the life's
     decision, then its words, made before the transaction, then in the transaction its
     move log), the wording once,
-    the clock once; the words ask for the board's view and the clock text once per language
-    (the server's and both players' are English here). The hands are worded only when read
-    (``OwedHand``): reading one makes its view then, once."""
+    the clock once; the words ask for the board's view once, which tells what happened. The
+    rest is worded only when read (``Owed``): reading a hand makes its view then, once, and
+    reading the board its clock text, once per language (the server's and both players' are
+    English here), which the hands share."""
     info = await start_match(service)
     assert info.to_move is not None
     move = (await service.legal_moves(info.id, info.to_move))[0]
@@ -128,17 +129,19 @@ async def test_a_move_walks_through_each_room_once(service: MatchService) -> Non
         ("store", "life"),
         ("life", "clock"),
     ]
-    assert sorted(costly) == ["clock_text", "game_view"]
+    assert sorted(costly) == ["game_view"]
     _, deliveries = await service.move(info.id, *await _any_move(service, info.id))
+    board = next(d for d in deliveries if d.kind == "board")
     hands = [d for d in deliveries if d.kind == "hand"]
     costly.clear()
     sys.setprofile(profile)
     try:
-        for hand in hands * 2:  # read twice, made once
-            assert hand.text and hand.view is not None
+        for one in [board, *hands] * 2:  # read twice, made once
+            assert one.text and one.view is not None
     finally:
         sys.setprofile(None)
-    assert costly.count("game_view") == len(hands) == 2
+    assert costly.count("game_view") == len(hands) == 2  # the board's was made with the move
+    assert costly.count("clock_text") == 1
 
 
 async def _any_move(service: MatchService, match_id: int) -> tuple[int, str]:
@@ -322,3 +325,27 @@ async def test_a_hand_worded_when_read_reads_as_the_hand_it_stands_for(
         assert owed.to_json() == made.posted(owed.outbox_id or 0).to_json()
         copy = dataclasses.replace(owed, mention=None)
         assert (copy.text, copy.view) == (made.text, made.view)
+
+
+async def test_a_board_worded_when_read_reads_as_the_board_it_stands_for(
+    service: MatchService,
+) -> None:
+    """A move's board tells its news and holds its view at once (what the courier reads of
+    a board that a newer one replaced); whatever reads the rest sees the board
+    ``wording.board`` makes of the match as the move left it."""
+    from bot.service import wording
+
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    _, deliveries = await service.move(info.id, info.to_move, move)
+    row, people = await service.store.peek_with_people(info.id)
+    owed = next(d for d in deliveries if d.kind == "board")
+    assert isinstance(owed, wording.OwedBoard) and owed.owed is not None
+    assert "_made" not in owed.__dict__  # nothing worded yet
+    made = wording.board(row, people, float(owed.owed["now"]), owed.lang)
+    assert owed.news == made.news and owed.news[0].startswith(("Alice: ", "Bob: "))
+    assert (owed.view, owed.mention) == (made.view, made.mention)
+    assert "_made" not in owed.__dict__  # still nothing: the news was told at once
+    assert owed == made.posted(owed.outbox_id or 0)
+    assert owed.text == made.text and "to play" in owed.text
