@@ -484,11 +484,32 @@ class Owed(Delivery):
         return f"{kind}(match_id={self.match_id}, to={self.to}, version={self.version})"
 
     @classmethod
-    def _known(cls, known: Delivery, owed: Json, made_from: tuple[object, ...]) -> Self:
-        """One standing for ``known`` (made without its words) until worded."""
+    def _known(
+        cls, kind: DeliveryKind, row: MatchRow, people: People, to: int | None, lang: str,
+        names: tuple[str, str], owed: Json, made_from: tuple[object, ...], *,
+        mention: int | None = None, news: tuple[str, ...] = (),
+    ) -> Self:  # fmt: skip
+        """One standing for a delivery of ``row`` until worded: every field but its words
+        and view set as ``delivery`` sets them, without making a delivery first (three a
+        move)."""
+        recipient = None if to is None else people.get(to)
         made = object.__new__(cls)
         made.__dict__.update(
-            {name: value for name, value in known.__dict__.items() if name not in ("text", "view")},
+            kind=kind,
+            match_id=row.id,
+            to=to,
+            mention=mention,
+            names=names,
+            game=row.game,
+            version=row.version,
+            status=row.status,
+            place=row.place,
+            four_colour=recipient is not None and recipient.four_colour,
+            dms_closed=recipient is not None and recipient.dms_closed,
+            outbox_id=None,
+            lang=lang,
+            news=news,
+            dm_channel=None if recipient is None else recipient.dm_channel,
             owed=owed,
             _from=made_from,
         )
@@ -506,10 +527,9 @@ class OwedHand(Owed):
     ) -> OwedHand:  # fmt: skip
         assert row.seat_ids is not None
         to = row.seat_ids[seat]
-        w = words_for(people, to, i18n.DEFAULT_LANG)
-        # Everything a hand says of itself but its words and view, as ``delivery`` says it.
-        known = delivery("hand", row, people, to, "", w, names=names)
-        return cls._known(known, {"seat": seat, "now": now, "ended": ended}, (row, people, said))
+        lang = i18n.lang_of(person(people, to).locale)
+        owed = {"seat": seat, "now": now, "ended": ended}
+        return cls._known("hand", row, people, to, lang, names, owed, (row, people, said))
 
     def _word(self) -> Delivery:
         row, people, said = self.__dict__["_from"]
@@ -530,12 +550,11 @@ class OwedBoard(Owed):
         said: Clocks, *, ended: bool, view: Json,
     ) -> OwedBoard:  # fmt: skip
         w = i18n.words(public)
-        news = board_news(row, view, w, names, ended)
-        known = delivery(
-            "board", row, people, None, "", w, mention=board_mention(row, view), names=names,
-            news=news,
+        owed = cls._known(
+            "board", row, people, None, w.lang, names, {"now": now, "ended": ended},
+            (row, people, said), mention=board_mention(row, view),
+            news=board_news(row, view, w, names, ended),
         )  # fmt: skip
-        owed = cls._known(known, {"now": now, "ended": ended}, (row, people, said))
         owed.__dict__["_view"] = view  # made already: the move needed it
         return owed
 

@@ -310,6 +310,7 @@ async def test_a_hand_worded_when_read_reads_as_the_hand_it_stands_for(
     import dataclasses
 
     from bot.service import wording
+    from bot.service.values import DELIVERY_FIELDS
 
     info = await start_match(service)
     assert info.to_move is not None
@@ -318,6 +319,7 @@ async def test_a_hand_worded_when_read_reads_as_the_hand_it_stands_for(
     row, people = await service.store.peek_with_people(info.id)
     for owed in (d for d in deliveries if d.kind == "hand"):
         assert isinstance(owed, wording.OwedHand) and owed.to is not None
+        assert set(DELIVERY_FIELDS) - set(owed.__dict__) == {"text", "view"}  # all else set
         seat = row.seat_of(owed.to)
         assert seat is not None
         made = wording.hand(row, people, seat, float(owed.owed["now"]))  # type: ignore[index]
@@ -334,6 +336,7 @@ async def test_a_board_worded_when_read_reads_as_the_board_it_stands_for(
     a board that a newer one replaced); whatever reads the rest sees the board
     ``wording.board`` makes of the match as the move left it."""
     from bot.service import wording
+    from bot.service.values import DELIVERY_FIELDS
 
     info = await start_match(service)
     assert info.to_move is not None
@@ -343,6 +346,7 @@ async def test_a_board_worded_when_read_reads_as_the_board_it_stands_for(
     owed = next(d for d in deliveries if d.kind == "board")
     assert isinstance(owed, wording.OwedBoard) and owed.owed is not None
     assert "_made" not in owed.__dict__  # nothing worded yet
+    assert set(DELIVERY_FIELDS) - set(owed.__dict__) == {"text", "view"}  # all else set
     made = wording.board(row, people, float(owed.owed["now"]), owed.lang)
     assert owed.news == made.news and owed.news[0].startswith(("Alice: ", "Bob: "))
     assert (owed.view, owed.mention) == (made.view, made.mention)
