@@ -10,6 +10,7 @@ are copied and stored — lives here, so a game's module holds only what is its 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 import unicodedata
@@ -271,6 +272,12 @@ def _reads_as_card(word: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical_in(state_type: type[State], move: str) -> str:
+    """:meth:`State.canonical` of ``move`` in a game whose states are ``state_type``."""
+    return canonical_move(move, state_type.syntax, state_type.game.card_words)
 
 
 def _verbs(syntax: Mapping[str, Syntax]) -> Either:
@@ -653,8 +660,14 @@ class State(ABC):
         return self.to_json() == text
 
     def canonical(self, move: str) -> str:
-        """``move`` in canonical notation (IllegalMove if malformed); legality not checked."""
-        return canonical_move(move, self.syntax, self.game.card_words)
+        """``move`` in canonical notation (IllegalMove if malformed); legality not checked.
+
+        A text reads the same way in every state of a game, and the bot reads each move it
+        stores twice (to play it, then to log it): the readings of the latest texts are
+        kept."""
+        if not isinstance(move, str):  # unhashable, perhaps: refused as it is
+            return canonical_move(move, self.syntax, self.game.card_words)
+        return _canonical_in(type(self), move)
 
     def over(self) -> IllegalMove:
         return IllegalMove(
