@@ -172,12 +172,21 @@ class Delivery:
         return data
 
     def owed_json(self) -> Json:
-        """A delivery not worded yet as the outbox keeps it: all it says of itself but its
-        words and view, which are made from ``owed`` when it is read back (see ``Owed``); a
-        board keeps its news, which tell a move that the match as it is then may not."""
-        known = self.__dict__
-        data = {name: known[name] for name in DELIVERY_FIELDS if name in known}
-        data.update(text="", view=None, place=self.place.to_json(), news=list(self.news))
+        """A delivery not worded yet as the outbox keeps it: which it is and what to word it
+        from (``owed``, see ``Owed``). The rest, its words and view, where it goes and its
+        reader's settings, is made afresh from its match when it is read back; a board keeps
+        its news, which tell a move that the match as it is then may no longer show."""
+        data: Json = {
+            "kind": self.kind,
+            "match_id": self.match_id,
+            "to": self.to,
+            "text": "",  # made when read back
+            "version": self.version,
+            "lang": self.lang,
+            "owed": self.owed,
+        }
+        if self.news:
+            data["news"] = self.news
         return data
 
     def posted(self, outbox_id: int) -> Delivery:
