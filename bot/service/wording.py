@@ -17,7 +17,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Self
+from typing import Any, Self
 
 import games
 from bot import clocks, i18n, ratings
@@ -269,25 +269,25 @@ def delivery(
     news: tuple[str, ...] = (),
 ) -> Delivery:
     """A delivery about ``row`` carrying where it goes and its recipient's settings."""
-    recipient = None if to is None else people.get(to)
     return Delivery(
-        kind,
-        row.id,
-        to,
-        text,
-        view,
-        mention,
-        names,
-        game=row.game,
-        version=row.version,
-        status=row.status,
-        place=row.place,
-        four_colour=recipient is not None and recipient.four_colour,
-        dms_closed=recipient is not None and recipient.dms_closed,
-        lang=w.lang,
-        news=news,
-        dm_channel=None if recipient is None else recipient.dm_channel,
-    )
+        kind=kind, to=to, text=text, view=view, mention=mention, names=names, lang=w.lang,
+        news=news, **_about(row, people, to),
+    )  # fmt: skip
+
+
+def _about(row: MatchRow, people: People, to: int | None) -> dict[str, Any]:
+    """A delivery's fields that its match and its recipient (None: public) decide."""
+    recipient = None if to is None else people.get(to)
+    return {
+        "match_id": row.id,
+        "game": row.game,
+        "version": row.version,
+        "status": row.status,
+        "place": row.place,
+        "four_colour": recipient is not None and recipient.four_colour,
+        "dms_closed": recipient is not None and recipient.dms_closed,
+        "dm_channel": None if recipient is None else recipient.dm_channel,
+    }
 
 
 def _clock(row: MatchRow, now: float, w: Words, said: Clocks | None) -> str:
@@ -492,24 +492,16 @@ class Owed(Delivery):
         """One standing for a delivery of ``row`` until worded: every field but its words
         and view set as ``delivery`` sets them, without making a delivery first (three a
         move)."""
-        recipient = None if to is None else people.get(to)
         made = object.__new__(cls)
         made.__dict__.update(
+            _about(row, people, to),
             kind=kind,
-            match_id=row.id,
             to=to,
             mention=mention,
             names=names,
-            game=row.game,
-            version=row.version,
-            status=row.status,
-            place=row.place,
-            four_colour=recipient is not None and recipient.four_colour,
-            dms_closed=recipient is not None and recipient.dms_closed,
             outbox_id=None,
             lang=lang,
             news=news,
-            dm_channel=None if recipient is None else recipient.dm_channel,
             owed=owed,
             _from=made_from,
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchOver, MatchService
+from bot.service import Delivery, MatchInfo, MatchOver, MatchService
 from tests.bot.conftest import ALICE, BOB, FakeClock, rows, start_match
 
 
@@ -134,20 +134,25 @@ async def test_a_hand_carries_the_version_it_was_drawn_for(service: MatchService
                 assert (asked.version, asked.view) == (delivery.version, delivery.view)
 
 
+async def _two_moves(service: MatchService) -> tuple[MatchInfo, list[Delivery], list[Delivery]]:
+    """A match started and moved twice: the match then, and each move's deliveries."""
+    made = []
+    info = await start_match(service)
+    for _ in range(2):
+        assert info.to_move is not None and info.status == "active"
+        move = (await service.legal_moves(info.id, info.to_move))[0]
+        info, deliveries = await service.move(info.id, info.to_move, move)
+        made.append(deliveries)
+    return info, made[0], made[1]
+
+
 async def test_a_hand_read_back_after_its_match_moved_on_shows_the_match_as_it_is(
     service: MatchService, clock: FakeClock
 ) -> None:
     """Hands are stored before they are worded; one read back from the outbox is worded
     then. If its match moved on meanwhile, it shows the match as it is now, at its version
     (its buttons play), not a position whose moves would be refused."""
-    info = await start_match(service)
-    assert info.to_move is not None
-    move = (await service.legal_moves(info.id, info.to_move))[0]
-    _, first = await service.move(info.id, info.to_move, move)
-    info = await service.get(info.id)
-    assert info.to_move is not None and info.status == "active"
-    move = (await service.legal_moves(info.id, info.to_move))[0]
-    info, _ = await service.move(info.id, info.to_move, move)
+    info, first, _ = await _two_moves(service)
     if service.database.shared:
         clock.advance(seconds=service.store.UNSENT_GRACE + 1)
     read_back = {d.outbox_id: d for d in await service.unsent()}
@@ -169,14 +174,7 @@ async def test_a_board_read_back_after_its_match_moved_on_still_tells_its_move(
     from bot.discord.courier import board_text
     from bot.i18n import words
 
-    info = await start_match(service)
-    assert info.to_move is not None
-    move = (await service.legal_moves(info.id, info.to_move))[0]
-    _, first = await service.move(info.id, info.to_move, move)
-    info = await service.get(info.id)
-    assert info.to_move is not None and info.status == "active"
-    move = (await service.legal_moves(info.id, info.to_move))[0]
-    info, second = await service.move(info.id, info.to_move, move)
+    _, first, second = await _two_moves(service)
     old, new = (next(d for d in made if d.kind == "board") for made in (first, second))
     assert old.news and new.news and old.news != new.news
     if service.database.shared:
