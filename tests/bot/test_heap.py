@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
+import time
 import weakref
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot import heap
 
@@ -181,3 +185,51 @@ async def test_frozen_objects_are_counted_only_once_memory_reaches_a_new_peak(
         peak[0] = 1200
         assert await freed(gone, 100)
         assert len(counted) >= 2
+
+
+@given(
+    pause=st.floats(0.02, 0.1),
+    took=st.floats(0.0, 0.05),
+    later=st.floats(0.0, 0.05),
+)
+def test_the_pause_between_sweeps_shrinks_as_they_take_longer_within_its_bounds(
+    pause: float, took: float, later: float
+) -> None:
+    """Under load a sweep comes sooner, so each holds the moves in flight up less; never
+    more often than every 0.02 s, never less than every 0.1 s."""
+    quick, slow = sorted((took, later))
+    after_quick = heap.next_pause(pause, quick, longest=0.1, shortest=0.02)
+    after_slow = heap.next_pause(pause, slow, longest=0.1, shortest=0.02)
+    assert 0.02 <= after_slow <= after_quick <= 0.1
+
+
+def test_a_sweep_slower_than_wanted_brings_the_next_sooner_and_a_quick_one_later() -> None:
+    wanted = heap.SWEEP_TAKES
+    assert heap.next_pause(0.1, 4 * wanted, longest=0.1, shortest=0.02) == pytest.approx(0.05)
+    assert heap.next_pause(0.05, wanted, longest=0.1, shortest=0.02) == pytest.approx(0.05)
+    assert heap.next_pause(0.05, wanted / 4, longest=0.1, shortest=0.02) == pytest.approx(0.1)
+    assert heap.next_pause(0.03, 100 * wanted, longest=0.1, shortest=0.02) == 0.02
+
+
+async def test_tend_sweeps_more_often_while_sweeps_take_long(
+    collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sweeps that take long (a busy process) come sooner than ``every``."""
+    heap.settle()
+    times: list[float] = []
+    real_sweep = heap.sweep
+
+    def slow_sweep() -> int:
+        times.append(asyncio.get_running_loop().time())
+        spent = real_sweep()
+        busy_until = time.perf_counter() + 4 * heap.SWEEP_TAKES
+        while time.perf_counter() < busy_until:
+            pass
+        return spent
+
+    monkeypatch.setattr(heap, "sweep", slow_sweep)
+    async with heap.tended(every=0.1, shortest=0.02, full_every=3600):
+        await asyncio.sleep(0.6)
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert len(times) >= 8  # at 0.1 s apart, 0.6 s would have held 6
+    assert min(gaps[-3:]) < 0.05
