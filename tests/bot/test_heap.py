@@ -232,4 +232,4 @@ async def test_tend_sweeps_more_often_while_sweeps_take_long(
         await asyncio.sleep(0.6)
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert len(times) >= 8  # at 0.1 s apart, 0.6 s would have held 6
-    assert min(gaps[-3:]) < 0.05
+    assert min(gaps[-3:]) < 0.07  # at 0.1 s apart, none
