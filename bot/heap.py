@@ -189,13 +189,12 @@ async def tend(
     (and by ``floor`` at least; see :class:`_Frozen`)."""
     last_full = time.monotonic()
     frozen = _Frozen(growth, floor, peak_growth)
-    pause = every
+    pause, shortest = every, min(shortest, every)
     while True:
         await asyncio.sleep(pause)
-        start = time.perf_counter()
+        began = time.perf_counter()
         more = sweep()
-        took = time.perf_counter() - start
-        pause = next_pause(pause, took, longest=every, shortest=min(shortest, every))
+        pause = next_pause(pause, time.perf_counter() - began, longest=every, shortest=shortest)
         if time.monotonic() - last_full < full_every and not frozen.grew(more):
             continue
         start = time.monotonic()
