@@ -26,10 +26,8 @@ from tests.bot.conftest import CHANNEL, GUILD, FakeClock
 
 LANGS = i18n.LANGS
 GOLDEN = Path(__file__).parent / "golden" / "words"
-SHORT = {"bezique": {"target": 100}, "cinq-as": {"rounds": 1}, "ecarte": {"target": 11},
-         "piquet": {"deals": 1}}  # fmt: skip
 
-_DECISION = re.compile(r"\b(?:bezique|b[ée]zigue|[ée]cart[ée]|piquet|cinq-as)\s+D\d+\b", re.I)
+_DECISION = style.decision_ids("D", re.I)
 _CODE = re.compile(r"(?<![\w`])(?:10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]\b")
 _HYPHEN_MINUS = re.compile(r"(?:^|[\s(–:])-\d")
 _ONE_PLURAL = re.compile(
@@ -182,7 +180,12 @@ async def test_a_whole_match_reads_well_in_each_language(
     _fixed_seed(monkeypatch)
     alice, bob = PlayerRef(21, "Alice", "fr"), PlayerRef(22, "Bob", "sv")
     info, _ = await service.challenge(
-        alice, bob, game, guild_id=GUILD, channel_id=CHANNEL, options=SHORT[game]
+        alice,
+        bob,
+        game,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        options=games.get(game).short_options(),
     )
     info, deliveries = await service.accept(info.id, bob)
     rng = random.Random(5)
