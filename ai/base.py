@@ -69,18 +69,30 @@ class GameAI:
     very values of the generic playout, faster)."""
 
 
+_FOUND: dict[str, tuple[games.Game, GameAI]] = {}
+"""What :func:`lookup` found for each game, kept while the same game holds the name: every
+decision asks, and a game's registry entry is the only thing that may change."""
+
+
 def lookup(name: str) -> GameAI:
     """The computer player of the game ``name``: ``GAME_AI`` of the module beside the game's
     rules that the game registry names (``ai.piquet`` for ``games.piquet``); KeyError if the
     game is unknown or has no computer player."""
     game = games.get(name)
+    found = _FOUND.get(game.name)
+    if found is None or found[0] is not game:
+        found = _FOUND[game.name] = (game, _module_ai(game))
+    return found[1]
+
+
+def _module_ai(game: games.Game) -> GameAI:
     where = games.part(game.name, "ai")
     try:
         module = importlib.import_module(where)
     except ModuleNotFoundError as error:
         if error.name != where:  # the part exists, and something it imports does not
             raise
-        raise KeyError(f"no computer opponent for {name!r}") from None
+        raise KeyError(f"no computer opponent for {game.name!r}") from None
     found: GameAI = module.GAME_AI
     if found.name != game.name:
         raise KeyError(f"{where} plays {found.name!r}, not {game.name!r}")

@@ -10,6 +10,10 @@ from typing import Any
 import games as rules
 from rendering.renderer import GameRenderer
 
+_FOUND: dict[str, tuple[rules.Game, GameRenderer[Any] | None]] = {}
+"""What :func:`_renderer` found for each game, kept while the same game holds the name: every
+picture asks, and a game's registry entry is the only thing that may change."""
+
 
 def _renderer(name: str) -> GameRenderer[Any] | None:
     """``RENDERER`` of the registered game ``name``'s pictures module; None if the game is
@@ -20,6 +24,13 @@ def _renderer(name: str) -> GameRenderer[Any] | None:
         return None
     if game.name != name:  # a view names its game as the engine does, never by an alias
         return None
+    found = _FOUND.get(name)
+    if found is None or found[0] is not game:
+        found = _FOUND[name] = (game, _module_renderer(game))
+    return found[1]
+
+
+def _module_renderer(game: rules.Game) -> GameRenderer[Any] | None:
     where = rules.part(game.name, "rendering")
     try:
         module = importlib.import_module(where)
