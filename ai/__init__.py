@@ -1,8 +1,9 @@
 """The computer opponent: pure functions from a seat's view to a move (no I/O).
 
 >>> import ai, games
->>> state = games.get("ecarte").new_match(seed=1)
->>> move = ai.choose("ecarte", state.view(state.to_move), "easy", seed=7)
+>>> game = games.example()
+>>> state = game.new_match(seed=1)
+>>> move = ai.choose(game.name, state.view(state.to_move), "easy", seed=7)
 >>> move in state.legal_moves()
 True
 
@@ -13,7 +14,6 @@ A seed fixes every choice, so the same view, level and seed always give the same
 
 from __future__ import annotations
 
-import importlib
 import random
 
 import games
@@ -26,8 +26,10 @@ LEVELS = ("easy", "normal", "strong")
 """easy: the greedy rules with a third of moves at random; normal: a short search;
 strong: the full search budget."""
 
-for _module in ("bezique", "cinq_as", "ecarte", "piquet"):
-    importlib.import_module(f"ai.{_module}")
+# Each game's computer player is found beside its rules (ai.base.lookup); loading them all
+# now makes a broken one fail at import, not at a player's first move.
+for _game in games.registered():
+    lookup(_game.name)
 
 EASY_NOISE = 0.3
 NORMAL_SHARE = 6  # the normal level spends a sixth of the strong level's playouts

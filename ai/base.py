@@ -1,18 +1,21 @@
-"""What the generic search needs from each game, and the registry that holds them.
+"""What the generic search needs from each game, and how it finds a game's.
 
-Shared code never asks which game it plays: it looks the game's :class:`GameAI` up by name.
-A game's module fills one in with only that game's knowledge — how to deal the unseen cards
+Shared code never asks which game it plays: it looks the game's :class:`GameAI` up by name,
+in the module beside the game's rules (:func:`lookup`). A game's module here fills one in, as
+``GAME_AI``, with only that game's knowledge — how to deal the unseen cards
 consistently with a view, a cheap playout policy, and the greedy rules.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+import games
 from games import State
 
 Json = dict[str, Any]
@@ -66,19 +69,34 @@ class GameAI:
     very values of the generic playout, faster)."""
 
 
-_REGISTRY: dict[str, GameAI] = {}
-
-
-def register(game_ai: GameAI) -> GameAI:
-    _REGISTRY[game_ai.name] = game_ai
-    return game_ai
+_FOUND: dict[str, tuple[games.Game, GameAI]] = {}
+"""What :func:`lookup` found for each game, kept while the same game holds the name: every
+decision asks, and a game's registry entry is the only thing that may change."""
 
 
 def lookup(name: str) -> GameAI:
+    """The computer player of the game ``name``: ``GAME_AI`` of the module beside the game's
+    rules that the game registry names (``ai.piquet`` for ``games.piquet``); KeyError if the
+    game is unknown or has no computer player."""
+    game = games.get(name)
+    found = _FOUND.get(game.name)
+    if found is None or found[0] is not game:
+        found = _FOUND[game.name] = (game, _module_ai(game))
+    return found[1]
+
+
+def _module_ai(game: games.Game) -> GameAI:
+    where = games.part(game.name, "ai")
     try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"no computer opponent for {name!r}") from None
+        module = importlib.import_module(where)
+    except ModuleNotFoundError as error:
+        if error.name != where:  # the part exists, and something it imports does not
+            raise
+        raise KeyError(f"no computer opponent for {game.name!r}") from None
+    found: GameAI = module.GAME_AI
+    if found.name != game.name:
+        raise KeyError(f"{where} plays {found.name!r}, not {game.name!r}")
+    return found
 
 
 def unseen(pack: Iterable[str], *seen: Iterable[str]) -> list[str]:

@@ -9,7 +9,7 @@ from typing import cast
 
 import games
 import games.bezique as bz
-from ai.base import GameAI, Json, cards_in, layout, register, take, unseen
+from ai.base import GameAI, Json, cards_in, layout, take, unseen
 from ai.search import value
 from games import State
 from games.bezique import MELDS
@@ -636,24 +636,22 @@ def play_out(state: State, seat: int, left: int, rng: random.Random) -> float:
     return margin + (GAME_AI.win_value if winner == seat else -GAME_AI.win_value)
 
 
-GAME_AI = register(
-    GameAI(
-        name="bezique",
-        determinize=determinize,
-        playout=playout,
-        greedy=greedy,
-        # The deal ends when every card has been played: hands, tables and the stock.
-        horizon=lambda view: (
-            int(view["stock"])
-            + sum(int(n) for n in view["hand_sizes"])
-            + sum(len(side) for side in view["table"])
-        ),
-        counts=lambda move: move.startswith("play"),
-        win_value=300.0,
-        # 600 playouts: p99 about 0.21 s a decision now that they run outside the engine.
-        strong=600,
-        depth=24,
-        estimate=estimate,
-        evaluate=play_out,
-    )
+GAME_AI = GameAI(
+    name="bezique",
+    determinize=determinize,
+    playout=playout,
+    greedy=greedy,
+    # The deal ends when every card has been played: hands, tables and the stock.
+    horizon=lambda view: (
+        int(view["stock"])
+        + sum(int(n) for n in view["hand_sizes"])
+        + sum(len(side) for side in view["table"])
+    ),
+    counts=lambda move: move.startswith("play"),
+    win_value=300.0,
+    # 600 playouts: p99 about 0.21 s a decision now that they run outside the engine.
+    strong=600,
+    depth=24,
+    estimate=estimate,
+    evaluate=play_out,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import games
-from ai.base import GameAI, Json, layout, register, take, unseen, view_of
+from ai.base import GameAI, Json, layout, take, unseen, view_of
 from ai.search import value
 from games import State
 from games.cards import SUITS, TAROT_SET
@@ -434,19 +434,17 @@ def view_estimate(state: State, seat: int) -> float:
     return worth(views[seat], seat) - worth(views[1 - seat], 1 - seat)
 
 
-GAME_AI = register(
-    GameAI(
-        name="cinq-as",
-        determinize=determinize,
-        playout=playout,
-        greedy=greedy,
-        horizon=horizon,
-        counts=lambda move: move == "draw",
-        win_value=50.0,
-        strong=300,
-        depth=10,
-        estimate=estimate,
-        candidates=candidates,
-        evaluate=play_out,
-    )
+GAME_AI = GameAI(
+    name="cinq-as",
+    determinize=determinize,
+    playout=playout,
+    greedy=greedy,
+    horizon=horizon,
+    counts=lambda move: move == "draw",
+    win_value=50.0,
+    strong=300,
+    depth=10,
+    estimate=estimate,
+    candidates=candidates,
+    evaluate=play_out,
 )

@@ -7,7 +7,7 @@ import random
 from functools import cache
 
 import games
-from ai.base import GameAI, Json, cards_in, layout, register, take, unseen, view_of
+from ai.base import GameAI, Json, cards_in, layout, take, unseen, view_of
 from games import State
 from games.cards import PIQUET_PACK
 from games.ecarte import TRICKS, hand_points, second_takes
@@ -553,18 +553,16 @@ def evaluate(state: State, seat: int, left: int, rng: random.Random) -> float:
     return payoff((won[0], won[1]))
 
 
-GAME_AI: GameAI = register(
-    GameAI(
-        name="ecarte",
-        determinize=determinize,
-        playout=playout,
-        greedy=greedy,
-        # The hand ends with its last trick: count the cards still to be played.
-        horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
-        counts=lambda move: move.startswith("play"),
-        win_value=4.0,
-        strong=1400,
-        evaluate=evaluate,
-        candidates=candidates,
-    )
+GAME_AI = GameAI(
+    name="ecarte",
+    determinize=determinize,
+    playout=playout,
+    greedy=greedy,
+    # The hand ends with its last trick: count the cards still to be played.
+    horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
+    counts=lambda move: move.startswith("play"),
+    win_value=4.0,
+    strong=1400,
+    evaluate=evaluate,
+    candidates=candidates,
 )

@@ -7,7 +7,7 @@ import random
 from itertools import combinations, pairwise
 
 import games
-from ai.base import GameAI, Json, cards_in, layout, register, take, unseen, view_of
+from ai.base import GameAI, Json, cards_in, layout, take, unseen, view_of
 from games import State
 from games.cards import PIQUET_PACK
 
@@ -187,17 +187,15 @@ def playout(state: State, moves: list[str], rng: random.Random) -> str:
     return rules(view_of(state, state.to_move), rng)
 
 
-GAME_AI = register(
-    GameAI(
-        name="piquet",
-        determinize=determinize,
-        playout=playout,
-        greedy=greedy,
-        # The deal ends with its twelfth trick: count the cards still to be played.
-        horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
-        counts=lambda move: move.startswith("play"),
-        win_value=100.0,
-        strong=500,
-        candidates=candidates,
-    )
+GAME_AI = GameAI(
+    name="piquet",
+    determinize=determinize,
+    playout=playout,
+    greedy=greedy,
+    # The deal ends with its twelfth trick: count the cards still to be played.
+    horizon=lambda view: int(view["hand_sizes"][0]) + int(view["hand_sizes"][1]),
+    counts=lambda move: move.startswith("play"),
+    win_value=100.0,
+    strong=500,
+    candidates=candidates,
 )

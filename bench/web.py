@@ -31,13 +31,6 @@ from bot.sql import Connection, Database
 STORED_MATCHES = 10_000
 PLAYERS = 400
 GUILDS = (900_000_000_000_000_001, 900_000_000_000_000_002)
-# Short matches: a database of thousands fills in seconds, and each still replays fully.
-SHORT_OPTIONS: dict[str, dict[str, int]] = {
-    "bezique": {"target": 100},
-    "cinq-as": {"rounds": 1},
-    "ecarte": {"target": 11},
-    "piquet": {"deals": 1},
-}
 FIRST_USER = 300_000_000_000_000_000
 
 
@@ -107,9 +100,11 @@ async def populate(db: Database, count: int, *, seed: int = 1, players: int = PL
         a, b = chooser.sample(range(players), 2)
         seats = (FIRST_USER + a, FIRST_USER + b)
         match_seed = chooser.randrange(2**62)
-        state, log = playout(game, match_seed, SHORT_OPTIONS[game])
+        # Short matches: a database of thousands fills in seconds, and each replays fully.
+        options = games.get(game).short_options()
+        state, log = playout(game, match_seed, options)
         plans.append(
-            (game, match_seed, SHORT_OPTIONS[game], seats, GUILDS[n % 2], state, log,
+            (game, match_seed, options, seats, GUILDS[n % 2], state, log,
              start + n * 60)
         )  # fmt: skip
 

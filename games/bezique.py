@@ -29,6 +29,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.registry import register
 from games.words import ENGLISH, N_, Words
 
 NAME: Final = "bezique"
@@ -1284,6 +1285,6 @@ class Bezique(core.Game):
         return list(opponent), list(range(40, DECK_SIZE))
 
 
-GAME: Final = Bezique(
-    BeziqueState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+GAME: Final = register(
+    Bezique(BeziqueState, describe=describe, deal_summary=deal_summary, rules_help=rules_help)
 )

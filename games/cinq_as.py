@@ -32,6 +32,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.registry import register
 from games.words import ENGLISH, N_, Words
 
 HAND_SIZE: Final = 8
@@ -597,6 +598,6 @@ class CinqAs(core.Game):
         return list(opponent), list(range(40, len(TAROT_SET)))
 
 
-GAME: Final = CinqAs(
-    CinqAsState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+GAME: Final = register(
+    CinqAs(CinqAsState, describe=describe, deal_summary=deal_summary, rules_help=rules_help)
 )

@@ -465,6 +465,17 @@ class Game(ABC):
         """The option called ``name``, by its own name or an older one (an alias)."""
         return next((o for o in self.options if name == o.name or name in o.aliases), None)
 
+    def short_options(self) -> dict[str, int]:
+        """The options of the game's shortest match, its goal at the least value accepted:
+        a whole match, quick to play, for tests and benchmarks that play every game."""
+        goal = self.goal_option
+        if goal.minimum is not None:
+            return {goal.name: goal.minimum}
+        if goal.choices:
+            return {goal.name: min(goal.choices)}
+        assert goal.default is not None, "a goal option always has a default"
+        return {goal.name: goal.default}
+
     def goal_text(self, value: int, words: Words = ENGLISH) -> str:
         """The goal option's value as the terms of a match say it: a points target ('to 1,000
         points', Bézigue's and Écarté's) unless the game words its own ('in 2 deals')."""

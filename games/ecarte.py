@@ -26,6 +26,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.registry import register
 from games.words import ENGLISH, N_, Words, counted
 
 NAME: Final = "ecarte"
@@ -801,6 +802,6 @@ class Ecarte(core.Game):
         return list(opponent), list(range(TURN_UP + 1, len(PACK)))
 
 
-GAME: Final = Ecarte(
-    EcarteState, describe=describe, deal_summary=deal_summary, rules_help=rules_help
+GAME: Final = register(
+    Ecarte(EcarteState, describe=describe, deal_summary=deal_summary, rules_help=rules_help)
 )

@@ -28,6 +28,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.registry import register
 from games.words import ENGLISH, N_, Words, counted
 
 NAME: Final = "piquet"
@@ -1049,9 +1050,11 @@ def _count_or_none(value: Any, most: int) -> int | None:
     return int(value)
 
 
-GAME: Final = Piquet(
-    # No describe: Piquet's moves are all shared ones, a card played or a discard.
-    PiquetState,
-    deal_summary=deal_summary,
-    rules_help=rules_help,
+GAME: Final = register(
+    Piquet(
+        # No describe: Piquet's moves are all shared ones, a card played or a discard.
+        PiquetState,
+        deal_summary=deal_summary,
+        rules_help=rules_help,
+    )
 )

@@ -1,7 +1,7 @@
 """Tapis pictures: pure functions from a view (``state.view(seat)`` or ``view(None)``) to PNG.
 
 >>> import games, rendering
->>> state = games.get("cinq-as").new_match(seed=1)
+>>> state = games.example().new_match(seed=1)
 >>> rendering.hand_png(state.view(0))[:4]
 b'\\x89PNG'
 

@@ -11,8 +11,24 @@ text: a sentence left untranslated.
 from __future__ import annotations
 
 import re
+import unicodedata
 
-_DECISION = re.compile(r"\b(?:bezique|ecarte|piquet|cinq-as)\s+[DX]\d+\b")
+import games
+
+
+def decision_ids(letters: str = "DX", flags: int = 0) -> re.Pattern[str]:
+    """A rule decision id ("ecarte D8") of any registered game, by any of its names, with or
+    without accents; ``letters``: the letters that number decisions."""
+    spellings = set()
+    for game in games.registered():
+        for name in (game.name, game.title, *game.aliases):
+            plain = unicodedata.normalize("NFKD", name)
+            spellings |= {name, "".join(ch for ch in plain if not unicodedata.combining(ch))}
+    either = "|".join(re.escape(name) for name in sorted(spellings, key=len, reverse=True))
+    return re.compile(rf"\b(?:{either})\s+[{letters}]\d+\b", flags)
+
+
+_DECISION = decision_ids()
 _RAW_MOVE = re.compile(
     r"\b(?:play|discard|meld|draw)\s+(?:10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]\b|\bdraw [SHDCT]\b"
 )

@@ -26,10 +26,8 @@ from tests.bot.conftest import CHANNEL, GUILD, FakeClock
 
 LANGS = i18n.LANGS
 GOLDEN = Path(__file__).parent / "golden" / "words"
-SHORT = {"bezique": {"target": 100}, "cinq-as": {"rounds": 1}, "ecarte": {"target": 11},
-         "piquet": {"deals": 1}}  # fmt: skip
 
-_DECISION = re.compile(r"\b(?:bezique|b[ée]zigue|[ée]cart[ée]|piquet|cinq-as)\s+D\d+\b", re.I)
+_DECISION = style.decision_ids("D", re.I)
 _CODE = re.compile(r"(?<![\w`])(?:10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]\b")
 _HYPHEN_MINUS = re.compile(r"(?:^|[\s(–:])-\d")
 _ONE_PLURAL = re.compile(
@@ -182,7 +180,12 @@ async def test_a_whole_match_reads_well_in_each_language(
     _fixed_seed(monkeypatch)
     alice, bob = PlayerRef(21, "Alice", "fr"), PlayerRef(22, "Bob", "sv")
     info, _ = await service.challenge(
-        alice, bob, game, guild_id=GUILD, channel_id=CHANNEL, options=SHORT[game]
+        alice,
+        bob,
+        game,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        options=games.get(game).short_options(),
     )
     info, deliveries = await service.accept(info.id, bob)
     rng = random.Random(5)
@@ -272,12 +275,18 @@ _TERMS = {
 }
 
 
+def _shortest_terms(game: str) -> tuple[dict[str, int], str]:
+    """A game without terms above: its shortest match, the one who accepts dealing first."""
+    options = {**games.get(game).short_options(), "first_seat": 1}
+    return options, ", ".join(games.get(game).options_text(options, ENGLISH, ("Alice", "Bob")))
+
+
 @pytest.mark.parametrize("game", games.names())
 def test_a_challenge_says_its_options_in_words(game: str) -> None:
     """A challenge's terms say its options as players would ('to 1,000 points, Bob deals
     first'), never the names typed in `/challenge` ('target 1000, first_seat 1'), in every
     language; to anyone, the one who accepts is who the first seat names."""
-    options, english = _TERMS[game]
+    options, english = _TERMS.get(game) or _shortest_terms(game)
     people = {
         1: PlayerProfile.unknown(1).seen_as(PlayerRef(1, "Alice")),
         2: PlayerProfile.unknown(2).seen_as(PlayerRef(2, "Bob")),
@@ -296,9 +305,12 @@ def test_a_challenge_says_its_options_in_words(game: str) -> None:
     if game == "piquet":
         assert "(en 2 donnes, Alice donne en premier, 3 jours par coup)" in said["fr"]
         assert "på 2 givar, Alice ger först" in said["sv"]
-    older = replace(row, options={"first_dealer" if game != "cinq-as" else "first_player": 1})
+    first = games.get(game).option_of("first_seat")
+    assert first is not None
+    older = replace(row, options={first.aliases[0]: 1})
     assert "Bob" in wording.challenge_post(older, people, ENGLISH).split("(")[1]
     if "first_seat" in options:
         open_to_all = wording.challenge_post(replace(row, opponent_id=None), people, ENGLISH)
         who = "whoever accepts" if options["first_seat"] == 1 else "Alice"
-        assert f"{who} {'plays' if game == 'cinq-as' else 'deals'} first" in open_to_all
+        does = {"dealer": "deals", "player": "plays"}[games.get(game).first_seat_role]
+        assert f"{who} {does} first" in open_to_all

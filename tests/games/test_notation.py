@@ -6,16 +6,17 @@ import json
 
 import pytest
 
-from bench.web import SHORT_OPTIONS, playout
+import games
+from bench.web import playout
 from games import notation
 
 
 def record_of(game: str, seed: int) -> tuple[notation.Record, object]:
-    state, log = playout(game, seed, SHORT_OPTIONS[game])
+    state, log = playout(game, seed, games.get(game).short_options())
     tags = {
         "Game": game,
         "Seed": str(seed),
-        "Options": json.dumps(SHORT_OPTIONS[game]),
+        "Options": json.dumps(games.get(game).short_options()),
         "Seat0": 'Ada "the first"',
         "Seat1": "Blaise\\Pascal",
         "Result": notation.result_tag(state.result),
@@ -24,7 +25,7 @@ def record_of(game: str, seed: int) -> tuple[notation.Record, object]:
     return notation.Record(tags, list(log)), state
 
 
-@pytest.mark.parametrize("game", sorted(SHORT_OPTIONS))
+@pytest.mark.parametrize("game", games.names())
 def test_write_read_round_trip_and_replay(game: str) -> None:
     record, final = record_of(game, 5)
     text = notation.write(record)

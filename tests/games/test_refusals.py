@@ -143,9 +143,9 @@ def refusals_of(game: str) -> dict[str, IllegalMove]:
     """One refusal of each kind that random matches of ``game`` met, by message."""
     seen: dict[str, IllegalMove] = {}
     rules = games.get(game)
-    for seed in SEEDS[game]:
+    for seed in SEEDS.get(game, range(1, 3)):
         rng = random.Random(seed)
-        state = rules.new_match(seed=seed, options=OPTIONS[game])
+        state = rules.new_match(seed=seed, options=OPTIONS.get(game, rules.short_options()))
         while state.to_move is not None:
             for move in _wrong_moves(state, rng):
                 try:

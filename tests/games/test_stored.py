@@ -4,7 +4,8 @@ Users' databases hold states written by ``to_json``; a new version must read the
 same views, the same legal moves and the same JSON text. ``stored/<game>.json`` holds states
 written at fixed seeds before the engines shared their match header. When the stored format
 grows, add the new version's states beside them (``python -m tests.games.test_stored v2``
-writes ``stored/<game>-v2.json``); old files are never written over.
+writes ``stored/<game>-v2.json``); a new game's first states are written by the same command
+without a version. Files already there are never written over.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ if __name__ == "__main__":
     suffix = f"-{sys.argv[1]}" if len(sys.argv) > 1 else ""
     for game_name in games.names():
         target = STORED / f"{game_name}{suffix}.json"
-        if target.exists():
-            sys.exit(f"{target} exists: stored states are added, never written over")
+        if target.exists():  # stored states are added, never written over
+            print(f"{target} exists: kept as it is", file=sys.stderr)
+            continue
         text = json.dumps(generate(game_name), ensure_ascii=False, separators=(",", ":"))
         target.write_text(text + "\n", encoding="utf-8")

@@ -31,7 +31,7 @@ OPTIONS: dict[str, dict[str, int]] = {
 def _play(name: str, seed: int) -> list[tuple[Any, str]]:
     """Every (state after, move) of a random match."""
     game = games.get(name)
-    state = game.new_match(seed=seed, options=OPTIONS[name])
+    state = game.new_match(seed=seed, options=OPTIONS.get(name, game.short_options()))
     rng = random.Random(seed)
     steps = []
     while state.to_move is not None:

@@ -82,7 +82,7 @@ def recording() -> Iterator[list[Drawn]]:
 def moments(name: str) -> dict[str, tuple[Any, Any]]:
     """(table view, hand view) at the start, in play, just after a deal, and at the end."""
     game = games.get(name)
-    state = game.new_match(seed=21, options=OPTIONS[name])
+    state = game.new_match(seed=21, options=OPTIONS.get(name, game.short_options()))
     rng = random.Random(21)
     states = [state]
     while state.to_move is not None:

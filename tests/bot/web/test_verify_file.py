@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from bench.web import SHORT_OPTIONS, playout
+import games
+from bench.web import playout
 from bot.__main__ import main
 from games import notation
 
 
 def write_match(path: Path, game: str, spoil: int | None = None) -> None:
-    state, log = playout(game, 11, SHORT_OPTIONS[game])
+    state, log = playout(game, 11, games.get(game).short_options())
     if spoil is not None:
         log[spoil] = (log[spoil][0], "play 2T" if game != "cinq-as" else "play KC")
-    tags = {"Game": game, "Seed": "11", "Options": json.dumps(SHORT_OPTIONS[game])}
+    tags = {"Game": game, "Seed": "11", "Options": json.dumps(games.get(game).short_options())}
     tags["Result"] = notation.result_tag(state.result)
     path.write_text(notation.write(notation.Record(tags, log)), encoding="utf-8")
 
