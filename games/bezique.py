@@ -26,6 +26,8 @@ from games.phrases import (
     cards_text,
     closing_lines,
     describe_common,
+    entry_line,
+    pair_line,
     points_text,
     seat_names,
 )
@@ -1272,6 +1274,32 @@ class Bezique(core.Game):
     )
     example_moves = ("play QS", "meld QS JD", "exchange", "draw")
     example_options = "target=1000"
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        if view.get("stage") == 2:
+            lines.append(
+                words.gettext(
+                    "The stock is used up: in the last eight tricks you must follow suit and "
+                    "win the trick if you can."
+                )
+            )
+        for seat, laid in enumerate(view.get("table") or ()):
+            if laid:
+                lines.append(
+                    words.gettext("Laid out by {name}: {cards}.").format(
+                        name=names[seat], cards=cards_text(laid, words)
+                    )
+                )
+        for meld in (view.get("melds") or [])[-3:]:  # the latest: the picture shows the rest
+            what = meld_text(meld["name"], meld["cards"], words)
+            lines.append(entry_line(names[int(meld["seat"])], what, int(meld["points"]), words))
+        brisques = view.get("brisques")
+        if isinstance(brisques, list) and any(brisques):
+            lines.append(pair_line(words.gettext("Brisques"), names, brisques, words))
+        return lines
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "melds":

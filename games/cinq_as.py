@@ -584,6 +584,47 @@ class CinqAs(core.Game):
     example_moves = ("play 3S", "discard 10H", "draw", "draw T")
     example_options = "rounds=1"
 
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        if isinstance(view.get("round"), int) and isinstance(view.get("rounds"), int):
+            lines.append(
+                words.gettext("Round {n} of {count}.").format(
+                    n=words.number(view["round"]), count=words.number(view["rounds"])
+                )
+            )
+        scores = view.get("expedition_scores") or [{}, {}]
+        for seat, expeditions in enumerate(view.get("expeditions") or ()):
+            laid = [
+                words.gettext("{cards} ({points})").format(
+                    cards=cards_text(cards, words),
+                    points=words.number(int(scores[seat].get(suit, 0))),
+                )
+                for suit, cards in expeditions.items()
+                if cards
+            ]
+            if laid:
+                lines.append(
+                    words.gettext("Expeditions of {name}: {expeditions}.").format(
+                        name=names[seat], expeditions="; ".join(laid)
+                    )
+                )
+        tops = [
+            card_name(pile[-1], words) for pile in (view.get("discards") or {}).values() if pile
+        ]
+        if tops:
+            lines.append(
+                words.gettext("On top of the discard piles: {cards}.").format(cards=" ".join(tops))
+            )
+        if isinstance(view.get("just_discarded"), str):
+            lines.append(
+                words.gettext("{card} was just discarded: it cannot be drawn back at once.").format(
+                    card=card_name(view["just_discarded"], words)
+                )
+            )
+        return lines
+
     def goal_text(self, value: int, words: Words = ENGLISH) -> str:
         return words.ngettext("in {n} round", "in {n} rounds", value).format(n=words.number(value))
 

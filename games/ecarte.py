@@ -23,6 +23,7 @@ from games.phrases import (
     cards_text,
     closing_lines,
     describe_common,
+    entry_line,
     points_text,
     seat_names,
 )
@@ -784,6 +785,27 @@ class Ecarte(core.Game):
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
     seat_keys = ("committed", "king")
+    deal_line = N_("Hand {n}, dealt by {name}.")
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        for exchange in view.get("exchanges") or ():
+            said = self.entry_text("exchanges", exchange, words)
+            if said is not None:
+                lines.append(entry_line(names[int(exchange["seat"])], said, None, words))
+        discarded = view.get("discarded")
+        if discarded:
+            lines.append(
+                words.gettext("Your discards: {cards}.").format(cards=cards_text(discarded, words))
+            )
+        king = view.get("king")
+        if king in (0, 1):
+            lines.append(
+                words.gettext("{name} announced the king of trumps.").format(name=names[king])
+            )
+        return lines
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "exchanges":  # how many cards one side changed: which ones stay hidden

@@ -7,11 +7,12 @@ when no names are given — is here, so that the four games say these things ali
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from games.cards import COLOUR_RANKS, SUITS, TRUMP_RANKS, card_name
-from games.words import ENGLISH, Words
+from games.cards import COLOUR_RANKS, SUIT_SYMBOLS, SUITS, TRUMP_RANKS, card_name
+from games.words import ENGLISH, N_, Words
 
 _RANKS = frozenset(COLOUR_RANKS) | frozenset(TRUMP_RANKS)
 
@@ -31,6 +32,26 @@ MOVE_WORDS: Final = {
     "king": ("roi", "kung"),
 }
 """Each English move word's French and Swedish words, as the rules help lists them."""
+
+
+def move_word(verb: str, words: Words = ENGLISH) -> str:
+    """An English move word as a player of ``words``'s language types it (``écarter``)."""
+    spelt = MOVE_WORDS.get(verb)
+    if spelt is None or words.lang not in ("fr", "sv"):
+        return verb
+    return spelt[0] if words.lang == "fr" else spelt[1]
+
+
+_TYPED_MOVE = re.compile(r"`([a-z]+)(?=[ `])")
+
+
+def typed_in(text: str, words: Words = ENGLISH) -> str:
+    """``text`` with every move it shows as typed (between backticks: `discard`, `play Q♠`)
+    in the reader's own move word (`écarter`, `jouer Q♠`), which the parser reads too; the
+    notation's other words (options, cards) stay as they are."""
+    if words.lang not in ("fr", "sv"):
+        return text
+    return _TYPED_MOVE.sub(lambda m: "`" + move_word(m.group(1), words), text)
 
 
 def cards_text(cards: Iterable[str], words: Words = ENGLISH) -> str:
@@ -150,3 +171,104 @@ def result_lines(
             low=words.number(scores[1 - winner]),
         )
     ]
+
+
+def _pair(label: str, names: Sequence[str], values: Sequence[Any], words: Words) -> str:
+    """ "Tricks: Alice 2, Bob 1." — one count for each player, by name."""
+    return words.gettext("{label}: {first} {a}, {second} {b}.").format(
+        label=label,
+        first=names[0],
+        a=words.number(int(values[0])),
+        second=names[1],
+        b=words.number(int(values[1])),
+    )
+
+
+def trick_text(cards: Iterable[Mapping[str, Any]], names: Sequence[str], words: Words) -> str:
+    """The cards of a trick in the order played, each by whoever played it: "Bob 8♠, Alice
+    10♠"."""
+    return ", ".join(
+        words.gettext("{name} {card}").format(
+            name=names[int(entry["seat"])], card=card_name(str(entry["card"]), words)
+        )
+        for entry in cards
+    )
+
+
+def last_trick(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The last finished trick a view shows (``last_trick``, or the last of ``tricks``)."""
+    trick = view.get("last_trick")
+    if isinstance(trick, Mapping):
+        return trick
+    tricks = view.get("tricks")
+    if isinstance(tricks, list) and tricks and isinstance(tricks[-1], Mapping):
+        return tricks[-1]
+    return None
+
+
+def trick_won_text(trick: Mapping[str, Any], names: Sequence[str], words: Words) -> str:
+    """ "Alice takes the trick (Bob 8♠, Alice 10♠)." """
+    return words.gettext("{name} takes the trick ({cards}).").format(
+        name=names[int(trick["winner"])], cards=trick_text(trick["cards"], names, words)
+    )
+
+
+def table_lines(
+    view: Mapping[str, Any],
+    words: Words = ENGLISH,
+    names: Sequence[str] | None = None,
+    deal_line: str = N_("Deal {n}, dealt by {name}."),
+) -> list[str]:
+    """What every trick game's table shows, one sentence a line, from the keys their views
+    share (docs/views.md): the deal, trumps and the turn-up, the stock, the trick on the
+    table, the last trick and who took it, tricks taken and the deal's points so far. Each
+    game adds what is its own (:meth:`games.core.Game.table_text`); ``deal_line`` is how it
+    calls a deal (Écarté's are hands)."""
+    who = seat_names(words, names)
+    lines = []
+    deal, dealer = view.get("deal"), view.get("dealer")
+    if isinstance(deal, int) and dealer in (0, 1):
+        lines.append(words.gettext(deal_line).format(n=words.number(deal), name=who[int(dealer)]))
+    trump, turn_up = view.get("trump"), view.get("turn_up")
+    if isinstance(trump, str) and trump in SUIT_SYMBOLS:
+        if isinstance(turn_up, str):
+            lines.append(
+                words.gettext("Trumps: {suit} (the card turned up: {card}).").format(
+                    suit=SUIT_SYMBOLS[trump], card=card_name(turn_up, words)
+                )
+            )
+        else:
+            lines.append(words.gettext("Trumps: {suit}.").format(suit=SUIT_SYMBOLS[trump]))
+    stock = view.get("stock")
+    if isinstance(stock, int):
+        lines.append(
+            words.ngettext(
+                "{n} card is left in the stock.", "{n} cards are left in the stock.", stock
+            ).format(n=words.number(stock))
+        )
+    trick = view.get("trick")
+    if isinstance(trick, list) and trick:
+        lines.append(
+            words.gettext("On the table: {cards}.").format(cards=trick_text(trick, who, words))
+        )
+    won = view.get("tricks_won")
+    if isinstance(won, list) and len(won) == 2 and any(won):
+        lines.append(_pair(words.gettext("Tricks taken"), who, won, words))
+    points = view.get("deal_scores")
+    if isinstance(points, list) and len(points) == 2 and any(points):
+        lines.append(_pair(words.gettext("Points this deal"), who, points, words))
+    return lines
+
+
+def entry_line(name: str, what: str, points: int | None, words: Words = ENGLISH) -> str:
+    """One score at the table, by whoever made it: "Alice: bezique, 40 points."."""
+    if points is None:
+        return words.gettext("{name}: {what}.").format(name=name, what=what)
+    return words.gettext("{name}: {what}, {points}.").format(
+        name=name, what=what, points=points_text(points, words)
+    )
+
+
+def pair_line(label: str, names: Sequence[str], values: Sequence[Any], words: Words) -> str:
+    """ "Brisques: Alice 2, Bob 1." (``label`` already in the reader's language)."""
+    return _pair(label, names, values, words)

@@ -25,6 +25,8 @@ from games.core import IllegalMove, Seat
 from games.phrases import (
     cards_text,
     deal_line,
+    entry_line,
+    pair_line,
     points_text,
     seat_names,
 )
@@ -1025,6 +1027,34 @@ class Piquet(core.Game):
 
     public_facts = ("declarations",)
     by_role = ("talons", "exchanged")
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        elder = view.get("elder")
+        talons = view.get("talons")
+        if elder in (0, 1) and isinstance(talons, list) and len(talons) == 2 and any(talons):
+            by_seat = talons if elder == 0 else [talons[1], talons[0]]
+            lines.append(
+                pair_line(words.gettext("Cards left in the talons"), names, by_seat, words)
+            )
+        if view.get("discarded"):
+            lines.append(
+                words.gettext("Your discards: {cards}.").format(
+                    cards=cards_text(view["discarded"], words)
+                )
+            )
+        if view.get("talon_seen"):
+            lines.append(
+                words.gettext("Talon cards you may look at: {cards}.").format(
+                    cards=cards_text(view["talon_seen"], words)
+                )
+            )
+        for entry in view.get("declarations") or ():
+            what = declaration_text(entry["kind"], entry["text"], words)
+            lines.append(entry_line(names[int(entry["seat"])], what, int(entry["points"]), words))
+        return lines
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "declarations":
