@@ -556,6 +556,11 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "round the higher total wins."
         ),
         words.gettext(
+            "For example, an expedition of hearts holding one bonus card and the 4, 6, 9 "
+            "and 10 scores (29 − 20) × 2 = 18; a lone bonus card scores (0 − 20) × 2 = −40; "
+            "the 2 to 9 of one suit, eight cards, score 44 − 20 + 20 = 44."
+        ),
+        words.gettext(
             "Moves: `play` and a card puts it on your expedition, like `play 3S`; "
             "`discard` and a card puts it on the discard pile, like `discard 10H`. Then "
             "`draw` takes the top card of the stock, and `draw` with a suit letter takes "

@@ -517,7 +517,7 @@ class Game(ABC):
         if self._rules_help is None:
             return self.summary
         own = [typed_in(paragraph, words) for paragraph in self._rules_help(words)]
-        return "\n\n".join((*own, notation_help(self.state_type.syntax, words)))
+        return "\n\n".join((*own, notation_help(self.state_type.syntax, words, self.pack)))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

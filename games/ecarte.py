@@ -756,6 +756,13 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "reach the target (11 points, or 17) wins, even in the middle of a hand."
         ),
         words.gettext(
+            "A trick goes to the higher card of the suit led, or to the trump played to it. "
+            "For example, trumps are diamonds and elder, holding the king of diamonds, "
+            "plays at once without proposing: elder is committed. Taking three or four "
+            "tricks scores 1, all five 2; taking only one or two gives the dealer 2, none "
+            "3. Announcing the king of diamonds adds 1 whatever happens."
+        ),
+        words.gettext(
             "Moves: `play` and a card plays it, like `play KH`. `propose` asks for new "
             "cards; the dealer answers `accept` or `refuse`. `discard` and the cards you "
             "exchange, like `discard 7S 8D`; the dealer may type `discard` alone to keep all "

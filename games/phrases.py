@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from games.cards import COLOUR_RANKS, SUIT_SYMBOLS, SUITS, TRUMP_RANKS, card_name
+from games.cards import COLOUR_RANKS, SUIT_SYMBOLS, SUITS, TRUMP_RANKS, card_name, rank_letter
 from games.words import ENGLISH, N_, Words
 
 _RANKS = frozenset(COLOUR_RANKS) | frozenset(TRUMP_RANKS)
@@ -128,8 +128,12 @@ def closing_lines(
     return [deal_line(label, names, scores, words), *result_lines(result, names, words)]
 
 
-def notation_help(syntax: Mapping[str, object], words: Words = ENGLISH) -> str:
-    """How to type a game's moves in any of the three languages (docs/notation.md)."""
+def notation_help(
+    syntax: Mapping[str, object], words: Words = ENGLISH, pack: Iterable[str] = ()
+) -> str:
+    """How to type a game's moves in any of the three languages (docs/notation.md): its
+    move words, then its cards, with the ranks its ``pack`` holds (7 to A for a piquet
+    pack) in the reader's letters."""
     verbs = ", ".join(
         words.gettext("`{verb}` (French `{fr}`, Swedish `{sv}`)").format(
             verb=verb, fr=MOVE_WORDS[verb][0], sv=MOVE_WORDS[verb][1]
@@ -140,16 +144,56 @@ def notation_help(syntax: Mapping[str, object], words: Words = ENGLISH) -> str:
     return "\n".join(
         (
             words.gettext("Typing moves: {verbs}.").format(verbs=verbs),
+            " ".join(
+                (
+                    words.gettext("A card is its rank then its suit, like `QS` or `Q♠`."),
+                    ranks_text(pack, words),
+                    words.gettext(
+                        "Suits are S, H, D and C (spades, hearts, diamonds and clubs), or "
+                        "their symbols ♠ ♥ ♦ ♣."
+                    ),
+                    *(
+                        [words.gettext("The trumps are T or ★.")]
+                        if any(code.endswith("T") for code in pack)
+                        else []
+                    ),
+                )
+            ),
             words.gettext(
-                "A card is its rank then its suit, like `QS` or `Q♠`. Ranks are 2 to 10, J, Q, "
-                "K and A; French letters V, D and R (valet, dame, roi) and Swedish Kn, D and E "
-                "(knekt, dam, ess) are read too. Suits are S, H, D and C, or their symbols ♠ ♥ ♦ "
-                "♣; P (pique) and R (ruter) are read as spades and diamonds. The French C, K "
-                "and T and the Swedish K mean other things, so use the symbols or the English "
-                "letters for those suits."
+                "French and Swedish letters are read too: V, D and R (valet, dame, roi) for "
+                "the jack, queen and king, Kn, D and E (knekt, dam, ess) for the jack, queen "
+                "and ace; P (pique) for spades and R (ruter) for diamonds. For hearts and "
+                "clubs, type H and C or the symbols."
             ),
         )
     )
+
+
+def ranks_text(pack: Iterable[str], words: Words = ENGLISH) -> str:
+    """The ranks of a pack as a sentence, in the reader's letters: "Ranks are 7 to 10, J, Q,
+    K and A." (a tarot pack's trumps numbered past 10 said apart)."""
+    ranks = {code[:-1] for code in pack}
+    numbers = sorted(int(rank) for rank in ranks if rank.isdigit())
+    low = [n for n in numbers if n <= 10]
+    faces = [rank_letter(rank, words) for rank in ("J", "Q", "K", "A") if rank in ranks]
+    if not low:
+        return ""
+    said = words.gettext("Ranks are {low} to 10, {faces}.").format(
+        low=words.number(low[0]), faces=_all_of(faces, words)
+    )
+    high = [words.number(n) for n in numbers if n > 10]
+    if high:
+        said += " " + words.gettext("The trumps' bonus cards are {ranks}.").format(
+            ranks=_all_of(high, words)
+        )
+    return said
+
+
+def _all_of(items: Sequence[str], words: Words) -> str:
+    """ "J, Q, K and A" in the reader's language."""
+    if len(items) < 2:
+        return "".join(items)
+    return words.gettext("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def result_lines(

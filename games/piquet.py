@@ -975,6 +975,11 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "make two talons, five cards for elder and three for younger."
         ),
         words.gettext(
+            "The ace ranks highest, then the king, queen, jack, ten, nine, eight and seven. "
+            "For the point the cards count: the ace 11, the king, queen, jack and ten 10 "
+            "each, the nine, eight and seven their number."
+        ),
+        words.gettext(
             "First the exchange: elder discards up to five cards and takes as many from "
             "the top of their talon, then younger up to three from theirs. Then the "
             "declarations, which Tapis counts for you: the point (the longest suit, 1 "
@@ -982,6 +987,17 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "sets of tens or better (a trio scores 3, a quatorze 14). In each class only "
             "the better holding scores. A player who reaches 30 from declarations "
             "before the other scores anything adds the repique, 60."
+        ),
+        words.gettext(
+            "The scores in full. Point: 1 a card of your longest suit; with equal lengths "
+            "the higher count of the cards wins; still equal, nobody scores. Sequences: a "
+            "tierce (three in a row) 3, a quart 4, a quint 15, a sixième 16, a septième 17, "
+            "a huitième 18; the longer best sequence wins, then the higher top card; still "
+            "equal, nobody scores; the winner scores every sequence they hold. Sets of tens, "
+            "jacks, queens, kings or aces: a trio 3, a quatorze 14; a quatorze beats any "
+            "trio, then the higher rank wins; the winner scores all their sets. A full hand, "
+            "every card in a combination that scored, adds 50. There is no carte blanche "
+            "in this game."
         ),
         words.gettext(
             "Then twelve tricks, without trumps: follow suit if you can. Leading a ten or "
@@ -994,6 +1010,15 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "After the last deal the higher total wins. If the loser reached 100, the "
             "winner scores 100 and the difference; if not, the loser is rubiconed and the "
             "winner scores 100 and both totals."
+        ),
+        words.gettext(
+            "For example, elder holds A K Q J 10 of hearts and the kings of the other three "
+            "suits, and younger's best are a point of four and a tierce. Elder scores the "
+            "point of five (count 51) 5, the quint to the ace 15 and the quatorze of kings "
+            "14: 34 before younger scores anything, so the repique adds 60, and 94 are "
+            "scored before the first card is played. A partie that ends 120 to 85 is won "
+            "by 100 + 120 + 85 = 305, since the loser stayed under 100; one that ends 130 "
+            "to 104 by 100 + 26 = 126."
         ),
         words.gettext(
             "Moves: `discard` and the cards you give up, like `discard 7S 8D 9C`; "
