@@ -141,6 +141,20 @@ def hand_order(view: Mapping[str, Any]) -> Callable[[str], Any]:
         return sort_key
 
 
+def picture_cards(view: Mapping[str, Any]) -> list[str]:
+    """The cards of the hand picture in its order: the hand, then the rows under it
+    (Bézigue's cards laid out on the table), so that moves are numbered as they are seen."""
+    try:
+        from rendering import hand_scene
+    except ImportError:
+        return sorted(view.get("hand") or [], key=hand_order(view))
+    try:
+        scene = hand_scene(view)
+    except ValueError:
+        return sorted(view.get("hand") or [], key=hand_order(view))
+    return [*scene.hand, *(card for _title, cards, _playable in scene.extras for card in cards)]
+
+
 def describe(
     view: Mapping[str, Any],
     w: Words = ENGLISH,
@@ -488,7 +502,8 @@ class Sandbox:
                 else w.gettext("Four-colour deck off.")
             )
         elif lowered in COMMANDS["moves"]:
-            self._list_moves(info.game, await self.service.legal_moves(info.id, self.human.user_id))
+            view = await self.service.view_for(info.id, self.human.user_id)
+            self.write(self._moves_text(info.game, list(view.get("legal_moves") or []), view))
         elif lowered in COMMANDS["hand"]:
             delivery = await self.service.hand_delivery(info.id, self.human.user_id)
             await self._deliver([delivery], full=True)
@@ -536,7 +551,10 @@ class Sandbox:
         number = int(command)
         # Only a move shown with its number: a set of cards (any few of twelve to discard) is
         # typed out, and a number never stands for one the player has not seen.
-        listed = _listed_moves(legal, info.game)[:MAX_NUMBERED]  # as many as "moves" shows numbered
+        shown = picture_cards(await self.service.view_for(info.id, self.human.user_id))
+        listed = _listed_moves(legal, info.game, shown)[
+            :MAX_NUMBERED
+        ]  # as many as "moves" shows numbered
         if not listed:
             raise ServiceError(
                 N_("Your moves have no numbers now: type the move itself. {open}"),
@@ -553,16 +571,13 @@ class Sandbox:
             )
         return listed[number - 1]
 
-    def _list_moves(self, game: str, legal: list[str]) -> None:
-        self.write(self._moves_text(game, legal))
-
-    def _moves_text(self, game: str, legal: list[str]) -> str:
+    def _moves_text(self, game: str, legal: list[str], view: Mapping[str, Any]) -> str:
         """The moves open, numbered; sets of cards (discards of any few of twelve) are said
         as what to type, never listed by the thousand."""
         w = self.w
         if not legal:
             return w.gettext("No move is open to you now.")
-        numbered = _listed_moves(legal, game)
+        numbered = _listed_moves(legal, game, picture_cards(view))
         shown = [
             f"{i}. {wording.move_text(game, move, w)}"
             for i, move in enumerate(numbered[:MAX_NUMBERED], 1)
@@ -655,7 +670,7 @@ class Sandbox:
             lines.append(
                 w.gettext("You drew {cards}.").format(cards=cards_text(sorted(drawn, key=order), w))
             )
-        moves = self._moves_text(delivery.game, legal)
+        moves = self._moves_text(delivery.game, legal, view)
         # What to type for a set of cards ends the list of moves, by the prompt; the hand's
         # text says it too, as a DM must: once is enough here.
         said = [*moves.split("\n"), wording.listing(delivery.game, legal, w)]
@@ -707,16 +722,20 @@ def _story_order(deliveries: list[Delivery]) -> list[Delivery]:
     return [d for d in deliveries if all(d is not r for r in results)] + results
 
 
-def _listed_moves(legal: list[str], game: str) -> list[str]:
+def _listed_moves(legal: list[str], game: str, shown: list[str] | None = None) -> list[str]:
     """The moves shown one by one, with their numbers: all but those of a verb whose moves
     are sets of cards (said as what to type, not listed); a card's moves in the order the
-    hand picture shows the cards, then the others (propose, draw …) as the game lists them."""
+    hand picture ``shown`` them (else the game's order of a hand), then the others
+    (propose, draw …) as the game lists them."""
     sets = {m.split()[0] for m in legal if len(move_cards(m)) > 1}
     order = hand_order({"game": game})
+    at = {card: i for i, card in reversed(list(enumerate(shown or [])))}
 
     def place(move: str) -> tuple[int, Any]:
         cards = move_cards(move)
-        return (0, order(cards[0])) if cards else (1, ())
+        if not cards:
+            return (2, ())
+        return (0, at[cards[0]]) if cards[0] in at else (1, order(cards[0]))
 
     return sorted((m for m in legal if m.split()[0] not in sets), key=place)
 

@@ -126,7 +126,11 @@ async def test_a_number_past_those_shown_is_refused(
     async def legal_moves(match_id: int, user_id: int) -> list[str]:
         return many
 
+    async def view_for(match_id: int, user_id: int) -> dict[str, Any]:
+        return {"game": "piquet", "hand": []}
+
     monkeypatch.setattr(service, "legal_moves", legal_moves)
+    monkeypatch.setattr(service, "view_for", view_for)
     info = types.SimpleNamespace(id=1, game="piquet")
     assert await box._numbered(info, str(sandbox.MAX_NUMBERED)) == many[-6]
     with pytest.raises(ServiceError):
@@ -253,6 +257,21 @@ def test_describe_shows_any_view_as_text() -> None:
     for card in view["hand"]:
         assert pretty(card) not in public.split()
     assert "seat" not in text and "Tapis" in text  # people named, never seat numbers
+
+
+def test_beziques_cards_laid_out_are_numbered_after_the_hand_as_pictured() -> None:
+    """The picture shows the hand, then the cards laid out on the table in a row under it:
+    the moves are numbered in that order, not with the table's cards among the hand's."""
+    view = {
+        "game": "bezique", "seat": 0, "hand": ["KS", "AC"], "to_move": 0, "scores": [0, 0],
+        "legal_moves": ["play AC", "play KD", "play KS", "play QD"], "result": None,
+        "table": [["KD", "QD"], []], "trump": "H", "stage": 1,
+    }  # fmt: skip
+    shown = sandbox.picture_cards(view)
+    assert shown[:2] == sorted(["KS", "AC"], key=sandbox.hand_order(view))
+    assert set(shown[2:]) == {"KD", "QD"}
+    listed = sandbox._listed_moves(view["legal_moves"], "bezique", shown)
+    assert [m.split()[1] for m in listed] == shown
 
 
 def test_moves_are_numbered_in_the_pictures_order() -> None:

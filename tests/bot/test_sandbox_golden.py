@@ -52,7 +52,7 @@ class Player:
 
     async def _answer(self, prompt: str) -> str | None:
         if prompt.startswith(("game", "jeu", "spel")) and len(self.out) > 4:
-            return "quit"
+            return {"en": "quit", "fr": "quitter", "sv": "avsluta"}[self.lang]
         first = next(self.first, None)
         if first is not None:
             return first
