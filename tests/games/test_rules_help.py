@@ -48,8 +48,8 @@ def test_piquets_help_gives_every_scoring_table_and_an_example(lang: str) -> Non
     assert "blanche" in text  # said plainly: there is none in this game
     words = {
         "en": ("tierce", "quart", "quint", "trio", "quatorze", "repique", "pique", "capot"),
-        "fr": ("tierce", "quatrième", "quinte", "brelan", "quatorze", "repic", "pic", "capot"),
-        "sv": ("tierce", "kvart", "kvint", "tretal", "fyrtal", "repik", "pik", "kapott"),
+        "fr": ("tierce", "quatrième", "quinte", "seizième", "dix-huitième", "brelan", "quatorze", "repic", "capot"),
+        "sv": ("ters", "kvart", "kvint", "sext", "septim", "oktav", "tretal", "fyrtal", "repik", "kapott"),
     }
     for word in words[lang]:
         assert word in text.lower(), (lang, word)
