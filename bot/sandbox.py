@@ -682,10 +682,11 @@ class Sandbox:
             said.append(mine)
         lines = [line for line in lines if line not in said and line not in self.news]
         # The table's facts a host says again only when they change (a declaration is
-        # announced once), unless the hand is asked for.
+        # announced once), unless the hand is asked for or a new deal has begun.
         names = self._names(delivery)
         facts = table_facts(view, w, names)
-        known = self.facts.get(delivery.match_id, set())
+        same_deal = before is not None and before[0] == deal
+        known = self.facts.get(delivery.match_id, set()) if same_deal else set()
         self.facts[delivery.match_id] = set(facts)
         lines += [f for f in facts if f not in self.news and (full or f not in known)]
         lines += describe(view, w, names, table=False).split("\n")
