@@ -3,8 +3,11 @@
 It drives the very same match service and database as the Discord bot — the same
 challenge, accept and move calls, the same move notation, the same deliveries — so what works
 here works on Discord. The opponent is the computer at a chosen level (bot/computer.py), which
-decides off the event loop. Hands and tables are printed as text and, when the renderer
-provides it, written as PNG files to a folder named at the start.
+decides off the event loop. The match is told as a host tells it at the table, in the
+service's and the games' own words and the reader's language: each move, who took the trick,
+the cards drawn, the table in sentences, the hand and its moves in the picture's order.
+Pictures, when the renderer provides them, are written as PNG files to a folder named at the
+start, in the reader's words too. Nothing of Discord shows: no buttons, no markup.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,24 +40,36 @@ from bot.computer import (
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
 from bot.service.standings import game_name
 from bot.service.wording import rules_text
-from games.cards import SUIT_SYMBOLS, card_name
+from games.cards import SUIT_SYMBOLS, card_name, sort_key
 from games.core import move_cards
-from games.phrases import points_text
+from games.phrases import cards_text, is_card, last_trick, move_word, trick_won_text
 from games.words import ENGLISH, N_, Words
 
 log = logging.getLogger(__name__)
 SORRY = N_("Something went wrong on my side; nothing more was changed. Please try again.")
-QUIT = ("quit", "exit", "q")
 YES = ("yes", "y")  # and the reader's own word for it
-HELP_WORDS = ("help", "?", "aide", "hjälp")
-RULES_WORDS = ("rules", "règles", "regles", "regler")
+# The sandbox's commands, each as English, French and Swedish players type it (the help text
+# of each language names its own); every spelling is read whatever the language.
+COMMANDS = {
+    "moves": ("moves", "coups", "drag"),
+    "hand": ("hand", "main", "hand"),
+    "table": ("table", "board", "table", "bord"),
+    "rules": ("rules", "règles", "regles", "regler"),
+    "resign": ("resign", "abandonner", "ge upp"),
+    "quit": ("quit", "exit", "q", "quitter", "avsluta"),
+    "colours": ("colours", "colors", "couleurs", "färger", "farger"),
+    "help": ("help", "?", "aide", "hjälp", "hjalp"),
+}
+QUIT = COMMANDS["quit"]
+HELP_WORDS = COMMANDS["help"]
+RULES_WORDS = COMMANDS["rules"]
 
 # Discord ids are 17+ digits long, so this can never be a real user (nor can the computer's).
 HUMAN_ID = 1
 MAX_NUMBERED = 40
-_BASE_KEYS = ("game", "seat", "hand", "to_move", "scores", "legal_moves", "result", "last_move")
-_SEAT_KEYS = ("seat", "winner", "dealer", "elder", "first_player")  # and a game's own
-_CODE = re.compile(r"(10|[2-9]|1[0-9]|2[01]|[JQKA])[SHDCT]")
+# What a player types, between the quotation marks of the reader's language.
+QUOTES = {"en": ("“", "”"), "fr": ("«\u00a0", "\u00a0»"), "sv": ("”", "”")}
+_TYPED = re.compile(r"`([^`\n]+)`")
 
 ReadLine = Callable[[str], Awaitable[str | None]]
 Write = Callable[[str], None]
@@ -69,54 +85,6 @@ HELP = N_(
   colours       switch the four-colour deck on or off (in the pictures)
   help          this text"""
 )
-
-# What the public facts of the games' views are called, for the text view. A fact not
-# listed here is shown under its own name.
-VIEW_LABELS = {
-    "brisques": N_("brisques"),
-    "committed": N_("committed"),
-    "deal": N_("deal"),
-    "deal_history": N_("earlier deals"),
-    "deal_scores": N_("this deal's points"),
-    "dealer": N_("dealer"),
-    "deals": N_("deals"),
-    "declarations": N_("declarations"),
-    "discarded": N_("your discards"),
-    "discards": N_("discard piles"),
-    "elder": N_("elder hand"),
-    "exchanged": N_("cards exchanged"),
-    "exchanges": N_("exchanges"),
-    "expedition_scores": N_("expedition scores"),
-    "expeditions": N_("expeditions"),
-    "first_player": N_("first to play"),
-    "hand_scores": N_("earlier hands"),
-    "hand_sizes": N_("cards in hand"),
-    "just_discarded": N_("just discarded"),
-    "king": N_("king of trumps announced by"),
-    "last_deal": N_("last deal"),
-    "last_round": N_("last round"),
-    "last_trick": N_("last trick"),
-    "melds": N_("melds"),
-    "points": N_("points"),
-    "previous_hand": N_("previous hand"),
-    "proposals": N_("proposals"),
-    "round": N_("round"),
-    "round_scores": N_("earlier rounds"),
-    "rounds": N_("rounds"),
-    "stage": N_("stage"),
-    "stock": N_("cards in the stock"),
-    "table": N_("laid out"),
-    "talon_seen": N_("talon cards seen"),
-    "talons": N_("talon cards left"),
-    "target": N_("target"),
-    "trick": N_("trick on the table"),
-    "tricks": N_("tricks"),
-    "tricks_won": N_("tricks won"),
-    "trump": N_("trumps"),
-    "turn_up": N_("turn-up card"),
-}
-# Facts the engines keep for their own bookkeeping: no player needs them read out.
-_HIDDEN_KEYS = ("phase",)
 
 
 async def read_stdin(prompt: str) -> str | None:
@@ -163,129 +131,87 @@ def environment_lang() -> str:
     return i18n.DEFAULT_LANG
 
 
-def _by_seat(pair: Any, elder: Any) -> Any:
-    """A pair given as (elder's, younger's), as (seat 0's, seat 1's)."""
-    if not isinstance(pair, list) or len(pair) != 2 or elder not in (0, 1):
-        return pair
-    return pair if elder == 0 else [pair[1], pair[0]]
+def hand_order(view: Mapping[str, Any]) -> Callable[[str], Any]:
+    """The order the hand picture shows a game's cards in (Piquet's from the ace down), so
+    that the text lists them, and numbers the moves, as the picture does."""
+    try:
+        from rendering.registry import renderer_for
+    except ImportError:
+        return sort_key
+    try:
+        return renderer_for(view).hand_order
+    except ValueError:
+        return sort_key
 
 
-class Describer:
-    """A view as text for a player: their hand, the scores, then every other public fact,
-    people named (you, the computer) instead of seats, cards named as the reader's pictures
-    name them (``D♠`` in French), an entry a game words itself (a meld, a declaration) in
-    the game's words."""
-
-    def __init__(
-        self, w: Words, names: tuple[str, str], seat: int | None, game: games.Game | None = None
-    ) -> None:
-        self.w = w
-        self.seat = seat
-        self.game = game
-        you = w.gettext("you")
-        self.names = tuple(you if s == seat else names[s] for s in (0, 1))
-        # After "by" Swedish says "dig", not "du": the reader named as an object.
-        you_after = w.pgettext("after a preposition", "you")
-        self.objects = tuple(you_after if s == seat else names[s] for s in (0, 1))
-
-    def __call__(self, view: dict[str, Any]) -> str:
-        w = self.w
-        lines = []
-        if view.get("seat") is not None:
-            hand = " ".join(card_name(card, w) for card in view.get("hand") or [])
-            lines.append(w.gettext("Your hand: {cards}").format(cards=hand or w.gettext("none")))
-        scores = view.get("scores") or [0, 0]
-        lines.append(
-            w.gettext("Score: {first} {score} {second}.").format(
-                first=self.names[0],
-                score=wording.score(scores[0], scores[1], w),
-                second=self.names[1],
-            )
-        )
-        for key, value in view.items():
-            if key in _BASE_KEYS or key in _HIDDEN_KEYS or value is None:
-                continue
-            if self.game is not None and key in self.game.by_role:
-                value = _by_seat(value, view.get("elder"))
-            fact = w.gettext("{label}: {value}").format(
-                label=self.label(key), value=self.value(key, value)
-            )
-            lines.append(f"  {fact}")
-        return "\n".join(lines)
-
-    def label(self, key: str) -> str:
-        """What a fact of the view is called in the reader's language."""
-        label = VIEW_LABELS.get(key)
-        return self.w.gettext(label) if label else key.replace("_", " ")
-
-    def value(self, key: str, value: Any) -> str:
-        """One fact on one line: seats as names, cards as cards, pairs as 'you 3, Computer 1'."""
-        w = self.w
-        if value is None:  # not yet known (a Piquet exchange still to make)
-            return "–"
-        if isinstance(value, bool):
-            return w.gettext("yes") if value else w.gettext("no")
-        seats = _SEAT_KEYS if self.game is None else (*_SEAT_KEYS, *self.game.seat_keys)
-        if key in seats and isinstance(value, int):
-            return str(self.names[value]) if value in (0, 1) else str(value)
-        if isinstance(value, int | float):
-            return w.number(value)
-        if isinstance(value, str):
-            if value in SUIT_SYMBOLS:
-                return SUIT_SYMBOLS[value]
-            return card_name(value, w) if _CODE.fullmatch(value) else value
-        if isinstance(value, dict):
-            return self.entry(key, value)
-        if isinstance(value, list):
-            if not value:
-                return "–"
-            entries = all(isinstance(v, dict) and "seat" in v for v in value)
-            if len(value) == 2 and not entries and not all(isinstance(v, str) for v in value):
-                return ", ".join(f"{self.names[s]} {self.value(key, value[s])}" for s in (0, 1))
-            return (" " if all(isinstance(v, str) for v in value) else " | ").join(
-                self.value(key, v) for v in value
-            )
-        return str(value)
-
-    def entry(self, key: str, value: dict[str, Any]) -> str:
-        """A fact made of parts: a card someone played, a meld or declaration someone made
-        (in its game's words), or named parts ('deal 3, dealer you')."""
-        w = self.w
-        said = self.game.entry_text(key, value, w) if self.game and "seat" in value else None
-        if said is not None:
-            who = self.value("seat", value["seat"])
-            if isinstance(value.get("points"), int):
-                # No full stop: entries stand in lists, between bars or commas.
-                return w.gettext("{name}: {what}, {points}").format(
-                    name=who, what=said, points=points_text(value["points"], w)
-                )
-            return w.gettext("{label}: {value}").format(label=who, value=said)
-        if "seat" in value and ("card" in value or "text" in value):
-            who = self.value("seat", value["seat"])
-            rest = [self.value(k, v) for k, v in value.items() if k in ("card", "text")]
-            return w.gettext("{label}: {value}").format(label=who, value=" ".join(rest))
-        parts = []
-        for k, v in value.items():
-            if k == "winner":
-                who = self.objects[v] if v in (0, 1) else self.value(k, v)
-                parts.append(w.gettext("won by {name}").format(name=who))
-            elif k == "cards":
-                parts.append(self.value(k, v))
-            elif k in SUIT_SYMBOLS:
-                parts.append(f"{SUIT_SYMBOLS[k]} {self.value(k, v)}")
-            else:
-                parts.append(f"{self.label(k)} {self.value(k, v)}")
-        return ", ".join(parts) or "–"
+def picture_cards(view: Mapping[str, Any]) -> list[str]:
+    """The cards of the hand picture in its order: the hand, then the rows under it
+    (Bézigue's cards laid out on the table), so that moves are numbered as they are seen."""
+    try:
+        from rendering import hand_scene
+    except ImportError:
+        return sorted(view.get("hand") or [], key=hand_order(view))
+    try:
+        scene = hand_scene(view)
+    except ValueError:
+        return sorted(view.get("hand") or [], key=hand_order(view))
+    return [*scene.hand, *(card for _title, cards, _playable in scene.extras for card in cards)]
 
 
 def describe(
-    view: dict[str, Any], w: Words = ENGLISH, names: tuple[str, str] = ("Computer", "Computer")
+    view: Mapping[str, Any],
+    w: Words = ENGLISH,
+    names: tuple[str, str] = (NAME, NAME),
+    *,
+    table: bool = True,
 ) -> str:
-    """A view as text, for any game (see :class:`Describer`)."""
-    seat = view.get("seat")
+    """A view as a host tells it at the table: what lies on it (trumps, the stock, the trick,
+    who took the last one, melds and declarations, in the game's own words), the score, then
+    the reader's hand in the picture's order. Players are named, never seats; the reader's
+    own cards are shown only in their own view."""
+    lines = table_facts(view, w, names) if table else []
+    scores = view.get("scores") or [0, 0]
+    lines.append(
+        w.gettext("Score: {first} {score} {second}.").format(
+            first=names[0], score=wording.score(scores[0], scores[1], w), second=names[1]
+        )
+    )
+    if view.get("seat") in (0, 1):
+        hand = sorted(view.get("hand") or [], key=hand_order(view))
+        lines.append(
+            w.gettext("Your hand: {cards}").format(
+                cards=cards_text(hand, w) if hand else w.gettext("none")
+            )
+        )
+    return "\n".join(lines)
+
+
+def table_facts(view: Mapping[str, Any], w: Words, names: tuple[str, str]) -> list[str]:
+    """What lies on the table, one sentence a line, in the game's own words (see
+    :meth:`games.core.Game.table_text`), and who took the last trick while no other is on."""
+    lines = []
     name = view.get("game")
-    game = games.get(name) if isinstance(name, str) and name in games.names() else None
-    return Describer(w, names, seat if seat in (0, 1) else None, game)(view)
+    if isinstance(name, str) and name in games.names():
+        lines += games.get(name).table_text(view, w, names)
+    trick = last_trick(view)
+    if trick is not None and not view.get("trick"):
+        lines.append(trick_won_text(trick, names, w))
+    return lines
+
+
+def as_typed(move: str, w: Words) -> str:
+    """A move as a player of ``w``'s language types it: their move word, their card names
+    (``jouer D♠``); the parser reads it back."""
+    verb, *rest = move.split()
+    cards = [card_name(word, w) if is_card(word) else SUIT_SYMBOLS.get(word, word) for word in rest]
+    return " ".join([move_word(verb, w), *cards])
+
+
+def terminal(text: str, lang: str) -> str:
+    """Discord's markup read as a terminal shows it: no bold stars, and what to type between
+    the reader's quotation marks instead of backticks."""
+    opening, closing = QUOTES.get(lang, QUOTES["en"])
+    return _TYPED.sub(lambda m: f"{opening}{m.group(1)}{closing}", text.replace("**", ""))
 
 
 class Sandbox:
@@ -306,10 +232,10 @@ class Sandbox:
         self.service = service
         self.folder = folder
         self.read_line = read_line
-        self.write = write
+        self.lang = lang if lang in i18n.LANGS else environment_lang()
+        self.write: Write = lambda text: write(terminal(text, self.lang))
         self.level = check_level(level)
         self.computer = computer or Computer(service, processes=0)
-        self.lang = lang if lang in i18n.LANGS else environment_lang()
         self.w = i18n.words(self.lang)
         # The player's language is remembered like a Discord member's, so that their hand
         # speaks it; the sandbox's public posts (made outside any server) speak it too.
@@ -318,9 +244,17 @@ class Sandbox:
         self.pictures = _pictures()
         self.four_colour = False
         self.game: str | None = None
+        # What the player last held, and the last trick told, in each match: the cards that
+        # came since are the cards drawn, a trick not told yet is news.
+        self.held: dict[int, tuple[Any, list[str]]] = {}
+        self.told: dict[int, Any] = {}
+        self.news: set[str] = set()  # the lines just told of the table, not to be repeated
+        self.facts: dict[int, set[str]] = {}  # the table's facts last told, by match
 
     async def run(self) -> int:
         self.write(self._intro())
+        # The language chosen now is the one every match speaks, a resumed one too.
+        await self.service.seen(self.human)
         profile = await self.service.player(self.human.user_id)
         self.four_colour = bool(profile and profile.four_colour)
         while True:
@@ -384,11 +318,8 @@ class Sandbox:
             f"  {i}. {wording.game_title(name, w)} ({name})" for i, name in enumerate(names, 1)
         ]
         if unfinished:
-            lines.append(
-                w.gettext("Unfinished matches: {ids}.").format(
-                    ids=", ".join(f"#{m.id}" for m in unfinished)
-                )
-            )
+            lines.append(w.gettext("Unfinished matches:"))
+            lines += [f"  {self._match_line(info)}" for info in unfinished]
         sample = games.example()
         example = f"{sample.name} {sample.example_options}"
         lines.append(
@@ -403,7 +334,7 @@ class Sandbox:
         )
         self.write("\n".join(lines))
         while True:
-            answer = await self.read_line("game> ")
+            answer = await self.read_line(w.gettext("game> "))
             if answer is None or answer.strip().lower() in QUIT:
                 return None
             try:
@@ -417,6 +348,19 @@ class Sandbox:
                 continue
             if match is not None:
                 return match
+
+    def _match_line(self, info: MatchInfo) -> str:
+        """ "#7 Piquet against Tapis (easy)": which game, and against whom."""
+        w = self.w
+        others = [p for p in info.seats or () if p.user_id != self.human.user_id]
+        opponent = others[0] if others else None
+        level = level_of(opponent.user_id) if opponent is not None else None
+        name = opponent.name if opponent is not None else NAME
+        if level is not None:
+            name = w.gettext("{name} ({level})").format(name=name, level=level_name(level, w))
+        return w.gettext("#{id} {game} against {name}").format(
+            id=info.id, game=wording.game_title(info.game, w), name=name
+        )
 
     async def _start(
         self, answer: str, names: list[str], unfinished: list[MatchInfo]
@@ -495,7 +439,8 @@ class Sandbox:
             examples = games.get(self.game).example_moves[:3]
         else:
             examples = ("play QS", "discard 7S 9H", "draw")
-        return self.w.gettext(HELP).format(examples="   ".join(examples))
+        typed = [as_typed(move, self.w) for move in examples]
+        return self.w.gettext(HELP).format(examples="   ".join(typed))
 
     def _rules(self, asked: list[str]) -> None:
         """The rules of the game asked for, else of the game being played."""
@@ -551,7 +496,7 @@ class Sandbox:
             self.write(self._help())
         elif lowered.split()[0] in RULES_WORDS:
             self._rules(command.split()[1:])
-        elif lowered in ("colours", "colors"):
+        elif lowered in COMMANDS["colours"]:
             self.four_colour = not self.four_colour
             await self.service.set_preferences(self.human.user_id, four_colour=self.four_colour)
             self.write(
@@ -559,18 +504,18 @@ class Sandbox:
                 if self.four_colour
                 else w.gettext("Four-colour deck off.")
             )
-        elif lowered == "moves":
-            self._list_moves(info.game, await self.service.legal_moves(info.id, self.human.user_id))
-        elif lowered == "hand":
+        elif lowered in COMMANDS["moves"]:
+            view = await self.service.view_for(info.id, self.human.user_id)
+            self.write(self._moves_text(info.game, list(view.get("legal_moves") or []), view))
+        elif lowered in COMMANDS["hand"]:
             delivery = await self.service.hand_delivery(info.id, self.human.user_id)
             await self._deliver([delivery], full=True)
-        elif lowered in ("table", "board"):
+        elif lowered in COMMANDS["table"]:
             board = await self.service.board_delivery(info.id)
-            await self._deliver([board])
-            self.write(describe(board.view or {}, w, self._names(board)))
+            await self._deliver([board], full=True)
         else:
             try:
-                if lowered == "resign":
+                if lowered in COMMANDS["resign"]:
                     if not await self._resign_confirmed(info):
                         self.write(
                             w.gettext("You did not resign: match #{id} goes on.").format(id=info.id)
@@ -609,7 +554,10 @@ class Sandbox:
         number = int(command)
         # Only a move shown with its number: a set of cards (any few of twelve to discard) is
         # typed out, and a number never stands for one the player has not seen.
-        listed = _listed_moves(legal)[:MAX_NUMBERED]  # as many as "moves" shows numbered
+        shown = picture_cards(await self.service.view_for(info.id, self.human.user_id))
+        listed = _listed_moves(legal, info.game, shown)[
+            :MAX_NUMBERED
+        ]  # as many as "moves" shows numbered
         if not listed:
             raise ServiceError(
                 N_("Your moves have no numbers now: type the move itself. {open}"),
@@ -626,16 +574,13 @@ class Sandbox:
             )
         return listed[number - 1]
 
-    def _list_moves(self, game: str, legal: list[str]) -> None:
-        self.write(self._moves_text(game, legal))
-
-    def _moves_text(self, game: str, legal: list[str]) -> str:
+    def _moves_text(self, game: str, legal: list[str], view: Mapping[str, Any]) -> str:
         """The moves open, numbered; sets of cards (discards of any few of twelve) are said
         as what to type, never listed by the thousand."""
         w = self.w
         if not legal:
             return w.gettext("No move is open to you now.")
-        numbered = _listed_moves(legal)
+        numbered = _listed_moves(legal, game, picture_cards(view))
         shown = [
             f"{i}. {wording.move_text(game, move, w)}"
             for i, move in enumerate(numbered[:MAX_NUMBERED], 1)
@@ -667,42 +612,104 @@ class Sandbox:
 
     # -- showing deliveries ---------------------------------------------------------------
     async def _deliver(self, deliveries: list[Delivery], *, full: bool = False) -> None:
-        """Show what Discord would show this player: public messages, and their own DMs.
+        """Show what Discord would show this player, as a host tells it at a table: the news
+        of each move (who played what, who took the trick, a deal's breakdown), and their own
+        hand with the table in words when it is their turn or when ``full`` (asked for).
 
-        The hand (which holds the table's public facts too) is shown in full when it is the
-        player's turn, or when ``full`` (asked for)."""
+        The challenge is not told: the computer takes it up at once, and its words are
+        Discord's (buttons to press)."""
+        self.news = set()
         for delivery in _story_order(deliveries):
-            if delivery.to not in (None, self.human.user_id):
+            if delivery.to not in (None, self.human.user_id) or delivery.status == "challenge":
                 continue  # the computer's hand stays hidden, as on Discord
-            text = delivery.text.replace("**", "")
             if delivery.kind in ("notice", "dm"):
-                self.write(f"» {text}")
+                self.write(f"» {delivery.text}")
             elif delivery.kind == "board" and delivery.view is not None:
-                self.write(f"== {text}")
                 await self._picture(delivery, "table.png")
+                self._board(delivery, full=full)
             elif delivery.kind == "hand" and delivery.view is not None:
                 await self._picture(delivery, "hand.png")
-                legal = delivery.view.get("legal_moves") or []
-                if legal or full:
-                    view = describe(delivery.view, self.w, self._names(delivery))
-                    moves = self._moves_text(delivery.game, legal)
-                    # What to type for a set of cards ends the list of moves, by the prompt;
-                    # the hand's text says it too, as a DM must: once is enough here.
-                    said = moves.split("\n")
-                    text = "\n".join(line for line in text.split("\n") if line not in said)
-                    self.write(f"\n-- {text}\n{view}\n{moves}")
+                self._hand(delivery, full=full)
         # Shown here is sent: the outbox must not keep them for a Discord start-up to send.
         await self.service.delivered(deliveries)
+
+    def _board(self, delivery: Delivery, *, full: bool) -> None:
+        """The table's news: the move, the trick it took (and by whom), a deal's breakdown.
+        Asked for (``full``), the table itself in words."""
+        view = delivery.view or {}
+        names = self._names(delivery)
+        lines = list(delivery.news)
+        trick = last_trick(view)
+        if trick is not None and trick != self.told.get(delivery.match_id):
+            self.told[delivery.match_id] = trick
+            if not view.get("trick"):  # taken just now, not a trick of an earlier turn
+                # After the card that took it, before the breakdown of the deal it ended.
+                lines.insert(min(1, len(lines)), trick_won_text(trick, names, self.w))
+        if full:
+            lines = [delivery.text.split("\n", 1)[0], *lines, describe(view, self.w, names)]
+        self.news.update(lines)
+        if lines:
+            self.write("\n".join(lines))
+
+    def _hand(self, delivery: Delivery, *, full: bool) -> None:
+        """The player's hand at their turn (or asked for): the hand's words as on Discord,
+        the cards drawn since it was last seen, the table in words, the moves numbered."""
+        view = delivery.view or {}
+        hand = list(view.get("hand") or [])
+        legal = view.get("legal_moves") or []
+        if not (legal or full):
+            return
+        # The deal (a Le 5 As round) it was held in: the cards of a new deal are not drawn.
+        deal = view.get("deal", view.get("round"))
+        held, before = (deal, hand), self.held.get(delivery.match_id)
+        self.held[delivery.match_id] = held
+        w = self.w
+        lines = delivery.text.split("\n")
+        drawn: list[str] = []
+        if before is not None and before[0] == deal:  # a double pack holds two of a card
+            drawn = list((Counter(hand) - Counter(before[1])).elements())
+        if drawn:
+            order = hand_order(view)
+            lines.append(
+                w.gettext("You drew {cards}.").format(cards=cards_text(sorted(drawn, key=order), w))
+            )
+        moves = self._moves_text(delivery.game, legal, view)
+        # What to type for a set of cards ends the list of moves, by the prompt; the hand's
+        # text says it too, as a DM must: once is enough here.
+        said = [*moves.split("\n"), wording.listing(delivery.game, legal, w)]
+        last = wording.last_move(view)
+        if last is not None and self.news:  # the table told the move just now, by name
+            mine = w.gettext("You: {move}.").format(
+                move=wording.move_text(delivery.game, last[1], w)
+            )
+            said.append(mine)
+        lines = [line for line in lines if line not in said and line not in self.news]
+        # The table's facts a host says again only when they change (a declaration is
+        # announced once), unless the hand is asked for or a new deal has begun.
+        names = self._names(delivery)
+        facts = table_facts(view, w, names)
+        same_deal = before is not None and before[0] == deal
+        known = self.facts.get(delivery.match_id, set()) if same_deal else set()
+        self.facts[delivery.match_id] = set(facts)
+        lines += [f for f in facts if f not in self.news and (full or f not in known)]
+        lines += describe(view, w, names, table=False).split("\n")
+        self.write("\n-- " + "\n".join([*lines, moves]))
 
     async def _picture(self, delivery: Delivery, name: str) -> None:
         if self.pictures is None or delivery.view is None:
             return
         hand_png, table_png = self.pictures
         if name == "hand.png":
-            data = await asyncio.to_thread(hand_png, delivery.view, four_colour=self.four_colour)
+            data = await asyncio.to_thread(
+                hand_png, delivery.view, four_colour=self.four_colour, words=self.w
+            )
         else:
             data = await asyncio.to_thread(
-                table_png, delivery.view, self._names(delivery), four_colour=self.four_colour
+                table_png,
+                delivery.view,
+                self._names(delivery),
+                four_colour=self.four_colour,
+                words=self.w,
             )
         path = self.folder / f"match-{delivery.match_id}" / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -719,11 +726,22 @@ def _story_order(deliveries: list[Delivery]) -> list[Delivery]:
     return [d for d in deliveries if all(d is not r for r in results)] + results
 
 
-def _listed_moves(legal: list[str]) -> list[str]:
+def _listed_moves(legal: list[str], game: str, shown: list[str] | None = None) -> list[str]:
     """The moves shown one by one, with their numbers: all but those of a verb whose moves
-    are sets of cards (said as what to type, not listed)."""
+    are sets of cards (said as what to type, not listed); a card's moves in the order the
+    hand picture ``shown`` them (else the game's order of a hand), then the others
+    (propose, draw …) as the game lists them."""
     sets = {m.split()[0] for m in legal if len(move_cards(m)) > 1}
-    return [m for m in legal if m.split()[0] not in sets]
+    order = hand_order({"game": game})
+    at = {card: i for i, card in reversed(list(enumerate(shown or [])))}
+
+    def place(move: str) -> tuple[int, Any]:
+        cards = move_cards(move)
+        if not cards:
+            return (2, ())
+        return (0, at[cards[0]]) if cards[0] in at else (1, order(cards[0]))
+
+    return sorted((m for m in legal if m.split()[0] not in sets), key=place)
 
 
 def _user_name() -> str:

@@ -26,6 +26,8 @@ from games.phrases import (
     cards_text,
     closing_lines,
     describe_common,
+    entry_line,
+    pair_line,
     points_text,
     seat_names,
 )
@@ -1228,6 +1230,13 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "stay yours and may still be played from the table."
         ),
         words.gettext(
+            "A trick goes to the higher card of the suit led, or to the higher trump if a "
+            "trump was played to another suit; a card of another suit that is not a trump "
+            "never wins. When both cards are the same (the two copies of one card), the "
+            "card led wins. So it is while the stock lasts and in the last eight tricks "
+            "alike; only the duty to follow changes."
+        ),
+        words.gettext(
             "Melds: a marriage (king and queen of a suit) scores 20, 40 in trumps; a "
             "bezique (queen of spades and jack of diamonds) 40, the double bezique 500; "
             "four jacks 40, four queens 60, four kings 80, four aces 100; the sequence "
@@ -1241,6 +1250,14 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "trump if you can. At the end of the deal each ace and ten won in tricks (a "
             "brisque) scores 10, and the last trick 10. The first to reach the target wins "
             "at once."
+        ),
+        words.gettext(
+            "For example, trumps are hearts and you lead the king of spades. The queen of "
+            "spades or a club loses to it, the other king of spades too (the card led "
+            "wins), while the ace or ten of spades, or any heart, takes it. If the trick is "
+            "yours and you hold the king and queen of clubs, you may meld them as a "
+            "marriage for 20 (40 in hearts). After a later trick, the queen of spades and "
+            "the jack of diamonds make a bezique for 40."
         ),
         words.gettext(
             "Moves: `play` and a card, like `play QS`. After winning a trick: `meld` and "
@@ -1273,6 +1290,32 @@ class Bezique(core.Game):
     )
     example_moves = ("play QS", "meld QS JD", "exchange", "draw")
     example_options = "target=1000"
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        if view.get("stage") == 2:
+            lines.append(
+                words.gettext(
+                    "The stock is used up: in the last eight tricks you must follow suit and "
+                    "win the trick if you can."
+                )
+            )
+        for seat, laid in enumerate(view.get("table") or ()):
+            if laid:
+                lines.append(
+                    words.gettext("Laid out by {name}: {cards}.").format(
+                        name=names[seat], cards=cards_text(laid, words)
+                    )
+                )
+        for meld in (view.get("melds") or [])[-3:]:  # the latest: the picture shows the rest
+            what = meld_text(meld["name"], meld["cards"], words)
+            lines.append(entry_line(names[int(meld["seat"])], what, int(meld["points"]), words))
+        brisques = view.get("brisques")
+        if isinstance(brisques, list) and any(brisques):
+            lines.append(pair_line(words.gettext("Brisques"), names, brisques, words))
+        return lines
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "melds":

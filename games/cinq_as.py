@@ -557,6 +557,11 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "round the higher total wins."
         ),
         words.gettext(
+            "For example, an expedition of hearts holding one bonus card and the 4, 6, 9 "
+            "and 10 scores (29 − 20) × 2 = 18; a lone bonus card scores (0 − 20) × 2 = −40; "
+            "the 2 to 9 of one suit, eight cards, score 44 − 20 + 20 = 44."
+        ),
+        words.gettext(
             "Moves: `play` and a card puts it on your expedition, like `play 3S`; "
             "`discard` and a card puts it on the discard pile, like `discard 10H`. Then "
             "`draw` takes the top card of the stock, and `draw` with a suit letter takes "
@@ -584,6 +589,47 @@ class CinqAs(core.Game):
     )
     example_moves = ("play 3S", "discard 10H", "draw", "draw T")
     example_options = "rounds=1"
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        if isinstance(view.get("round"), int) and isinstance(view.get("rounds"), int):
+            lines.append(
+                words.gettext("Round {n} of {count}.").format(
+                    n=words.number(view["round"]), count=words.number(view["rounds"])
+                )
+            )
+        scores = view.get("expedition_scores") or [{}, {}]
+        for seat, expeditions in enumerate(view.get("expeditions") or ()):
+            laid = [
+                words.gettext("{cards} ({points})").format(
+                    cards=cards_text(cards, words),
+                    points=words.number(int(scores[seat].get(suit, 0))),
+                )
+                for suit, cards in expeditions.items()
+                if cards
+            ]
+            if laid:
+                lines.append(
+                    words.gettext("Expeditions of {name}: {expeditions}.").format(
+                        name=names[seat], expeditions="; ".join(laid)
+                    )
+                )
+        tops = [
+            card_name(pile[-1], words) for pile in (view.get("discards") or {}).values() if pile
+        ]
+        if tops:
+            lines.append(
+                words.gettext("On top of the discard piles: {cards}.").format(cards=" ".join(tops))
+            )
+        if isinstance(view.get("just_discarded"), str):
+            lines.append(
+                words.gettext("{card} was just discarded: it cannot be drawn back at once.").format(
+                    card=card_name(view["just_discarded"], words)
+                )
+            )
+        return lines
 
     def goal_text(self, value: int, words: Words = ENGLISH) -> str:
         return words.ngettext("in {n} round", "in {n} rounds", value).format(n=words.number(value))

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self, TypedDict, TypeVar, cast
 
 from games.cards import SUITS, Cards, check_deck, parse_card, sort_cards
-from games.phrases import MOVE_WORDS, describe_common, notation_help
+from games.phrases import (
+    MOVE_WORDS,
+    describe_common,
+    notation_help,
+    seat_names,
+    table_lines,
+    typed_in,
+)
 from games.words import ENGLISH, N_, Blank, Either, Message, Words, counted
 
 Json = dict[str, Any]
@@ -75,8 +82,8 @@ class Refusal(ValueError):
         return self.reason.say(ENGLISH)
 
     def say(self, words: Words = ENGLISH) -> str:
-        """The reason in ``words``'s language."""
-        return self.reason.say(words)
+        """The reason in ``words``'s language, its moves in the reader's move words."""
+        return typed_in(self.reason.say(words), words)
 
 
 class IllegalMove(Refusal):
@@ -412,6 +419,9 @@ class Game(ABC):
     )
     """How this game's cards are written, for a move that names something else."""
 
+    deal_line: ClassVar[str] = N_("Deal {n}, dealt by {name}.")
+    """The table's line for the deal being played, as the game calls a deal."""
+
     # -- the game in players' words (each game's module writes its own and hands it in) -----
     def title_in(self, words: Words = ENGLISH) -> str:
         """The game's name as players of ``words``'s language call it (Piquet is Pikett in
@@ -423,6 +433,24 @@ class Game(ABC):
         under ``declarations``) in players' words, without who made it; None where the game
         keeps no words of its own for it (a generic reader then shows the entry as it is)."""
         return None
+
+    def table_text(
+        self, view: Mapping[str, Any], words: Words = ENGLISH, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """What the table of ``view`` shows, one sentence a line, for a reader who has no
+        picture of it (the terminal): what every trick game shows (trumps, stock, the trick
+        on the table, tricks taken), then what this game shows of its own. ``names`` are seat
+        0's and seat 1's."""
+        who = seat_names(words, names)
+        own = self.table_extras(view, words, who)
+        return [*table_lines(view, words, who, self.deal_line), *own]
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        """This game's own part of :meth:`table_text` (melds laid out, declarations,
+        expeditions), each sentence naming the players by ``names``."""
+        return []
 
     def option_text(
         self, name: str, value: int, words: Words = ENGLISH, first: str | None = None
@@ -499,7 +527,8 @@ class Game(ABC):
         ends with how to type its moves in any language."""
         if self._rules_help is None:
             return self.summary
-        return "\n\n".join((*self._rules_help(words), notation_help(self.state_type.syntax, words)))
+        own = [typed_in(paragraph, words) for paragraph in self._rules_help(words)]
+        return "\n\n".join((*own, notation_help(self.state_type.syntax, words, self.pack)))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

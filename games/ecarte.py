@@ -23,6 +23,7 @@ from games.phrases import (
     cards_text,
     closing_lines,
     describe_common,
+    entry_line,
     points_text,
     seat_names,
 )
@@ -756,6 +757,13 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "reach the target (11 points, or 17) wins, even in the middle of a hand."
         ),
         words.gettext(
+            "A trick goes to the higher card of the suit led, or to the trump played to it. "
+            "For example, trumps are diamonds and elder, holding the king of diamonds, "
+            "plays at once without proposing: elder is committed. Taking three or four "
+            "tricks scores 1, all five 2; taking only one or two gives the dealer 2, none "
+            "3. Announcing the king of diamonds adds 1 whatever happens."
+        ),
+        words.gettext(
             "Moves: `play` and a card plays it, like `play KH`. `propose` asks for new "
             "cards; the dealer answers `accept` or `refuse`. `discard` and the cards you "
             "exchange, like `discard 7S 8D`; the dealer may type `discard` alone to keep all "
@@ -785,6 +793,27 @@ class Ecarte(core.Game):
     example_moves = ("play KH", "propose", "accept", "discard 7S 8D")
     example_options = "target=17"
     seat_keys = ("committed", "king")
+    deal_line = N_("Hand {n}, dealt by {name}.")
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        for exchange in view.get("exchanges") or ():
+            said = self.entry_text("exchanges", exchange, words)
+            if said is not None:
+                lines.append(entry_line(names[int(exchange["seat"])], said, None, words))
+        discarded = view.get("discarded")
+        if discarded:
+            lines.append(
+                words.gettext("Your discards: {cards}.").format(cards=cards_text(discarded, words))
+            )
+        king = view.get("king")
+        if king in (0, 1):
+            lines.append(
+                words.gettext("{name} announced the king of trumps.").format(name=names[king])
+            )
+        return lines
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "exchanges":  # how many cards one side changed: which ones stay hidden

@@ -25,6 +25,8 @@ from games.core import IllegalMove, Seat
 from games.phrases import (
     cards_text,
     deal_line,
+    entry_line,
+    pair_line,
     points_text,
     seat_names,
 )
@@ -974,6 +976,11 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "make two talons, five cards for elder and three for younger."
         ),
         words.gettext(
+            "The ace ranks highest, then the king, queen, jack, ten, nine, eight and seven. "
+            "For the point the cards count: the ace 11, the king, queen, jack and ten 10 "
+            "each, the nine, eight and seven their number."
+        ),
+        words.gettext(
             "First the exchange: elder discards up to five cards and takes as many from "
             "the top of their talon, then younger up to three from theirs. Then the "
             "declarations, which Tapis counts for you: the point (the longest suit, 1 "
@@ -981,6 +988,17 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "sets of tens or better (a trio scores 3, a quatorze 14). In each class only "
             "the better holding scores. A player who reaches 30 from declarations "
             "before the other scores anything adds the repique, 60."
+        ),
+        words.gettext(
+            "The scores in full. Point: 1 a card of your longest suit; with equal lengths "
+            "the higher count of the cards wins; still equal, nobody scores. Sequences: a "
+            "tierce (three in a row) 3, a quart 4, a quint 15, a sixième 16, a septième 17, "
+            "a huitième 18; the longer best sequence wins, then the higher top card; still "
+            "equal, nobody scores; the winner scores every sequence they hold. Sets of tens, "
+            "jacks, queens, kings or aces: a trio 3, a quatorze 14; a quatorze beats any "
+            "trio, then the higher rank wins; the winner scores all their sets. A full hand, "
+            "every card in a combination that scored, adds 50. There is no carte blanche "
+            "in this game."
         ),
         words.gettext(
             "Then twelve tricks, without trumps: follow suit if you can. Leading a ten or "
@@ -993,6 +1011,15 @@ def rules_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "After the last deal the higher total wins. If the loser reached 100, the "
             "winner scores 100 and the difference; if not, the loser is rubiconed and the "
             "winner scores 100 and both totals."
+        ),
+        words.gettext(
+            "For example, elder holds A K Q J 10 of hearts and the kings of the other three "
+            "suits, and younger's best are a point of four and a tierce. Elder scores the "
+            "point of five (count 51) 5, the quint to the ace 15 and the quatorze of kings "
+            "14: 34 before younger scores anything, so the repique adds 60, and 94 are "
+            "scored before the first card is played. A partie that ends 120 to 85 is won "
+            "by 100 + 120 + 85 = 305, since the loser stayed under 100; one that ends 130 "
+            "to 104 by 100 + 26 = 126."
         ),
         words.gettext(
             "Moves: `discard` and the cards you give up, like `discard 7S 8D 9C`; "
@@ -1026,6 +1053,34 @@ class Piquet(core.Game):
 
     public_facts = ("declarations",)
     by_role = ("talons", "exchanged")
+
+    def table_extras(
+        self, view: Mapping[str, Any], words: Words, names: tuple[str, str]
+    ) -> list[str]:
+        lines = []
+        elder = view.get("elder")
+        talons = view.get("talons")
+        if elder in (0, 1) and isinstance(talons, list) and len(talons) == 2 and any(talons):
+            by_seat = talons if elder == 0 else [talons[1], talons[0]]
+            lines.append(
+                pair_line(words.gettext("Cards left in the talons"), names, by_seat, words)
+            )
+        if view.get("discarded"):
+            lines.append(
+                words.gettext("Your discards: {cards}.").format(
+                    cards=cards_text(view["discarded"], words)
+                )
+            )
+        if view.get("talon_seen"):
+            lines.append(
+                words.gettext("Talon cards you may look at: {cards}.").format(
+                    cards=cards_text(view["talon_seen"], words)
+                )
+            )
+        for entry in view.get("declarations") or ():
+            what = declaration_text(entry["kind"], entry["text"], words)
+            lines.append(entry_line(names[int(entry["seat"])], what, int(entry["points"]), words))
+        return lines
 
     def entry_text(self, key: str, entry: Mapping[str, Any], words: Words = ENGLISH) -> str | None:
         if key == "declarations":

@@ -126,6 +126,13 @@ class MatchService:
         """What is stored of a player (None if never seen)."""
         return await self.store.profile(user_id)
 
+    async def seen(self, player: PlayerRef) -> None:
+        """Remember a player's name and language as last seen, so that what their matches
+        say to them next (a resumed match's hand) speaks the language they use now."""
+        now = self.store.ts()
+        await self.store.db.transact(lambda conn: self.store.remember(conn, (player,), now))
+        self.store.remembered((player,))
+
     async def set_preferences(self, user_id: int, *, four_colour: bool | None = None) -> None:
         if four_colour is not None:
             await self.store.set_flag(user_id, "four_colour", four_colour)

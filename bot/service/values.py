@@ -17,6 +17,7 @@ import games
 from bot import clocks
 from bot.sql import Connection
 from games import State
+from games.phrases import typed_in
 from games.words import ENGLISH, Words
 
 Json = dict[str, Any]
@@ -291,10 +292,11 @@ class ServiceError(Exception):
         self.deliveries: list[Delivery] = list(deliveries or [])
 
     def say(self, words: Words = ENGLISH) -> str:
-        """The refusal in the language of ``words``."""
+        """The refusal in the language of ``words``, the moves it shows in the reader's
+        own move words (`écarter`, not `discard`)."""
         if isinstance(self.message, str):
-            return Phrase(self.message, self.blanks).say(words)
-        return self.message.say(words)
+            return typed_in(Phrase(self.message, self.blanks).say(words), words)
+        return typed_in(self.message.say(words), words)
 
     def __str__(self) -> str:
         return self.say(ENGLISH)

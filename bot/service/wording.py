@@ -34,6 +34,7 @@ from bot.service.values import (
 )
 from games.cards import SUIT_SYMBOLS
 from games.core import move_cards
+from games.phrases import typed_in
 from games.words import N_, Words
 
 MAX_LISTED_MOVES = 12
@@ -118,8 +119,11 @@ def listing(game: str, moves: Sequence[str], w: Words) -> str:
         shown.append(w.ngettext("{n} more", "{n} more", more).format(n=w.number(more)))
     if shown:
         parts.insert(0, ", ".join(shown))
-    return w.gettext("Moves open to you: {moves}.").format(
-        moves=w.gettext(" or ").join(parts) if len(parts) > 1 else parts[0]
+    return typed_in(
+        w.gettext("Moves open to you: {moves}.").format(
+            moves=w.gettext(" or ").join(parts) if len(parts) > 1 else parts[0]
+        ),
+        w,
     )
 
 

@@ -201,7 +201,8 @@ async def test_a_servers_language_chosen_in_one_process_is_spoken_by_every_one(
     await first.languages.choose(GUILD, "fr")
     await _until(lambda: second_speaks("fr"), "French chosen in the other process")
     _, told = await second.challenge(ALICE, BOB, "ecarte", guild_id=GUILD, channel_id=1)
-    assert [d.text for d in told if "défie Bob à Écarté" in (d.text or "")], told
+    challenge = "lance un défi à Bob\N{NO-BREAK SPACE}: Écarté"  # French, the chosen language
+    assert [d.text for d in told if challenge in (d.text or "")], told
     await second.languages.seen(GUILD, "sv")  # Discord's locale: still the chosen one wins
     await first.languages.choose(GUILD, None)  # back to Discord's locale, seen by the second
     await _until(lambda: second_speaks("sv"), "the server's own locale again")

@@ -32,7 +32,7 @@ async def test_each_reader_is_spoken_to_in_their_language(
         for user in (alice, bob)
     }
     assert hands[alice.id] or hands[bob.id]
-    assert all("partie de Piquet" in text for text in hands[alice.id])
+    assert all("partie Piquet" in text for text in hands[alice.id])
     assert all("Pikett, parti nr" in text for text in hands[bob.id])
     # A reply speaks the member's language.
     reply = await (await fake.slash(bob, "matches")).reply()
