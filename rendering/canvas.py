@@ -52,11 +52,11 @@ HEADER_H: Final = 68
 BAND_H: Final = 104
 
 # Text sizes, in pixels of the font's em. A phone shows a 1000-pixel picture 390 pixels wide,
-# so the smallest text, 29, is 11.3 pixels there: the least that reads at arm's length.
-TEXT: Final = 29
+# so the smallest text, 31, is 12.1 pixels there: the least that reads at arm's length.
+TEXT: Final = 31
 """Every secondary word: notes, captions, names under cards, the footer."""
-TEXT_BOLD: Final = 30
-TEXT_LARGE: Final = 32
+TEXT_BOLD: Final = 32
+TEXT_LARGE: Final = 33
 TITLE: Final = 36
 CAPTION_H: Final = 40
 """Room a caption takes above what it names."""
@@ -322,15 +322,28 @@ def player_band(
         fill=colour,
         max_width=int(width - MARGIN - score_w - 18 - x),
     )
-    if notes:
-        text(
-            draw,
-            (MARGIN, top + TEXT_LARGE + 12),
-            " · ".join(notes),
-            TEXT,
-            fill=MUTED,
-            max_width=width - 2 * MARGIN,
-        )
+    if not notes:
+        return
+    # The notes have a line of their own; when a language's words need more, the first ones
+    # (the turn, the dealer) join the name on the top line, where there is room beside it.
+    room = width - 2 * MARGIN
+    below = list(notes)
+    beside: list[str] = []
+    name_w = typeset.width(typeset.runs(name, True), TEXT_LARGE, True)
+    while len(below) > 1 and _width(" · ".join(below)) > room:
+        wanted = _width(" · " + " · ".join([*beside, below[0]]))
+        if x + name_w + wanted > width - MARGIN - score_w - 18:
+            break
+        beside.append(below.pop(0))
+    if beside:
+        after = x + min(name_w, width - MARGIN - score_w - 18 - x)
+        text(draw, (after, top + 2), " · " + " · ".join(beside), TEXT, fill=MUTED)
+    text(draw, (MARGIN, top + TEXT_LARGE + 12), " · ".join(below), TEXT, fill=MUTED, max_width=room)
+
+
+def _width(words: str) -> float:
+    """The drawn width of secondary words (:data:`TEXT`)."""
+    return typeset.width(typeset.runs(words), TEXT)
 
 
 def card(
@@ -652,10 +665,13 @@ def news_breakdown(
     words: Words,
 ) -> tuple[list[str], Mapping[str, Any] | None]:
     """The breakdown of the deal that ended last (``ended``, from the view) and its last trick,
-    while it is still the ``news`` (nothing played since, or the match over); else nothing."""
+    while it is still the ``news`` (nothing played since, or the match over); else nothing.
+    The trick is left out while the table shows it already as its last trick: said once, the
+    picture stays within a phone's proportions."""
     if ended is None or not news:
         return [], None
-    return game.deal_summary(view, words, names), ended.get("last_trick")
+    last = None if view.get("last_trick") else ended.get("last_trick")
+    return game.deal_summary(view, words, names), last
 
 
 def deal_foot(

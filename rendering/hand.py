@@ -262,7 +262,8 @@ def _row(
             )
         picture.lay(image, (x, y))
     label_y = top + card_h + 10
-    size = TEXT_LARGE if scale >= 1 else TEXT
+    # A crowded row (Piquet's twelve cards) leaves each name less room: the smaller size.
+    size = TEXT_LARGE if scale >= 1 and step >= card_w else TEXT
     for i, code in enumerate(cards):
         x = left + i * step
         visible = card_w if i == count - 1 else min(step, card_w)
