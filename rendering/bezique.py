@@ -208,12 +208,16 @@ def _melds(draw: Draw, view: BeziqueView, names: Names, y: int, height: int, wor
     )
 
 
-def _hand_extras(view: BeziqueView, words: Words) -> list[ExtraRow]:
+def _hand_extras(view: BeziqueView, words: Words, owner: str | None) -> list[ExtraRow]:
     """A player's melded cards lie on the table but are still theirs to play."""
     seat = view["seat"]
     if seat is None:
         return []
-    return [ExtraRow(words.gettext("Your cards on the table"), view["table"][seat], playable=True)]
+    if owner is None:
+        title = words.gettext("Your cards on the table")
+    else:
+        title = words.gettext("{name}’s cards on the table").format(name=owner)
+    return [ExtraRow(title, view["table"][seat], playable=True)]
 
 
 def _hand_note(view: BeziqueView, words: Words) -> str:

@@ -168,12 +168,18 @@ def _middle(
     tricks(image, draw, view, names, x + 10, y, four_colour, last_gap=30, words=words)
 
 
-def _hand_extras(view: PiquetView, words: Words) -> list[ExtraRow]:
+def _hand_extras(view: PiquetView, words: Words, owner: str | None) -> list[ExtraRow]:
     """The player's own discards, and the talon cards left that they may look at (piquet D3,
     D4): both count in their reckoning of what the opponent may hold."""
+    if owner is None:
+        discards = words.gettext("Your discards")
+        seen = words.gettext("Talon cards you may see")
+    else:
+        discards = words.gettext("{name}’s discards").format(name=owner)
+        seen = words.gettext("Talon cards {name} may see").format(name=owner)
     return [
-        ExtraRow(words.gettext("Your discards"), view.get("discarded", [])),
-        ExtraRow(words.gettext("Talon cards you may see"), view.get("talon_seen", [])),
+        ExtraRow(discards, view.get("discarded", [])),
+        ExtraRow(seen, view.get("talon_seen", [])),
     ]
 
 
