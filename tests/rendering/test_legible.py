@@ -135,14 +135,16 @@ def moments(name: str) -> dict[str, tuple[Any, Any]]:
     }
 
 
-def draw(view: Any, lang: str, table: bool) -> tuple[Image.Image, list[Drawn]]:
+def draw(
+    view: Any, lang: str, table: bool, owner: str | None = None
+) -> tuple[Image.Image, list[Drawn]]:
     renderer = renderer_for(view)
     words = i18n.words(lang)
     with recording() as drawn:
         if table:
             picture = renderer.table(view, NAMES, False, words)
         else:
-            picture = draw_hand(view, renderer, False, words)
+            picture = draw_hand(view, renderer, False, words, owner)
     return picture, drawn
 
 
@@ -156,9 +158,13 @@ def pictures(request: pytest.FixtureRequest) -> list[tuple[str, Image.Image, lis
     out = []
     for moment, (public, seat_view) in moments(name).items():
         for lang in i18n.LANGS:
-            for table, view in ((True, public), (False, seat_view)):
-                picture, drawn = draw(view, lang, table)
-                kind = "table" if table else "hand"
+            for table, view, owner in (
+                (True, public, None),
+                (False, seat_view, None),
+                (False, seat_view, NAMES[seat_view["seat"]]),  # a replay's, for spectators
+            ):
+                picture, drawn = draw(view, lang, table, owner)
+                kind = "table" if table else "spectators' hand" if owner else "hand"
                 out.append((f"{name} {kind} {moment} {lang}", picture, drawn))
     return out
 
