@@ -398,13 +398,14 @@ def stock(
     draw: Draw,
     count: int,
     xy: tuple[int, int],
-    label: str,
+    label: str | None,
     scale: float = 1.0,
     words: Words = ENGLISH,
     *,
     right: bool = False,
 ) -> None:
-    """A face-down pile showing its size: up to three backs, offset, and "label: n" under it."""
+    """A face-down pile showing its size: up to three backs, offset, and "label: n" under it
+    (just n when ``label`` is None: the pile's name is a caption above it)."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"{label} must be a whole number of cards, not {count!r}")
     x, y = xy
@@ -414,7 +415,11 @@ def stock(
             card_back(image, (x + i * 3, y - i * 3), scale)
     else:
         slot(draw, (x, y, x + w, y + h))
-    shown = words.gettext("{label}: {n}").format(label=label, n=words.number(count))
+    shown = (
+        words.number(count)
+        if label is None
+        else words.gettext("{label}: {n}").format(label=label, n=words.number(count))
+    )
     # Aligned with the pile's outer edge, so a long word never runs off the picture.
     room = max(w + 80, 150)
     if right:
@@ -537,8 +542,12 @@ def stock_and_turn_up(
     words: Words = ENGLISH,
 ) -> int:
     """The stock at the left margin and the turn-up beside it (its empty place once taken);
-    returns the turn-up's x. Games with a turn-up (Bézigue, Écarté) lay them alike."""
-    stock(image, draw, view["stock"], (MARGIN, y + CAPTION_H), words.gettext("stock"), words=words)
+    returns the turn-up's x. Games with a turn-up (Bézigue, Écarté) lay them alike.
+
+    The stock is named above it like the turn-up, its size alone under it: the line under the
+    cards stays free for the words under the turn-up (the trumps)."""
+    caption(draw, (MARGIN, y), words.gettext("stock"), max_width=CARD_W + 60)
+    stock(image, draw, view["stock"], (MARGIN, y + CAPTION_H), None, words=words)
     turn_x = MARGIN + CARD_W + 90
     caption(draw, (turn_x, y), words.gettext("turn-up"), max_width=CARD_W + 40)
     if view["turn_up"]:

@@ -39,7 +39,7 @@ from rendering.style import CARD_H, CARD_W, GOLD, MUTED
 MARKERS: Final = {"S": "AS", "H": "AH", "D": "AD", "C": "AC", "T": "1T"}
 """The five aces laid out as the discard piles' markers."""
 
-COLUMN: Final = 160
+COLUMN: Final = 156
 """Horizontal distance between expedition columns."""
 STEP: Final = 44
 """Vertical distance between cards of an expedition: each card's rank stays in view."""
@@ -156,7 +156,8 @@ def _section(
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]
         score = number(scores[suit], words, signed=True) if cards else "–"
-        score_chip(draw, (x, y, x + CARD_W, y + CHIP_H), suit, score, four_colour)
+        # Wider than the card, so the suit and a score of three figures keep apart.
+        score_chip(draw, (x - 8, y, x + CARD_W + 8, y + CHIP_H), suit, score, four_colour)
         top = y + CHIP_H + 10
         if not cards:
             slot(draw, (x, top, x + CARD_W, top + CARD_H))
@@ -217,7 +218,7 @@ def _middle(
         image,
         draw,
         view["stock"],
-        (WIDTH - MARGIN - CARD_W - 6, top),
+        (WIDTH - MARGIN - CARD_W, top),
         words.gettext("stock"),
         words=words,
         right=True,

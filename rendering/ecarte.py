@@ -192,7 +192,7 @@ def _middle(
             bold=True,
             anchor="ma",
         )
-    trick_x = turn_x + CARD_W + 30
+    trick_x = turn_x + CARD_W + 40
     caption(draw, (trick_x, y), words.gettext("trick"))
     trick(
         image,

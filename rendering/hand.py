@@ -52,6 +52,9 @@ RAISE: Final = 16
 """How far a playable card stands out of the row."""
 LABEL_H: Final = 48
 STATUS_H: Final = TEXT_BOLD + 20
+CROWDED: Final = 0.7
+"""A row whose cards show less than this share of their width is crowded (Piquet's twelve):
+it reaches nearer the picture's edges and names its cards in smaller words."""
 EMPTY_H: Final = TEXT_LARGE + 24
 """The line that says a hand is empty."""
 EXTRA_H: Final = CAPTION_H + round(CARD_H * SMALL) + RAISE + LABEL_H + 4
@@ -275,7 +278,12 @@ def _row(
     reader types it (``Q♠``, in French ``D♠``)."""
     count = len(cards)
     card_w, card_h = size_of(scale)
+    # A crowded row (Piquet's twelve cards) reaches nearer the edges, so each card's name
+    # keeps the room it needs.
     step = fan_step(count, card_w, width - 2 * MARGIN, GAP)
+    crowded = step < CROWDED * card_w
+    if crowded:
+        step = fan_step(count, card_w, width - MARGIN, GAP)
     row_w = step * (count - 1) + card_w if count else 0
     left = (width - row_w) // 2
     for i, code in enumerate(cards):
@@ -293,8 +301,8 @@ def _row(
             )
         picture.lay(image, (x, y))
     label_y = top + card_h + 10
-    # A crowded row (Piquet's twelve cards) leaves each name less room: the smaller size.
-    size = TEXT_LARGE if scale >= 1 and step >= card_w else TEXT
+    # A crowded row leaves each name less room: the smaller size, not bold.
+    size = TEXT_LARGE if scale >= 1 and not crowded else TEXT
     for i, code in enumerate(cards):
         x = left + i * step
         visible = card_w if i == count - 1 else min(step, card_w)
@@ -306,4 +314,4 @@ def _row(
                 (x + 3, label_y - 2, x + visible - 3, label_y + size + 6), 8, fill=FELT_DARK
             )
         label = labels[code]
-        text(draw, (centre, label_y), label, size, bold=True, fill=colour, anchor="ma")
+        text(draw, (centre, label_y), label, size, bold=not crowded, fill=colour, anchor="ma")
