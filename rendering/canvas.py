@@ -398,14 +398,15 @@ def stock(
     draw: Draw,
     count: int,
     xy: tuple[int, int],
-    label: str | None,
+    label: str,
     scale: float = 1.0,
     words: Words = ENGLISH,
     *,
     right: bool = False,
+    named_above: bool = False,
 ) -> None:
     """A face-down pile showing its size: up to three backs, offset, and "label: n" under it
-    (just n when ``label`` is None: the pile's name is a caption above it)."""
+    (just n when the pile is ``named_above``, by a caption)."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"{label} must be a whole number of cards, not {count!r}")
     x, y = xy
@@ -417,7 +418,7 @@ def stock(
         slot(draw, (x, y, x + w, y + h))
     shown = (
         words.number(count)
-        if label is None
+        if named_above
         else words.gettext("{label}: {n}").format(label=label, n=words.number(count))
     )
     # Aligned with the pile's outer edge, so a long word never runs off the picture.
@@ -546,8 +547,9 @@ def stock_and_turn_up(
 
     The stock is named above it like the turn-up, its size alone under it: the line under the
     cards stays free for the words under the turn-up (the trumps)."""
-    caption(draw, (MARGIN, y), words.gettext("stock"), max_width=CARD_W + 60)
-    stock(image, draw, view["stock"], (MARGIN, y + CAPTION_H), None, words=words)
+    label = words.gettext("stock")
+    caption(draw, (MARGIN, y), label, max_width=CARD_W + 60)
+    stock(image, draw, view["stock"], (MARGIN, y + CAPTION_H), label, words=words, named_above=True)
     turn_x = MARGIN + CARD_W + 90
     caption(draw, (turn_x, y), words.gettext("turn-up"), max_width=CARD_W + 40)
     if view["turn_up"]:
