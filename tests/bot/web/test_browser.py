@@ -275,6 +275,10 @@ async def test_a_replay_keeps_its_controls_in_view_and_each_hand_by_its_side(
         # Seat 0's side of every table is on top: its hand above seat 1's.
         assert hand0["y"] < hand1["y"]
         assert step["y"] + step["height"] <= height  # the controls are in view
+        if width < 500:
+            # A phone shows the table across its whole width: its smallest words are drawn
+            # to read at that width.
+            assert table["width"] >= width - 1
         if width >= 1000:
             # Beside the table, each at its owner's end, the whole position on one screen
             # once the replay is scrolled to, its controls above it.
