@@ -244,3 +244,27 @@ def test_the_check_sees_faint_text() -> None:
     assert found and found[0].under == (24, 88, 58)
     assert contrast(found[0].fill, found[0].under) < CONTRAST
     assert round(contrast((255, 255, 255), (0, 0, 0)), 1) == 21.0
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_end_of_deal_fits_a_phone(name: str) -> None:
+    """Every table drawn as a deal (round, hand) ends and as the match ends, the breakdown
+    with it, in the language whose words run longest, for two whole matches."""
+    key = "round" if name == "cinq-as" else "deal"
+    words = i18n.words("fr")
+    for seed in (3, 4):
+        state = games.get(name).new_match(seed=seed, options=OPTIONS[name])
+        rng = random.Random(seed)
+        shown = 0
+        while True:
+            before = state.view(None)[key]
+            if state.to_move is not None:
+                state = state.apply(rng.choice(state.legal_moves()))
+            view = state.view(None)
+            if view[key] != before or state.to_move is None:
+                picture = renderer_for(view).table(view, NAMES, False, words)
+                assert picture.height <= TALLEST * picture.width, (seed, view[key], picture.size)
+                shown += 1
+            if state.to_move is None:
+                break
+        assert shown >= 2
