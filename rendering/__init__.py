@@ -43,19 +43,29 @@ T = TypeVar("T")
 
 
 def hand_png(
-    view: Mapping[str, Any], *, four_colour: bool = False, words: Words = ENGLISH
+    view: Mapping[str, Any],
+    *,
+    four_colour: bool = False,
+    words: Words = ENGLISH,
+    owner: str | None = None,
 ) -> bytes:
-    """A player's hand as PNG bytes, from ``state.view(seat)``, in ``words``'s language."""
-    return scene_png(hand_scene(view, four_colour=four_colour, words=words))
+    """A player's hand as PNG bytes, from ``state.view(seat)``, in ``words``'s language;
+    for spectators, in the third person, when ``owner`` names its player."""
+    return scene_png(hand_scene(view, four_colour=four_colour, words=words, owner=owner))
 
 
 def hand_scene(
-    view: Mapping[str, Any], *, four_colour: bool = False, words: Words = ENGLISH
+    view: Mapping[str, Any],
+    *,
+    four_colour: bool = False,
+    words: Words = ENGLISH,
+    owner: str | None = None,
 ) -> HandScene:
-    """What the hand picture of ``view`` shows, its words in ``words``'s language; ValueError
-    for a view that cannot be drawn."""
+    """What the hand picture of ``view`` shows, its words in ``words``'s language, spoken to
+    its player or, when ``owner`` names that player, to spectators; ValueError for a view
+    that cannot be drawn."""
     renderer = renderer_for(view)
-    return _drawn(renderer, lambda: read_scene(view, renderer, four_colour, words))
+    return _drawn(renderer, lambda: read_scene(view, renderer, four_colour, words, owner))
 
 
 def scene_image(scene: HandScene) -> Image.Image:

@@ -73,13 +73,16 @@ def fresh(view: BeziqueView) -> bool:
 def draw_table(view: BeziqueView, names: Names, four_colour: bool, words: Words) -> Image.Image:
     _check(view)
     rows = min(MELD_ROWS, max(1, len(view["melds"])))
-    melds_h = CAPTION_H + rows * LINE_H + 30
     middle_h = CAPTION_H + CARD_H + TEXT + 30
     melded_h = [_melded_height(view, seat) for seat in (0, 1)]
     history = view.get("deal_history") or []  # views from older versions may lack it
     ended = view.get("last_deal")
     news = fresh(view) or view["phase"] == "over"
     summary, last = news_breakdown(GAME, view, ended, news, names, words)
+    # While a deal's breakdown is the news, it counts the deal's melds: the list of melds
+    # gives way to it (each band still tells its player's score this deal), so the picture
+    # stays within a phone's proportions.
+    melds_h = 0 if summary else CAPTION_H + rows * LINE_H + 30
     panel_h = breakdown_height(summary, last is not None)
     height = HEADER_H + 12 + 2 * (BAND_H + 10) + sum(melded_h) + middle_h + melds_h + panel_h
     height += footer_height(history)
@@ -101,8 +104,9 @@ def draw_table(view: BeziqueView, names: Names, four_colour: bool, words: Words)
     _band(draw, view, names, 1, y, words)
     _melded(image, draw, view, 1, y + BAND_H + 8, four_colour, words)
     y += BAND_H + melded_h[1] + 10
-    _melds(draw, view, names, y, melds_h - 10, words)
-    y += melds_h
+    if melds_h:
+        _melds(draw, view, names, y, melds_h - 10, words)
+        y += melds_h
     deal_foot(image, draw, y, height, view, names, (summary, last), four_colour, words, GAME)
     return image
 
@@ -208,12 +212,16 @@ def _melds(draw: Draw, view: BeziqueView, names: Names, y: int, height: int, wor
     )
 
 
-def _hand_extras(view: BeziqueView, words: Words) -> list[ExtraRow]:
+def _hand_extras(view: BeziqueView, words: Words, owner: str | None) -> list[ExtraRow]:
     """A player's melded cards lie on the table but are still theirs to play."""
     seat = view["seat"]
     if seat is None:
         return []
-    return [ExtraRow(words.gettext("Your cards on the table"), view["table"][seat], playable=True)]
+    if owner is None:
+        title = words.gettext("Your cards on the table")
+    else:
+        title = words.gettext("{name}’s cards on the table").format(name=owner)
+    return [ExtraRow(title, view["table"][seat], playable=True)]
 
 
 def _hand_note(view: BeziqueView, words: Words) -> str:

@@ -52,11 +52,11 @@ HEADER_H: Final = 68
 BAND_H: Final = 104
 
 # Text sizes, in pixels of the font's em. A phone shows a 1000-pixel picture 390 pixels wide,
-# so the smallest text, 29, is 11.3 pixels there: the least that reads at arm's length.
-TEXT: Final = 29
+# so the smallest text, 31, is 12.1 pixels there: the least that reads at arm's length.
+TEXT: Final = 31
 """Every secondary word: notes, captions, names under cards, the footer."""
-TEXT_BOLD: Final = 30
-TEXT_LARGE: Final = 32
+TEXT_BOLD: Final = 32
+TEXT_LARGE: Final = 33
 TITLE: Final = 36
 CAPTION_H: Final = 40
 """Room a caption takes above what it names."""
@@ -322,15 +322,28 @@ def player_band(
         fill=colour,
         max_width=int(width - MARGIN - score_w - 18 - x),
     )
-    if notes:
-        text(
-            draw,
-            (MARGIN, top + TEXT_LARGE + 12),
-            " · ".join(notes),
-            TEXT,
-            fill=MUTED,
-            max_width=width - 2 * MARGIN,
-        )
+    if not notes:
+        return
+    # The notes have a line of their own; when a language's words need more, the first ones
+    # (the turn, the dealer) join the name on the top line, where there is room beside it.
+    room = width - 2 * MARGIN
+    below = list(notes)
+    beside: list[str] = []
+    name_w = typeset.width(typeset.runs(name, True), TEXT_LARGE, True)
+    while len(below) > 1 and _width(" · ".join(below)) > room:
+        wanted = _width(" · " + " · ".join([*beside, below[0]]))
+        if x + name_w + wanted > width - MARGIN - score_w - 18:
+            break
+        beside.append(below.pop(0))
+    if beside:
+        after = x + min(name_w, width - MARGIN - score_w - 18 - x)
+        text(draw, (after, top + 2), " · " + " · ".join(beside), TEXT, fill=MUTED)
+    text(draw, (MARGIN, top + TEXT_LARGE + 12), " · ".join(below), TEXT, fill=MUTED, max_width=room)
+
+
+def _width(words: str) -> float:
+    """The drawn width of secondary words (:data:`TEXT`)."""
+    return typeset.width(typeset.runs(words), TEXT)
 
 
 def card(
@@ -390,8 +403,10 @@ def stock(
     words: Words = ENGLISH,
     *,
     right: bool = False,
+    named_above: bool = False,
 ) -> None:
-    """A face-down pile showing its size: up to three backs, offset, and "label: n" under it."""
+    """A face-down pile showing its size: up to three backs, offset, and "label: n" under it
+    (just n when the pile is ``named_above``, by a caption)."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"{label} must be a whole number of cards, not {count!r}")
     x, y = xy
@@ -401,7 +416,11 @@ def stock(
             card_back(image, (x + i * 3, y - i * 3), scale)
     else:
         slot(draw, (x, y, x + w, y + h))
-    shown = words.gettext("{label}: {n}").format(label=label, n=words.number(count))
+    shown = (
+        words.number(count)
+        if named_above
+        else words.gettext("{label}: {n}").format(label=label, n=words.number(count))
+    )
     # Aligned with the pile's outer edge, so a long word never runs off the picture.
     room = max(w + 80, 150)
     if right:
@@ -524,8 +543,13 @@ def stock_and_turn_up(
     words: Words = ENGLISH,
 ) -> int:
     """The stock at the left margin and the turn-up beside it (its empty place once taken);
-    returns the turn-up's x. Games with a turn-up (Bézigue, Écarté) lay them alike."""
-    stock(image, draw, view["stock"], (MARGIN, y + CAPTION_H), words.gettext("stock"), words=words)
+    returns the turn-up's x. Games with a turn-up (Bézigue, Écarté) lay them alike.
+
+    The stock is named above it like the turn-up, its size alone under it: the line under the
+    cards stays free for the words under the turn-up (the trumps)."""
+    label = words.gettext("stock")
+    caption(draw, (MARGIN, y), label, max_width=CARD_W + 60)
+    stock(image, draw, view["stock"], (MARGIN, y + CAPTION_H), label, words=words, named_above=True)
     turn_x = MARGIN + CARD_W + 90
     caption(draw, (turn_x, y), words.gettext("turn-up"), max_width=CARD_W + 40)
     if view["turn_up"]:
@@ -652,10 +676,13 @@ def news_breakdown(
     words: Words,
 ) -> tuple[list[str], Mapping[str, Any] | None]:
     """The breakdown of the deal that ended last (``ended``, from the view) and its last trick,
-    while it is still the ``news`` (nothing played since, or the match over); else nothing."""
+    while it is still the ``news`` (nothing played since, or the match over); else nothing.
+    The trick is left out while the table shows it already as its last trick: said once, the
+    picture stays within a phone's proportions."""
     if ended is None or not news:
         return [], None
-    return game.deal_summary(view, words, names), ended.get("last_trick")
+    last = None if view.get("last_trick") else ended.get("last_trick")
+    return game.deal_summary(view, words, names), last
 
 
 def deal_foot(

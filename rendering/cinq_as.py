@@ -39,7 +39,7 @@ from rendering.style import CARD_H, CARD_W, GOLD, MUTED
 MARKERS: Final = {"S": "AS", "H": "AH", "D": "AD", "C": "AC", "T": "1T"}
 """The five aces laid out as the discard piles' markers."""
 
-COLUMN: Final = 160
+COLUMN: Final = 156
 """Horizontal distance between expedition columns."""
 STEP: Final = 44
 """Vertical distance between cards of an expedition: each card's rank stays in view."""
@@ -56,7 +56,9 @@ def _column_height(view: CinqAsView, seat: int) -> int:
     return CARD_H + max(0, longest - 1) * STEP
 
 
-def _section_height(view: CinqAsView, seat: int) -> int:
+def _section_height(view: CinqAsView, seat: int, columns: bool = True) -> int:
+    if not columns:
+        return BAND_H + 12
     return BAND_H + 12 + CHIP_H + 10 + _column_height(view, seat) + 16
 
 
@@ -88,7 +90,14 @@ def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) 
     news = fresh(view) or view["phase"] == "over"
     summary, _ = news_breakdown(GAME, view, ended, news, names, words)
     panel_h = breakdown_height(summary, False)
-    sections = _section_height(view, 0) + _section_height(view, 1)
+    # While a round's breakdown is the news, it tells every expedition, its cards and its
+    # arithmetic: the columns (those very cards once the match is over, empty places in a
+    # round not yet begun) and the piles of a finished match would only make the picture
+    # too tall for a phone, so each player keeps just their band.
+    columns = not summary
+    if view["phase"] == "over" and summary:
+        middle_h = 0
+    sections = _section_height(view, 0, columns) + _section_height(view, 1, columns)
     height = HEADER_H + 12 + sections + middle_h + panel_h + footer_height(history)
     image, draw = canvas(WIDTH, height)
     rounds = words.gettext("round {n} of {rounds}").format(
@@ -97,11 +106,11 @@ def draw_table(view: CinqAsView, names: Names, four_colour: bool, words: Words) 
     header(draw, WIDTH, GAME.title_in(words), rounds, view=view, names=names, words=words)
     y = HEADER_H + 12
     for seat in (0, 1):
-        if seat == 1:
+        if seat == 1 and middle_h:
             _middle(image, draw, view, y, four_colour, words)
             y += middle_h
-        _section(image, draw, view, names, seat, y, four_colour, words)
-        y += _section_height(view, seat)
+        _section(image, draw, view, names, seat, y, four_colour, words, columns)
+        y += _section_height(view, seat, columns)
     if ended is not None and summary:
         title = words.gettext("End of round {n}").format(n=words.number(ended["round"]))
         breakdown(image, draw, y, title, summary, None, names, four_colour, corners(words))
@@ -127,6 +136,7 @@ def _section(
     y: int,
     four_colour: bool,
     words: Words,
+    columns: bool = True,
 ) -> None:
     scores = view["expedition_scores"][seat]
     this_round = sum(scores[suit] for suit in EXPEDITION_SUITS)
@@ -139,12 +149,15 @@ def _section(
         phase = view["phase"]
         notes.insert(0, words.gettext("to draw") if phase == "draw" else words.gettext("to play"))
     seat_band(draw, y, view, names, seat, notes, words)
+    if not columns:
+        return
     y += BAND_H + 12
     letters = corners(words)
     for x, suit in zip(_columns_x(), EXPEDITION_SUITS, strict=True):
         cards = view["expeditions"][seat][suit]
         score = number(scores[suit], words, signed=True) if cards else "–"
-        score_chip(draw, (x, y, x + CARD_W, y + CHIP_H), suit, score, four_colour)
+        # Wider than the card, so the suit and a score of three figures keep apart.
+        score_chip(draw, (x - 8, y, x + CARD_W + 8, y + CHIP_H), suit, score, four_colour)
         top = y + CHIP_H + 10
         if not cards:
             slot(draw, (x, top, x + CARD_W, top + CARD_H))
@@ -205,7 +218,7 @@ def _middle(
         image,
         draw,
         view["stock"],
-        (WIDTH - MARGIN - CARD_W - 6, top),
+        (WIDTH - MARGIN - CARD_W, top),
         words.gettext("stock"),
         words=words,
         right=True,

@@ -192,7 +192,7 @@ def _middle(
             bold=True,
             anchor="ma",
         )
-    trick_x = turn_x + CARD_W + 50
+    trick_x = turn_x + CARD_W + 40
     caption(draw, (trick_x, y), words.gettext("trick"))
     trick(
         image,
@@ -221,9 +221,13 @@ def _exchange_rows(view: EcarteView, names: Names, words: Words) -> list[tuple[s
     return rows[-4:]
 
 
-def _hand_extras(view: EcarteView, words: Words) -> list[ExtraRow]:
+def _hand_extras(view: EcarteView, words: Words, owner: str | None) -> list[ExtraRow]:
     """What this player discarded this hand: their own knowledge, never the opponent's."""
-    return [ExtraRow(words.gettext("Your discards this hand"), view.get("discarded", []))]
+    if owner is None:
+        title = words.gettext("Your discards this hand")
+    else:
+        title = words.gettext("{name}’s discards this hand").format(name=owner)
+    return [ExtraRow(title, view.get("discarded", []))]
 
 
 def _hand_note(view: EcarteView, words: Words) -> str:

@@ -402,10 +402,13 @@ def _crown(draw: ImageDraw.ImageDraw, rank: str, cx: float, cy: float, ink: RGB)
 
 
 def _ribbon(draw: ImageDraw.ImageDraw) -> None:
-    """Le 5 As' bonus cards (cinq-as D5): they multiply an expedition instead of adding to it."""
-    x0, y0, x1, y1 = 6 * _SS, _H - 30 * _SS, _W - 6 * _SS, _H - 10 * _SS
+    """Le 5 As' bonus cards (cinq-as D5): they multiply an expedition instead of adding to it.
+
+    The ribbon runs along the top, right of the index: the strip of a card that stays in view
+    when an expedition stacks its cards, as well as in a fanned hand."""
+    x0, y0, x1, y1 = 54 * _SS, 4 * _SS, _W - 5 * _SS, 24 * _SS
     draw.rectangle((x0, y0, x1, y1), fill=GOLD, outline=CARD_EDGE, width=_SS)
-    _centred(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "BONUS", font(14 * _SS, bold=True), RIBBON_INK)
+    _centred(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "BONUS", font(13 * _SS, bold=True), RIBBON_INK)
 
 
 def _reduce(big: Image.Image, scale: float) -> Image.Image:

@@ -52,6 +52,11 @@ RAISE: Final = 16
 """How far a playable card stands out of the row."""
 LABEL_H: Final = 48
 STATUS_H: Final = TEXT_BOLD + 20
+CROWDED: Final = 0.7
+"""A row whose cards show less than this share of their width is crowded (Piquet's twelve):
+it reaches nearer the picture's edges and names its cards in smaller words."""
+EMPTY_H: Final = TEXT_LARGE + 24
+"""The line that says a hand is empty."""
 EXTRA_H: Final = CAPTION_H + round(CARD_H * SMALL) + RAISE + LABEL_H + 4
 
 
@@ -84,11 +89,18 @@ def playable(candidates: Sequence[str], moves: Sequence[str]) -> set[str] | None
     return marked or None
 
 
-def status(view: View, moves: Sequence[str], words: Words = ENGLISH) -> tuple[str, bool]:
+def status(
+    view: View, moves: Sequence[str], words: Words = ENGLISH, owner: str | None = None
+) -> tuple[str, bool]:
     """The words top right, and whether they call for the player's attention: on the
-    player's turn, the move words they may type, in their language."""
+    player's turn, the move words they may type, in their language. A spectator's picture
+    (``owner`` named) tells in the third person whose turn it is, and no words to type."""
     if view.get("result") is not None:
         return words.gettext("Match over"), False
+    if owner is not None:
+        if moves:
+            return words.gettext("{name} to play").format(name=owner), True
+        return "", False
     if moves:
         verbs = list(dict.fromkeys(part[0] for move in moves if (part := move.split(None, 1))))
         return words.gettext("Your turn: {moves}").format(
@@ -137,11 +149,18 @@ class HandScene(NamedTuple):
 
 
 def read_scene(
-    view: View, renderer: GameRenderer[Any], four_colour: bool, words: Words = ENGLISH
+    view: View,
+    renderer: GameRenderer[Any],
+    four_colour: bool,
+    words: Words = ENGLISH,
+    owner: str | None = None,
 ) -> HandScene:
-    """Read and check what the hand picture of ``view`` shows; ValueError before any drawing."""
+    """Read and check what the hand picture of ``view`` shows; ValueError before any drawing.
+
+    ``owner`` names the hand's player when the picture is for spectators (a replay): every
+    word is then in the third person, "Alice to play", "Bob's discards"."""
     hand, moves = checked_hand(view, renderer.hand_order)
-    extras = renderer.extras(view, words)
+    extras = renderer.extras(view, words, owner)
     for row in extras:
         for code in row.cards:
             check_code(code)
@@ -150,9 +169,14 @@ def read_scene(
     if renderer.marking_verbs is not None:
         marking = [move for move in moves if move.split()[0] in renderer.marking_verbs]
     marked = playable(candidates, marking)
-    shown, urgent = status(view, moves, words)
+    shown, urgent = status(view, moves, words, owner)
     count = len(hand)
-    in_hand = words.ngettext("{n} card in hand", "{n} cards in hand", count)
+    if owner is None:
+        in_hand = words.ngettext("{n} card in hand", "{n} cards in hand", count)
+        empty = words.gettext("No cards in hand.")
+    else:
+        in_hand = words.ngettext("{name} holds {n} card", "{name} holds {n} cards", count)
+        empty = words.gettext("{name} holds no cards.").format(name=owner)
     rows = tuple(
         (row.title, tuple(sorted(row.cards, key=renderer.hand_order)), row.playable)
         for row in extras
@@ -164,10 +188,10 @@ def read_scene(
         hand=tuple(hand),
         extras=rows,
         marked=None if marked is None else frozenset(marked),
-        status=shown or in_hand.format(n=words.number(count)),
+        status=shown or in_hand.format(n=words.number(count), name=owner),
         urgent=urgent,
         note=renderer.hand_note(view, words),
-        empty=words.gettext("No cards in hand."),
+        empty=empty,
         labels=tuple((code, card_name(code, words)) for code in every_card),
         four_colour=four_colour,
         corners=corners(words),
@@ -175,9 +199,13 @@ def read_scene(
 
 
 def draw_hand(
-    view: View, renderer: GameRenderer[Any], four_colour: bool, words: Words = ENGLISH
+    view: View,
+    renderer: GameRenderer[Any],
+    four_colour: bool,
+    words: Words = ENGLISH,
+    owner: str | None = None,
 ) -> Image.Image:
-    return draw_scene(read_scene(view, renderer, four_colour, words), renderer)
+    return draw_scene(read_scene(view, renderer, four_colour, words, owner), renderer)
 
 
 def draw_scene(scene: HandScene, renderer: GameRenderer[Any]) -> Image.Image:
@@ -187,7 +215,9 @@ def draw_scene(scene: HandScene, renderer: GameRenderer[Any]) -> Image.Image:
     count = len(hand)
     natural = 2 * MARGIN + count * CARD_W + max(0, count - 1) * GAP
     width = max(MIN_WIDTH, min(WIDTH, natural))
-    height = HEADER_H + STATUS_H + RAISE + 14 + CARD_H + LABEL_H + 8 + len(extras) * EXTRA_H
+    # An empty hand (a match over) takes a line, not a card's height of empty felt.
+    row_h = RAISE + 14 + CARD_H + LABEL_H + 8 if count else EMPTY_H
+    height = HEADER_H + STATUS_H + row_h + len(extras) * EXTRA_H
     image, draw = canvas(width, height)
     header(draw, width, scene.title, "", note=scene.note)
     # Whose turn, and the move words to type, on a line of their own: in every language
@@ -202,10 +232,14 @@ def draw_scene(scene: HandScene, renderer: GameRenderer[Any]) -> Image.Image:
         max_width=width - 2 * MARGIN,
     )
     top = HEADER_H + STATUS_H + RAISE + 14
-    if not count:
-        text(draw, (width / 2, top + CARD_H / 2), scene.empty, TEXT_LARGE, fill=MUTED, anchor="mm")
-    _row(image, draw, hand, top, width, marked, renderer, four_colour, 1.0, labels, scene.corners)
-    y = top + CARD_H + LABEL_H + 12
+    if count:
+        _row(
+            image, draw, hand, top, width, marked, renderer, four_colour, 1.0, labels, scene.corners
+        )
+        y = top + CARD_H + LABEL_H + 12
+    else:
+        text(draw, (MARGIN, HEADER_H + STATUS_H), scene.empty, TEXT_LARGE, fill=MUTED)
+        y = HEADER_H + STATUS_H + EMPTY_H
     for title, cards, row_playable in extras:
         caption(draw, (MARGIN, y), title)
         row_marked = marked if row_playable else None
@@ -244,7 +278,12 @@ def _row(
     reader types it (``Q♠``, in French ``D♠``)."""
     count = len(cards)
     card_w, card_h = size_of(scale)
+    # A crowded row (Piquet's twelve cards) reaches nearer the edges, so each card's name
+    # keeps the room it needs.
     step = fan_step(count, card_w, width - 2 * MARGIN, GAP)
+    crowded = step < CROWDED * card_w
+    if crowded:
+        step = fan_step(count, card_w, width - MARGIN, GAP)
     row_w = step * (count - 1) + card_w if count else 0
     left = (width - row_w) // 2
     for i, code in enumerate(cards):
@@ -262,7 +301,8 @@ def _row(
             )
         picture.lay(image, (x, y))
     label_y = top + card_h + 10
-    size = TEXT_LARGE if scale >= 1 else TEXT
+    # A crowded row leaves each name less room: the smaller size, not bold.
+    size = TEXT_LARGE if scale >= 1 and not crowded else TEXT
     for i, code in enumerate(cards):
         x = left + i * step
         visible = card_w if i == count - 1 else min(step, card_w)
@@ -274,4 +314,4 @@ def _row(
                 (x + 3, label_y - 2, x + visible - 3, label_y + size + 6), 8, fill=FELT_DARK
             )
         label = labels[code]
-        text(draw, (centre, label_y), label, size, bold=True, fill=colour, anchor="ma")
+        text(draw, (centre, label_y), label, size, bold=not crowded, fill=colour, anchor="ma")

@@ -86,12 +86,14 @@ def _rows(view: PiquetView, names: Names, words: Words) -> list[tuple[str, str]]
 def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) -> Image.Image:
     _check(view)
     rows = _rows(view, names, words)
-    declarations_h = CAPTION_H + max(1, len(rows)) * LINE_H + 28
-    middle_h = CAPTION_H + CARD_H + 2 * TEXT + 30
     history = view["deal_history"]
     ended = view.get("last_deal")
     news = fresh(view) or view["phase"] == "over"
     summary, last = news_breakdown(GAME, view, ended, news, names, words)
+    # The breakdown of a deal tells its declarations and play again: said once, the picture
+    # stays within a phone's proportions.
+    declarations_h = 0 if summary else CAPTION_H + max(1, len(rows)) * LINE_H + 28
+    middle_h = CAPTION_H + CARD_H + 2 * TEXT + 30
     panel_h = breakdown_height(summary, last is not None)
     height = HEADER_H + 12 + 2 * (BAND_H + 14) + declarations_h + middle_h + panel_h
     height += footer_height(history)
@@ -103,8 +105,9 @@ def draw_table(view: PiquetView, names: Names, four_colour: bool, words: Words) 
     y = HEADER_H + 12
     _band(draw, view, names, 0, y, words)
     y += BAND_H + 14
-    _declarations(draw, rows, y, declarations_h - 14, words)
-    y += declarations_h
+    if declarations_h:
+        _declarations(draw, rows, y, declarations_h - 14, words)
+        y += declarations_h
     _middle(image, draw, view, names, y, four_colour, words)
     y += middle_h
     _band(draw, view, names, 1, y, words)
@@ -165,12 +168,18 @@ def _middle(
     tricks(image, draw, view, names, x + 10, y, four_colour, last_gap=30, words=words)
 
 
-def _hand_extras(view: PiquetView, words: Words) -> list[ExtraRow]:
+def _hand_extras(view: PiquetView, words: Words, owner: str | None) -> list[ExtraRow]:
     """The player's own discards, and the talon cards left that they may look at (piquet D3,
     D4): both count in their reckoning of what the opponent may hold."""
+    if owner is None:
+        discards = words.gettext("Your discards")
+        seen = words.gettext("Talon cards you may see")
+    else:
+        discards = words.gettext("{name}’s discards").format(name=owner)
+        seen = words.gettext("Talon cards {name} may see").format(name=owner)
     return [
-        ExtraRow(words.gettext("Your discards"), view.get("discarded", [])),
-        ExtraRow(words.gettext("Talon cards you may see"), view.get("talon_seen", [])),
+        ExtraRow(discards, view.get("discarded", [])),
+        ExtraRow(seen, view.get("talon_seen", [])),
     ]
 
 

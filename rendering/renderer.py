@@ -29,7 +29,7 @@ class ExtraRow(NamedTuple):
     cards shown for the record (own discards), drawn plain whatever the turn."""
 
 
-def no_extras(view: Any, words: Words) -> Sequence[ExtraRow]:
+def no_extras(view: Any, words: Words, owner: str | None) -> Sequence[ExtraRow]:
     return ()
 
 
@@ -56,8 +56,10 @@ class GameRenderer(Generic[V]):
     hand_note: Callable[[V, Words], str] = no_note
     """Words after the title of the hand picture: what a player needs beside their cards when
     they look at their hand alone (trumps, the deal)."""
-    hand_extras: Callable[[V, Words], Sequence[ExtraRow]] = no_extras
-    """Rows under the hand picture (cards on the table, own discards); empty rows are left out."""
+    hand_extras: Callable[[V, Words, str | None], Sequence[ExtraRow]] = no_extras
+    """Rows under the hand picture (cards on the table, own discards); empty rows are left out.
+    Titled for the hand's owner (None: "your discards") or, by name, for a spectator
+    ("Bob's discards")."""
     hand_order: Callable[[str], Any] = sort_key
     """The sort key of a card in the hand: the game's own order, suits grouped."""
 
@@ -65,10 +67,10 @@ class GameRenderer(Generic[V]):
         """The game's name in the reader's language, as its engine gives it."""
         return games.get(self.game).title_in(words)
 
-    def extras(self, view: V, words: Words = ENGLISH) -> list[ExtraRow]:
+    def extras(self, view: V, words: Words = ENGLISH, owner: str | None = None) -> list[ExtraRow]:
         """The non-empty :attr:`hand_extras` of ``view``; ValueError if one is not a card list."""
         rows = []
-        for row in self.hand_extras(view, words):
+        for row in self.hand_extras(view, words, owner):
             if not isinstance(row.cards, list) or not all(isinstance(c, str) for c in row.cards):
                 raise ValueError(f"{self.title} view: {row.title!r} must be a list of card codes")
             if row.cards:

@@ -324,9 +324,11 @@ async def profile(request: web.Request) -> web.StreamResponse:
         )
         charts.append((record.game, chart(points, title, said.words)))
     recent = await queries.recent_of(db, who.user_id)
+    unrated = await queries.unrated(db, who.user_id)
     return _site(request).page(
-        request, "player.html", player=who, records=records, charts=charts, recent=recent
-    )
+        request, "player.html", player=who, records=records, charts=charts, recent=recent,
+        unrated=unrated,
+    )  # fmt: skip
 
 
 async def match_page(request: web.Request) -> web.StreamResponse:

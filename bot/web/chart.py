@@ -6,16 +6,24 @@ description for screen readers, in the page's language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from bot.web.queries import Point
 from games.words import ENGLISH, Words
 
 WIDTH: Final = 600
-HEIGHT: Final = 200
-PAD_LEFT: Final = 44
-PAD: Final = 12
+HEIGHT: Final = 220
+PAD_LEFT: Final = 76
+"""Room left of the data for the ratings' labels (right-aligned against it): a label never
+runs over a point."""
+PAD: Final = 14
+PAD_BOTTOM: Final = 40
+"""Room under the data for the x axis and its labels (the first and last match)."""
+
+
+BOTTOM: Final = HEIGHT - PAD_BOTTOM
+"""The lowest point's y."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,9 @@ class Chart:
     y_low: float  # where the low and high labels sit
     y_high: float
     dots: list[tuple[float, float]]
+    ticks: list[tuple[float, int]] = field(default_factory=list)
+    """(x, match count) of each label under the x axis: the first match and the last."""
+    y_axis: float = HEIGHT - PAD_BOTTOM + PAD
 
     width: int = WIDTH
     height: int = HEIGHT
@@ -40,9 +51,7 @@ def chart(points: list[Point], title: str, words: Words = ENGLISH) -> Chart:
     """The chart of ``points`` (matches played → rating), oldest first, described in
     ``words``'s language."""
     if not points:
-        return Chart(
-            title, words.gettext("No rated match yet."), "", 0, 0, 0, 0, HEIGHT - PAD, PAD, []
-        )
+        return Chart(title, words.gettext("No rated match yet."), "", 0, 0, 0, 0, BOTTOM, PAD, [])
     low = min(p.rating for p in points)
     high = max(p.rating for p in points)
     if high - low < 1:
@@ -56,7 +65,7 @@ def chart(points: list[Point], title: str, words: Words = ENGLISH) -> Chart:
         return PAD_LEFT + (games - first) / span * (WIDTH - PAD_LEFT - PAD)
 
     def y(rating: float) -> float:
-        return PAD + (high - rating) / (high - low) * (HEIGHT - 2 * PAD)
+        return PAD + (high - rating) / (high - low) * (BOTTOM - PAD)
 
     coords = [(round(x(p.games), 1), round(y(p.rating), 1)) for p in points]
     description = words.ngettext(
@@ -84,4 +93,6 @@ def chart(points: list[Point], title: str, words: Words = ENGLISH) -> Chart:
         y_low=y(low),
         y_high=y(high),
         dots=coords if len(coords) <= 60 else [],
+        # One match is one dot: its label under it still says which match it was.
+        ticks=[(x(first), first)] if last == first else [(x(first), first), (x(last), last)],
     )

@@ -277,3 +277,36 @@ def _json(text: str | None, default: Any) -> Any:
         return json.loads(text)
     except ValueError:
         return default
+
+
+@dataclass(frozen=True)
+class UnratedRecord:
+    """A player's matches of a game that no rating counts (against the computer)."""
+
+    game: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+async def unrated(db: Database, user_id: int) -> list[UnratedRecord]:
+    """A player's record in each game from their unrated matches: someone who has only played
+    the computer still has a record of what they played (each seat's index, then counted)."""
+    rows = await db.fetchall(
+        "SELECT r.game, COUNT(*) AS games,"
+        " SUM(CASE WHEN r.winner_seat = s.seat THEN 1 ELSE 0 END) AS wins,"
+        " SUM(CASE WHEN r.winner_seat IS NULL THEN 1 ELSE 0 END) AS draws"
+        " FROM (SELECT match_id, 0 AS seat FROM results WHERE seat0_id = ?"
+        " UNION ALL SELECT match_id, 1 AS seat FROM results WHERE seat1_id = ?) AS s"
+        " JOIN results r ON r.match_id = s.match_id JOIN matches m ON m.id = r.match_id"
+        " WHERE m.rated = 0 GROUP BY r.game ORDER BY r.game",
+        (user_id, user_id),
+    )
+    return [
+        UnratedRecord(
+            r["game"], int(r["games"]), int(r["wins"]),
+            int(r["games"]) - int(r["wins"]) - int(r["draws"]), int(r["draws"]),
+        )
+        for r in rows
+    ]  # fmt: skip

@@ -226,19 +226,23 @@ def _replay(match: queries.Match, log: list[tuple[int, str]]) -> list[Any]:
 
 
 def _draw(state: Any, kind: str, names: tuple[str, str], words: Words = ENGLISH) -> bytes:
+    """A picture for spectators: the table, or a hand named by its owner in the third person
+    ("Alice to play", "Bob's discards"): nobody who looks at a replay is that player."""
     if kind == "table":
         return rendering.table_png(state.view(None), names, words=words)
-    return rendering.hand_png(state.view(int(kind[-1])), words=words)
+    seat = int(kind[-1])
+    return rendering.hand_png(state.view(seat), words=words, owner=names[seat])
 
 
 def composite(
     state: Any, names: tuple[str, str], width: int = 640, words: Words = ENGLISH
 ) -> Image.Image:
     """One picture of a finished match's position: seat 0's hand, the table, seat 1's hand,
-    scaled to ``width`` (for the animated replay and the pager in Discord)."""
+    each hand beside its owner's side of the table (every table draws seat 0 on top), scaled
+    to ``width`` (for the animated replay and the pager in Discord)."""
     parts = [
         Image.open(io.BytesIO(_draw(state, kind, names, words))).convert("RGB")
-        for kind in ("hand1", "table", "hand0")
+        for kind in ("hand0", "table", "hand1")
     ]
     full = max(part.width for part in parts)
     height = sum(part.height for part in parts)

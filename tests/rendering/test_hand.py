@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
+import games
 import rendering
 from bot import i18n
 from rendering.canvas import HEADER_H
@@ -143,3 +145,44 @@ def test_bad_input_is_a_clear_value_error(change: dict[str, object], message: st
 def test_a_view_must_be_a_dict() -> None:
     with pytest.raises(ValueError, match="a view is a dict"):
         rendering.hand_png([])  # type: ignore[arg-type]
+
+
+def test_an_empty_hand_takes_a_line_not_a_card_row() -> None:
+    empty = image(rendering.hand_png(piquet_hand([], [])))
+    held = image(rendering.hand_png(piquet_hand(["7S"], [])))
+    assert empty.height < held.height - CARD_H
+    scene = rendering.hand_scene(piquet_hand([], []), owner="Alice")
+    assert scene.empty == "Alice holds no cards."
+
+
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_spectators_hand_names_its_owner_in_the_third_person(name: str, lang: str) -> None:
+    """A replay's hands, at every ply of a match: never "your", always the owner's name."""
+    words = i18n.words(lang)
+    second = {"en": "Your", "fr": "Vo", "sv": "Din"}[lang]
+    state = games.get(name).new_match(seed=5)
+    rng = random.Random(5)
+    seen_turn = seen_wait = False
+    while state.to_move is not None:
+        for seat in (0, 1):
+            owner = ("Alice", "Bob")[seat]
+            scene = rendering.hand_scene(state.view(seat), words=words, owner=owner)
+            told = [scene.status, scene.empty, *(title for title, _, _ in scene.extras)]
+            assert not any(second in said or "you" in said.lower() for said in told), told
+            assert (
+                owner in scene.status
+                or not scene.status.strip()
+                or scene.status == (words.gettext("Match over"))
+            )
+            for title, _, _ in scene.extras:
+                assert owner in title, title
+            if state.to_move == seat:
+                assert scene.status == words.gettext("{name} to play").format(name=owner)
+                assert scene.urgent
+                seen_turn = True
+            else:
+                assert not scene.urgent
+                seen_wait = True
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert seen_turn and seen_wait

@@ -5,9 +5,16 @@ start of a match, in play, at the end of a deal and at the end of the match) is 
 every game in English, French and Swedish, with every text drawn on the picture recorded:
 its font's size (the glyph height, ascender to descender, in pixels) and its box.
 
-- legible: the smallest glyph height, scaled to 390 pixels wide, is at least 11 pixels;
-- fits: every text's box lies inside the picture, no two texts overlap, and no text had to
-  be cut short with "…" (only names may be, and the tests' names are short).
+- legible: the smallest glyph height, scaled to 390 pixels wide, is at least 12 pixels;
+- contrasted: every text's colour against what lies under it (the commonest colour of its
+  box before it is drawn) has a contrast ratio of at least 4.5:1 (WCAG AA);
+- fits: every text's box lies inside the picture, no two texts overlap or touch, and no text had to
+  be cut short with "…" (only names may be, and the tests' names are short);
+- in proportion: no table, even at the end of a deal with its breakdown, is taller than one
+  and a half times its width, so a phone shows it without endless scrolling.
+
+Card faces are drawn on their own (rendering/faces.py) and are not recorded here: their
+indices are far larger than any word.
 """
 
 from __future__ import annotations
@@ -30,7 +37,9 @@ from rendering.hand import draw_hand
 from rendering.registry import renderer_for
 
 PHONE: float = 390
-SMALLEST: float = 11
+SMALLEST: float = 12
+CONTRAST: float = 4.5
+TALLEST: float = 1.5
 NAMES = ("Alice", "Bob")
 OPTIONS: dict[str, dict[str, int]] = {
     "bezique": {"target": 700},
@@ -45,6 +54,30 @@ class Drawn:
     words: str
     size: int
     box: tuple[float, float, float, float]
+    fill: tuple[int, int, int]
+    under: tuple[int, int, int]
+    """The commonest colour of the box before the words were drawn."""
+
+
+def luminance(colour: tuple[int, int, int]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour."""
+    linear = [
+        v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        for v in (c / 255 for c in colour)
+    ]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def commonest(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    region = image.crop(box).convert("RGB")
+    counts = region.getcolors(region.width * region.height) or [(1, (0, 0, 0))]
+    colour = max(counts, key=lambda found: found[0])[1]
+    return (colour[0], colour[1], colour[2])
 
 
 @contextmanager
@@ -69,7 +102,11 @@ def recording() -> Iterator[list[Drawn]]:
             start = (math.modf(x)[0], math.modf(y)[0])
             mask, (dx, dy) = canvas._mask(face, size, bold, words, anchor, start)
             left, top = int(x) + dx, int(y) + dy
-            drawn.append(Drawn(words, size, (left, top, left + mask.width, top + mask.height)))
+            box = (left, top, left + mask.width, top + mask.height)
+            image = getattr(draw, "image", None)
+            under = commonest(image, box) if isinstance(image, Image.Image) else (0, 0, 0)
+            colour = (fill[0], fill[1], fill[2]) if isinstance(fill, tuple) else (0, 0, 0)
+            drawn.append(Drawn(words, size, box, colour, under))
         original(draw, xy, words, face, size, bold, fill, anchor)
 
     canvas._words = words_drawn  # type: ignore[assignment]
@@ -98,19 +135,33 @@ def moments(name: str) -> dict[str, tuple[Any, Any]]:
     }
 
 
-def draw(view: Any, lang: str, table: bool) -> tuple[Image.Image, list[Drawn]]:
+def draw(
+    view: Any, lang: str, table: bool, owner: str | None = None
+) -> tuple[Image.Image, list[Drawn]]:
     renderer = renderer_for(view)
     words = i18n.words(lang)
     with recording() as drawn:
         if table:
             picture = renderer.table(view, NAMES, False, words)
         else:
-            picture = draw_hand(view, renderer, False, words)
+            picture = draw_hand(view, renderer, False, words, owner)
     return picture, drawn
 
 
+GAP = 8
+"""Room kept between two texts on one line, so that "stock: 21" and "Trumps: ♥" never read as
+one run of words."""
+
+
+def joined(first: str, second: str) -> bool:
+    """Runs drawn as one line on purpose ("▶ " then the name, the name then " · dealer"): the
+    space between them is in their words."""
+    return first.endswith(" ") or second.startswith(" ")
+
+
 def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+    """The boxes touch: they share height and stand less than :data:`GAP` apart."""
+    return a[0] < b[2] + GAP and b[0] < a[2] + GAP and a[1] < b[3] - 1 and b[1] < a[3] - 1
 
 
 @pytest.fixture(scope="module", params=games.names())
@@ -119,9 +170,13 @@ def pictures(request: pytest.FixtureRequest) -> list[tuple[str, Image.Image, lis
     out = []
     for moment, (public, seat_view) in moments(name).items():
         for lang in i18n.LANGS:
-            for table, view in ((True, public), (False, seat_view)):
-                picture, drawn = draw(view, lang, table)
-                kind = "table" if table else "hand"
+            for table, view, owner in (
+                (True, public, None),
+                (False, seat_view, None),
+                (False, seat_view, NAMES[seat_view["seat"]]),  # a replay's, for spectators
+            ):
+                picture, drawn = draw(view, lang, table, owner)
+                kind = "table" if table else "spectators' hand" if owner else "hand"
                 out.append((f"{name} {kind} {moment} {lang}", picture, drawn))
     return out
 
@@ -136,6 +191,24 @@ def test_every_text_is_legible_on_a_phone(
         assert height >= SMALLEST, f"{label}: {smallest.words!r} is {height:.1f} px on a phone"
 
 
+def test_every_text_stands_out_from_what_it_is_drawn_on(
+    pictures: list[tuple[str, Image.Image, list[Drawn]]],
+) -> None:
+    for label, _, drawn in pictures:
+        for item in drawn:
+            ratio = contrast(item.fill, item.under)
+            assert ratio >= CONTRAST, (
+                f"{label}: {item.words!r} in {item.fill} on {item.under} has contrast {ratio:.2f}"
+            )
+
+
+def test_no_table_is_taller_than_one_and_a_half_widths(
+    pictures: list[tuple[str, Image.Image, list[Drawn]]],
+) -> None:
+    for label, picture, _ in pictures:
+        assert picture.height <= TALLEST * picture.width, f"{label}: {picture.size}"
+
+
 def test_every_text_fits_its_place(
     pictures: list[tuple[str, Image.Image, list[Drawn]]],
 ) -> None:
@@ -147,6 +220,8 @@ def test_every_text_fits_its_place(
             assert not item.words.rstrip().endswith("…"), f"{label}: {item.words!r} is cut short"
         for i, first in enumerate(drawn):
             for second in drawn[i + 1 :]:
+                if joined(first.words, second.words):
+                    continue
                 assert not overlap(first.box, second.box), (
                     f"{label}: {first.words!r} and {second.words!r} overlap"
                 )
@@ -160,3 +235,36 @@ def test_the_check_sees_small_text() -> None:
     with recording() as found:
         rendering.canvas.text(ImageDraw.Draw(small), (0, 0), "tiny", 20)
     assert found and found[0].size * PHONE / small.width < SMALLEST
+
+
+def test_the_check_sees_faint_text() -> None:
+    _, felt = rendering.canvas.canvas(1000, 100)
+    with recording() as found:
+        rendering.canvas.text(felt, (0, 0), "faint", 40, fill=(40, 110, 70))
+    assert found and found[0].under == (24, 88, 58)
+    assert contrast(found[0].fill, found[0].under) < CONTRAST
+    assert round(contrast((255, 255, 255), (0, 0, 0)), 1) == 21.0
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_end_of_deal_fits_a_phone(name: str) -> None:
+    """Every table drawn as a deal (round, hand) ends and as the match ends, the breakdown
+    with it, in the language whose words run longest, for two whole matches."""
+    key = "round" if name == "cinq-as" else "deal"
+    words = i18n.words("fr")
+    for seed in (3, 4):
+        state = games.get(name).new_match(seed=seed, options=OPTIONS[name])
+        rng = random.Random(seed)
+        shown = 0
+        while True:
+            before = state.view(None)[key]
+            if state.to_move is not None:
+                state = state.apply(rng.choice(state.legal_moves()))
+            view = state.view(None)
+            if view[key] != before or state.to_move is None:
+                picture = renderer_for(view).table(view, NAMES, False, words)
+                assert picture.height <= TALLEST * picture.width, (seed, view[key], picture.size)
+                shown += 1
+            if state.to_move is None:
+                break
+        assert shown >= 2

@@ -101,16 +101,26 @@ async def session(world: World) -> AsyncIterator[Session]:
     await runner.cleanup()
 
 
+OVERFLOWING = """() => [...document.querySelectorAll("*")]
+    .filter(e => e.scrollWidth > e.clientWidth + 1
+        && ["auto", "scroll"].includes(getComputedStyle(e).overflowX))
+    .map(e => e.tagName + "." + e.className)"""
+"""Every element that scrolls sideways (a table in its scroll box, too wide for the screen)."""
+
+
 async def test_pages_load_cleanly_fit_a_phone_and_fetch_nothing_elsewhere(
     session: Session, world: World
 ) -> None:
     player = (await world.service.database.fetchone("SELECT seat0_id FROM results"))[0]
     paths = [
         "/",
-        "/games/piquet",
+        *(f"/games/{name}" for name in games.names()),
         f"/servers/{world.guild_on}",
+        f"/servers/{world.guild_on}/piquet",
         f"/players/{player}",
-        f"/matches/{world.finished[0]}",
+        *(f"/matches/{match_id}" for match_id in world.finished[:4]),
+        f"/matches/{world.finished[0]}?ply=0&lang=fr",
+        f"/players/{player}?lang=sv",
         f"/matches/{world.live}",
     ]
     for width in (1280, 390):
@@ -118,8 +128,10 @@ async def test_pages_load_cleanly_fit_a_phone_and_fetch_nothing_elsewhere(
         for path in paths:
             await session.open(path)
             assert session.errors == [], (path, session.errors)
+            # No horizontal scroll anywhere: neither the page nor a box inside it.
             scroll = await session.page.evaluate("document.documentElement.scrollWidth")
             assert scroll <= width, (path, width, scroll)
+            assert await session.page.evaluate(OVERFLOWING) == [], (path, width)
             # Every picture has its alt text, and every one has loaded.
             for image in await session.page.locator("img").all():
                 assert (await image.get_attribute("alt") or "").strip(), path
@@ -241,4 +253,44 @@ async def test_a_replay_in_swedish_keeps_its_language_as_it_steps(
     assert await page.locator("html").get_attribute("lang") == "fr"
     assert "ply=2" in page.url and "lang=fr" in page.url
     await expect(page.locator("#caption")).to_contain_text("Coup 2 sur")
+    assert session.errors == []
+
+
+async def test_a_replay_keeps_its_controls_in_view_and_each_hand_by_its_side(
+    session: Session, world: World
+) -> None:
+    page = session.page
+    for width, height in ((1280, 900), (390, 844)):
+        await page.set_viewport_size({"width": width, "height": height})
+        await session.open(f"/matches/{world.finished[1]}?ply=3")
+        for image in ("#hand0", "#table", "#hand1"):
+            await page.locator(image).evaluate("image => image.decode()")
+        boxes = {
+            name: await page.locator(name).bounding_box()
+            for name in ("#hand0", "#table", "#hand1", "#next")
+        }
+        assert all(boxes.values())
+        hand0, table, hand1, step = (boxes[n] for n in ("#hand0", "#table", "#hand1", "#next"))
+        assert hand0 and table and hand1 and step
+        # Seat 0's side of every table is on top: its hand above seat 1's.
+        assert hand0["y"] < hand1["y"]
+        assert step["y"] + step["height"] <= height  # the controls are in view
+        if width < 500:
+            # A phone shows the table across its whole width: its smallest words are drawn
+            # to read at that width.
+            assert table["width"] >= width - 1
+        if width >= 1000:
+            # Beside the table, each at its owner's end, the whole position on one screen
+            # once the replay is scrolled to, its controls above it.
+            assert hand0["x"] >= table["x"] + table["width"] - 1
+            assert hand1["y"] + hand1["height"] <= table["y"] + table["height"] + 1
+            await page.evaluate("document.getElementById('replay').scrollIntoView()")
+            table = await page.locator("#table").bounding_box()
+            step = await page.locator("#next").bounding_box()
+            assert table and step and step["y"] >= 0
+            assert table["y"] + table["height"] <= height
+        # Down to the foot of the last picture: the controls have followed.
+        await page.locator("#hand1").evaluate("image => image.scrollIntoView(false)")
+        step = await page.locator("#next").bounding_box()
+        assert step and step["y"] >= 0 and step["y"] + step["height"] <= height
     assert session.errors == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -212,3 +213,66 @@ async def test_rating_history_follows_every_rated_match(world: World) -> None:
     for row in rows:
         assert row["n"] == row["c"]  # one point per rated match
     assert GUILDS
+
+
+async def test_a_profile_counts_matches_against_the_computer_as_unrated(
+    client: TestClient, world: World
+) -> None:
+    from bot.computer import computer_player
+    from bot.service import PlayerRef
+
+    newcomer = PlayerRef(777_000_001, "Newcomer")
+    computer = computer_player()
+    for _ in range(2):
+        info, _ = await world.service.challenge(
+            newcomer, computer, "ecarte", guild_id=None, channel_id=None, rated=False
+        )
+        await world.service.accept(info.id, computer)
+        await world.service.resign(info.id, newcomer.user_id)
+    page = await text(client, f"/players/{newcomer.user_id}")
+    assert "No rated match yet." in page  # no rating: the computer is not rated against
+    section = page.split("Unrated matches (against the computer)", 1)[1].split("</table>")[0]
+    cells = re.findall(r'<td class="num">([^<]*)</td>', section)
+    assert "Écarté" in section and cells == ["2", "0", "2", "0"]  # played, won, lost, drawn
+    rated = await queries.match(world.service.database, world.finished[0])
+    assert rated is not None and rated.seat_ids is not None
+    assert await queries.unrated(world.service.database, rated.seat_ids[0]) == []
+
+
+async def test_a_piquet_match_says_the_partie_as_settled_and_le_5_as_its_rounds(
+    client: TestClient, world: World
+) -> None:
+    by_game: dict[str, queries.Match] = {}
+    for match_id in world.finished:
+        match = await queries.match(world.service.database, match_id)
+        assert match is not None
+        by_game.setdefault(match.game, match)
+    piquet = by_game["piquet"]
+    result = piquet.result or {}
+    page = await text(client, f"/matches/{piquet.id}")
+    assert result.get("settlement")  # the populated partie was played to its end
+    assert f"{result['settlement']} in all." in page.replace(",", "")
+    cinq = by_game["cinq-as"]
+    page = await text(client, f"/matches/{cinq.id}")
+    rounds = (cinq.result or {}).get("rounds") or []
+    first, second = cinq.names
+    assert rounds and f"Rounds ({first} – {second}):" in page
+    scores = (cinq.result or {})["scores"]
+    shown = f"Final scores: {first} {scores[0]}, {second} {scores[1]}.".replace("-", "−")
+    assert shown in page.replace("&#8722;", "−")
+
+
+async def test_the_home_page_folds_games_without_a_rated_match(tmp_path: Path) -> None:
+    from bot.service import MatchService
+
+    service = await MatchService.open(tmp_path / "empty.db")
+    client = TestClient(TestServer(create_app(service.database, rate=None)))
+    await client.start_server()
+    try:
+        page = await text(client, "/")
+        assert "<section>" not in page  # no empty section per game
+        folded = page.split("No rated match yet: ", 1)[1].split("</p>")[0]
+        assert all(games.get(name).title in folded for name in games.names())
+    finally:
+        await client.close()
+        await service.close()
