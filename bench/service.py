@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import tempfile
@@ -32,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import games
-from bot import heap
 from bot.service import MatchInfo, MatchService, PlayerRef
 
 STORED_MATCHES = 10_000
@@ -226,14 +226,17 @@ async def _steady(
 
 @contextlib.asynccontextmanager
 async def _warmed(service: MatchService) -> AsyncIterator[None]:
-    """Read the live matches ahead, then run the collector's passes, as the bot does from its
-    start (``MatchService.warm``, bot/heap.py)."""
+    """Read the live matches ahead, then freeze what is alive for the collector, as the bot
+    does from its start (``MatchService.warm``, bot/discord/client.py)."""
     start = time.perf_counter()
     count = await service.warm()
-    heap.settle()
+    gc.collect()
+    gc.freeze()
     print(f"{'':<12} {count:>7,}  live matches read ahead in {time.perf_counter() - start:.1f} s")
-    async with heap.tended():
+    try:
         yield
+    finally:
+        gc.unfreeze()
 
 
 def _line(
