@@ -13,7 +13,6 @@ reading (cache first), ``load`` it for changing it (its lock held), ``save`` a c
 from __future__ import annotations
 
 import asyncio
-import codecs
 import functools
 import json
 import logging
@@ -46,7 +45,6 @@ from bot.service.values import (
 )
 from bot.sql import Connection, Database, Row
 from games import State
-from games.core import MatchState
 from games.words import N_
 
 T = TypeVar("T")
@@ -78,51 +76,6 @@ def storable_id(value: object) -> bool:
 def dumps(data: object) -> str:
     """JSON as stored: compact and with sorted keys, so equal data is stored equal."""
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
-
-
-def _escaped(error: UnicodeError) -> tuple[str, int]:
-    """Letters beyond ASCII as the standard JSON encoder writes them: ``\\u00e8``, and a
-    letter beyond the first 65,536 as its two UTF-16 halves. An encoding error handler, so
-    that the ASCII around them is copied at C speed."""
-    assert isinstance(error, UnicodeEncodeError)
-    escapes = []
-    for letter in error.object[error.start : error.end]:
-        code = ord(letter)
-        if code < 0x10000:
-            escapes.append(f"\\u{code:04x}")
-        else:
-            code -= 0x10000
-            escapes.append(f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}")
-    return "".join(escapes), error.end
-
-
-codecs.register_error("tapis.json", _escaped)
-
-
-def json_ascii(text: str) -> str:
-    """JSON text with its letters beyond ASCII escaped as ``json.dumps`` escapes them: such
-    letters stand only inside JSON strings, where an escape means the same letter."""
-    return text.encode("ascii", "tapis.json").decode("ascii")
-
-
-def state_text(state: State) -> str:
-    """A state as stored: exactly its ``to_json`` text, written by orjson where it can (a
-    move stores one, and the standard encoder with sorted keys took a good share of the
-    event loop's time for it). orjson writes letters beyond ASCII as they are where the
-    standard encoder escapes them: such letters (a Piquet declaration's "sixième", kept in
-    the state for the rest of its deal) can stand only inside JSON strings, so they are
-    escaped afterwards as that encoder would, and equal states are always stored as equal
-    text (the standard encoder took five times as long for such a state)."""
-    if isinstance(state, MatchState):
-        try:
-            data = state.to_data(tuples=True)
-            text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
-        except TypeError:  # data orjson does not take (a key that is not text): as before
-            return state.to_json()
-        if text.isascii():  # O(1) on a str: Python knows its widest character
-            return text
-        return json_ascii(text)
-    return state.to_json()
 
 
 def _said_ahead(row: MatchRow) -> None:
@@ -372,7 +325,7 @@ def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
     if after.result != before.result:
         columns["result"] = None if after.result is None else dumps(after.result)
     if after.state is not before.state:  # states are immutable: a new one is a new object
-        columns["state"] = None if after.state is None else state_text(after.state)
+        columns["state"] = None if after.state is None else after.state.to_json()
     return columns
 
 
