@@ -4,9 +4,9 @@ Every picture is drawn from a few dozen colours (style.py) and the shades anti-a
 between two of them where they meet: a letter's edge on the felt, a suit symbol on paper, a
 card's border on the baize. A palette holding those colours and, for each pair that meets, a
 ramp of shades between them, renders the pictures as well as one tuned to each picture, and
-mapping onto a fixed palette without dithering costs a sixth of building a palette per
-picture (1.3 ms against 8 ms on a full Le 5 As table). Equal views still give equal bytes: the
-palette is built once per process, in a fixed order, from constants only.
+mapping onto a fixed palette without dithering costs far less than building a palette per
+picture. Equal views still give equal bytes: the palette is built once per process, in a
+fixed order, from constants only.
 
 Shades beyond a ramp's ends (the slight overshoot of the Lanczos reduction of card faces, just
 inside a black stroke) take the ink itself, which is what was meant.
@@ -74,7 +74,7 @@ def quantize(image: Image.Image) -> Image.Image:
 
 def blank(width: int, height: int, colour: RGB) -> Image.Image:
     """A picture on the fixed palette, all ``colour``: drawing on it directly spares the
-    mapping of every pixel at the end (a sixth of a table's drawing time)."""
+    mapping of every pixel at the end."""
     image = Image.new("P", (width, height), index_of(colour))
     image.putpalette(_palette_bytes())
     return image

@@ -104,10 +104,9 @@ Words = Callable[[Changed[T]], "list[Delivery] | Ending[T]"]
 
 def outbox_text(delivery: Delivery) -> str:
     """An outbox row's text: ``delivery.to_json()`` as JSON, written by orjson straight from
-    the dataclass (every move stores a board and two hands with their views this way, and
-    the standard encoder took about a fifth of a millisecond of the event loop's time for
-    them). Rows are only read back, never compared, so keys are not sorted; keys that are
-    not strings are written as strings, as the standard encoder writes them."""
+    the dataclass, with no copy of its views made first. Rows are only read back, never
+    compared, so keys are not sorted; keys that are not strings are written as strings, as
+    the standard encoder writes them."""
     if delivery.owed is not None:  # a hand not worded yet: what to word it from
         return orjson.dumps(delivery.owed_json(), option=orjson.OPT_NON_STR_KEYS).decode()
     return orjson.dumps(delivery, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -602,11 +601,11 @@ class MatchStore:
         many were added.
 
         Without this, each match's first move after a start reads its row and parses its
-        state (about a millisecond of the event loop's time): with thousands of live
-        matches, most moves for a good while after a restart are first moves. Rows are
-        read a chunk at a time and parsed one by one, yielding between, so moves go on
-        meanwhile. A row is kept only if the cache lacks it and nobody holds its lock: a
-        change under way, or one made since the read, has left a row at least as new.
+        state on the event loop: with thousands of live matches, most moves for a good while
+        after a restart are first moves. Rows are read a chunk at a time and parsed one by
+        one, yielding between, so moves go on meanwhile. A row is kept only if the cache
+        lacks it and nobody holds its lock: a change under way, or one made since the read,
+        has left a row at least as new.
         A damaged row is skipped here and set aside when first used.
         """
         added = 0
