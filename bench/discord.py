@@ -172,6 +172,10 @@ def _run_ceiling(seconds: float, matches: int) -> None:
             + "   ".join(f"{at:.0f} s: {rss / mb:.0f} MB" for at, rss, _ in (*thirds, samples[-1]))
             + f"   (largest {max(rss for _, rss, _ in samples) / mb:.0f} MB)"
         )
+        half = [(at, rss) for at, rss, _ in samples if at >= samples[-1][0] / 2]
+        if len(half) >= 2 and half[-1][0] > half[0][0]:
+            slope = (half[-1][1] - half[0][1]) / mb / (half[-1][0] - half[0][0]) * 60
+            print(f"  bot's memory     {slope:+.1f} MB a minute over the second half")
         print(f"  write-ahead log  largest {max(wal for _, _, wal in samples) / mb:.1f} MB")
 
 
