@@ -157,6 +157,15 @@ def _run_ceiling(seconds: float, matches: int) -> None:
     main_cpu = figures.get("main_cpu")
     if main_cpu is not None and steady:
         print(f"  processor        {1000 * main_cpu / steady:.1f} ms per move in the bot's process")
+    helpers_cpu = figures.get("helpers_cpu")
+    if helpers_cpu is not None and steady:
+        print(f"  processor        {1000 * helpers_cpu / steady:.1f} ms per move in its workers")
+    if "drawn" in figures:
+        print(
+            f"  pictures         {figures['drawn'] / max(1, len(acks)):.2f} drawn per move, "
+            f"encode {figures.get('encode_ms', 0):.1f} ms, "
+            f"{figures.get('png_bytes', 0):,.0f} bytes per picture"
+        )
     for failure in sorted(set(failures)):
         print(f"  FAILED {failures.count(failure)}×: {failure}")
     for name, values in (("acknowledgement", acks), ("whole move", moves)):
