@@ -15,13 +15,24 @@ committed write and never a transaction in progress. Each read runs and fetches 
 run in one hop and fetched in another, a concurrent query on the shared reader would run
 inside that older snapshot and miss what was committed since (a match just created).
 
-The write-ahead log is checkpointed by SQLite itself: once it holds ``checkpoint_pages``
-pages, the commit that took it there copies it back into the database (SQLite's automatic,
-PASSIVE checkpoint), and the log starts over at a later commit once no reader still uses it.
-The bot's reads are short, each run and fetched in one call, so the log keeps starting over;
-``journal_size_limit`` cuts a file that grew once (a long read) back when it does. The bench
-at Discord's ceiling samples the log's size (docs/performance.md). Closing folds the log back
-into the file (TRUNCATE), so a closed database is one file.
+The write-ahead log. SQLite's own checkpoints keep it bounded, but they run inside the commit
+that fills the log, so that commit and every move queued behind the writer wait for the
+copying and its fsyncs: at the service's floor those waits set the slowest moves
+(docs/performance.md, "Bespoke mechanisms"). So the writer drives the checkpoints. Once the
+log has grown by about ``checkpoint_pages`` pages (at once if no plan waits, else at twice
+that, so moves go first), a helper thread copies the bulk of it (a PASSIVE checkpoint on its
+own connection, which no move waits for) while the writer goes on; the writer then finishes
+the job itself between two batches, copying only what was written meanwhile, so the
+log starts over at the next commit. Python's sqlite3 has no WAL hook to count pages, so each
+checkpoint's report (pages in the log) teaches the writer how many pages a commit adds. Most
+finishing checkpoints are PASSIVE (they never wait); after one that could not copy
+everything (a reader held an old snapshot), and every ``RESTART_EVERY``-th time, a RESTART,
+which waits briefly for readers so that the log surely starts over. The file's size guards
+all of this: past half of ``wal_limit`` bytes the writer waits for the copy under way and
+restarts the log at once (TRUNCATE past the limit itself), which holds writes back rather
+than let the file grow. ``journal_size_limit`` (a quarter of the limit) makes SQLite cut an
+overgrown file back when the log starts over; below it the file is reused in place, which is
+cheaper than appending, whose fsyncs must also record the file's new size.
 
 Durability: with WAL, a committed transaction survives the process being killed whatever
 ``synchronous`` says; ``durable=True`` (``synchronous=FULL``) also makes it survive a power
@@ -51,9 +62,22 @@ from bot.migrations import MIGRATIONS
 
 BUSY_TIMEOUT_MS = 5000
 MAX_BATCH = 256  # plans committed together at most
-# SQLite checkpoints once the log holds this many pages (its own default).
+# A checkpoint once the log holds about this many new pages (4 MB at 4 KiB a page, SQLite's
+# own default): often enough that each copies little, rarely enough that their fsyncs (and
+# the writer's short pause to finish each) cost little.
 CHECKPOINT_PAGES = 1000
-JOURNAL_LIMIT = 16 * 2**20  # bytes: a log file that grew beyond is cut back to this size
+RESTART_EVERY = 16  # every so many checkpoints, a RESTART: the log surely starts over
+WAL_LIMIT = 64 * 2**20  # bytes: the WAL file stays below (see the module's docstring)
+# When plans are waiting, a due checkpoint is put off (moves first) until the log holds
+# this many times the pages that make it due.
+PUT_OFF = 2
+# The writer finishes a checkpoint itself once what is left to copy is below this share of
+# ``checkpoint_pages``; until then (and at most COPY_ROUNDS times) the helper copies again.
+LEFT_TO_FINISH = 1 / 16
+COPY_ROUNDS = 3
+# How long a RESTART or TRUNCATE the writer starts by itself may wait for readers to move to
+# the newest snapshot: moves wait meanwhile, so not long; if it gives up, the next one retries.
+CHECKPOINT_WAIT_MS = 20
 
 log = logging.getLogger("tapis.storage")
 
@@ -107,6 +131,7 @@ class Database:
         *,
         durable: bool = False,
         checkpoint_pages: int = CHECKPOINT_PAGES,
+        wal_limit: int = WAL_LIMIT,
     ) -> Database:
         """Open (creating it and its folder if needed) and migrate the database at ``path``.
 
@@ -117,7 +142,9 @@ class Database:
         path = Path(path)
         if str(path) != ":memory:":
             private_file(path)
-        writer = _Writer(path, durable=durable, checkpoint_pages=checkpoint_pages)
+        writer = _Writer(
+            path, durable=durable, checkpoint_pages=checkpoint_pages, wal_limit=wal_limit
+        )
         await writer.start()
         try:
             reader = await _connect_reader(path, durable=durable)
@@ -196,14 +223,14 @@ class Database:
     async def checkpoint(self, mode: str = "TRUNCATE") -> tuple[int, int, int]:
         """Checkpoint now on the writer, between batches: SQLite's (busy, log, copied) pages.
 
-        SQLite does this by itself as the log grows; this is for maintenance and tests.
+        The writer does this by itself as the log grows; this is for maintenance and tests.
         """
         if mode not in _MODES:
             raise ValueError(f"a checkpoint is one of {', '.join(_MODES)}, not {mode!r}")
         if self._closing is not None:
             raise Closed("the database is closed")
         outcome: tuple[int, int, int] = await self._writer.submit(
-            lambda conn: _checkpoint(conn, mode), alone=True
+            lambda conn: self._writer.checkpoint(conn, mode), alone=True
         )
         return outcome
 
@@ -228,22 +255,39 @@ class _Writer:
     """The one thread that writes, with its own ``sqlite3.Connection``.
 
     Jobs come in on a queue; the thread takes every waiting job (up to ``MAX_BATCH``) as one
-    batch, commits it and hands each outcome back to its event loop in one call per batch. The
-    connection is made, set up and migrated
+    batch, commits it, hands each outcome back to its event loop in one call per batch, and
+    checkpoints the WAL when it has grown enough. The connection is made, set up and migrated
     on the thread itself, so that sqlite3's same-thread check holds and a damaged file is
     reported by ``start``. The thread is a daemon: a process that ends without ``close``
     must not hang on it, and SQLite's transactions keep the file whole if it is cut short.
     """
 
-    def __init__(self, path: Path, *, durable: bool, checkpoint_pages: int):
+    def __init__(self, path: Path, *, durable: bool, checkpoint_pages: int, wal_limit: int):
         self.path = path
         self.durable = durable
+        self.wal = Path(f"{path}-wal")
         self.checkpoint_pages = max(1, checkpoint_pages)
+        self.wal_limit = wal_limit
         self._jobs: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="tapis-writer", daemon=True)
         self._ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._stopped: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._stopping = False
+        # The checkpoint policy's state (touched only on the writer thread).
+        self._commits = 0
+        self._measured_at = 0  # commits when the last checkpoint started
+        # A first guess, measured by each checkpoint; high, so that the first one comes soon.
+        self._pages_per_commit = checkpoint_pages / 8
+        self._last_log = 0  # pages in the log at the last checkpoint
+        self._complete = True  # whether the last checkpoint copied the whole log
+        self._checkpoints = 0  # by the writer
+        # The helper thread that copies the bulk of the log while the writer goes on; created
+        # at the first checkpoint, so a database that fails to open leaves no thread behind.
+        self._copier: concurrent.futures.ThreadPoolExecutor | None = None
+        self._copier_conn: sqlite3.Connection | None = None  # used on the helper thread only
+        self._copying: concurrent.futures.Future[tuple[int, int, int] | None] | None = None
+        self._copy_started = 0  # commits when the copy started
+        self._copy_rounds = 0  # copies since the writer's last checkpoint
 
     async def start(self) -> None:
         """Start the thread; once the database is open, set up and migrated, return."""
@@ -278,7 +322,7 @@ class _Writer:
 
     def _run(self) -> None:
         try:
-            conn = _connect_writer(self.path, durable=self.durable, pages=self.checkpoint_pages)
+            conn = _connect_writer(self.path, durable=self.durable, keep=self.wal_limit // 4)
         except BaseException as error:
             self._ready.set_exception(error)
             self._stopped.set_result(None)
@@ -291,11 +335,9 @@ class _Writer:
                 return
             self._ready.set_result(None)
             self._serve(conn)
+            self._close_copier()
             # Fold the WAL back into the file, so a closed database is one file.
-            try:
-                _checkpoint(conn, "TRUNCATE")
-            except sqlite3.Error:  # the log is folded back at the next opening instead
-                log.exception("the closing checkpoint failed")
+            self._checkpoint_quietly(conn, "TRUNCATE")
         finally:
             conn.close()
             self._stopped.set_result(None)
@@ -323,6 +365,8 @@ class _Writer:
                     break
                 batch.append(job)
             self._commit(conn, batch)
+            self._commits += 1
+            self._maybe_checkpoint(conn, idle=carry is None and self._jobs.empty())
 
     def _commit(self, conn: sqlite3.Connection, batch: list[_Job]) -> None:
         """One transaction for the batch; each outcome sent back once it has committed."""
@@ -340,11 +384,122 @@ class _Writer:
         for loop, outcomes_of_loop in by_loop.items():
             _settle(loop, outcomes_of_loop)
 
+    def _maybe_checkpoint(self, conn: sqlite3.Connection, *, idle: bool) -> None:
+        """Between batches: start, go on with or finish a checkpoint as the log has grown.
 
-def _checkpoint(conn: sqlite3.Connection, mode: str) -> tuple[int, int, int]:
-    """A checkpoint on the writer's connection: SQLite's (busy, log, copied) pages."""
-    busy, pages, copied = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
-    return int(busy), int(pages), int(copied)
+        Copying the log into the database, with its fsyncs, takes long: done here, every
+        move arriving meanwhile would wait. So the bulk of it is copied by a
+        helper thread while the writer goes on (again while much was written meanwhile), and
+        the writer finishes the job here, copying only what is left, so the log starts over.
+        """
+        size = _size(self.wal)  # a high-water mark: the log may be shorter than its file
+        if size > self.wal_limit // 2:
+            # Writes outrun the copies (or a long read held the log): the writer waits for
+            # the copy under way, then starts the log over itself.
+            self._checkpoint_here(conn, "TRUNCATE" if size > self.wal_limit else "RESTART")
+            return
+        if self._copying is not None:
+            if not self._copying.done():
+                return
+            self._copied()
+        grown = (self._commits - self._measured_at) * self._pages_per_commit
+        if self._copy_rounds:  # a copy has ended
+            if grown > self.checkpoint_pages * LEFT_TO_FINISH and self._copy_rounds < COPY_ROUNDS:
+                self._start_copy()
+            else:
+                periodic = self._checkpoints % RESTART_EVERY == RESTART_EVERY - 1
+                restart = periodic or not self._complete
+                self._checkpoint_here(conn, "RESTART" if restart else "PASSIVE")
+        elif grown >= self.checkpoint_pages * (1 if idle else PUT_OFF):
+            self._start_copy()
+
+    def _copied(self) -> None:
+        """A copy has ended: learn from its report."""
+        assert self._copying is not None
+        outcome = self._copying.result()
+        self._copying = None
+        if outcome is not None:
+            self._learn(outcome, self._copy_started)
+
+    def _start_copy(self) -> None:
+        if self._copier is None:
+            self._copier = concurrent.futures.ThreadPoolExecutor(1, "tapis-checkpoint")
+        self._copy_started = self._commits
+        self._copy_rounds += 1
+        self._copying = self._copier.submit(self._copy)
+
+    def _copy(self) -> tuple[int, int, int] | None:
+        """On the helper thread: a PASSIVE checkpoint, on a connection of its own."""
+        try:
+            if self._copier_conn is None:
+                self._copier_conn = sqlite3.connect(self.path, isolation_level=None)
+            busy, pages, copied = self._copier_conn.execute(
+                "PRAGMA wal_checkpoint(PASSIVE)"
+            ).fetchone()
+        except sqlite3.Error:  # the writer's own checkpoint will copy what is left
+            log.exception("checkpoint failed")
+            return None
+        return int(busy), int(pages), int(copied)
+
+    def _close_copier(self) -> None:
+        """On the writer thread, when stopping: let a copy end, then end the helper."""
+        if self._copier is None:
+            return
+        self._copier.submit(self._close_copier_conn).result()
+        self._copier.shutdown(wait=True)
+        self._copier = None
+        self._copying = None
+
+    def _close_copier_conn(self) -> None:
+        if self._copier_conn is not None:
+            self._copier_conn.close()
+            self._copier_conn = None
+
+    def _checkpoint_here(self, conn: sqlite3.Connection, mode: str) -> None:
+        """A checkpoint on the writer, between batches; RESTART and TRUNCATE wait only briefly
+        for readers, since moves wait meanwhile (if one gives up, the next one retries)."""
+        if mode == "PASSIVE":
+            self._checkpoint_quietly(conn, mode)
+            return
+        conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}").fetchall()
+        try:
+            self._checkpoint_quietly(conn, mode)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}").fetchall()
+
+    def _checkpoint_quietly(self, conn: sqlite3.Connection, mode: str) -> None:
+        try:
+            self.checkpoint(conn, mode)
+        except sqlite3.Error:  # the next one will try again; the log only grows meanwhile
+            log.exception("%s checkpoint failed", mode)
+
+    def checkpoint(self, conn: sqlite3.Connection, mode: str) -> tuple[int, int, int]:
+        """A checkpoint on the writer's connection, after any copy under way has ended (two
+        checkpoints never run at once); it ends the current round of copies."""
+        if self._copying is not None:
+            concurrent.futures.wait([self._copying])
+            self._copied()
+        busy, pages, copied = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+        outcome = int(busy), int(pages), int(copied)
+        self._learn(outcome, self._commits)
+        self._copy_rounds = 0
+        self._checkpoints += 1
+        return outcome
+
+    def _learn(self, outcome: tuple[int, int, int], commits: int) -> None:
+        """From a checkpoint's report, the pages a commit adds to the log.
+
+        After a complete checkpoint the log starts over at the next commit, so what it holds
+        at the next one was added since; after an incomplete one it grew from where it was.
+        """
+        busy, pages, copied = outcome
+        added = pages if self._complete else pages - self._last_log
+        if commits > self._measured_at and added > 0:
+            measured = max(1.0, added / (commits - self._measured_at))
+            self._pages_per_commit = (self._pages_per_commit + measured) / 2
+        self._complete = busy == 0 and pages == copied
+        self._last_log = pages
+        self._measured_at = commits
 
 
 def _attempt(plan: Plan[Any], conn: sqlite3.Connection) -> tuple[bool, Any]:
@@ -397,6 +552,13 @@ def _run_batch(conn: sqlite3.Connection, plans: list[Plan[Any]]) -> list[tuple[b
     return outcomes
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
 def _pragmas(durable: bool) -> list[str]:
     return [
         f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
@@ -406,15 +568,17 @@ def _pragmas(durable: bool) -> list[str]:
     ]
 
 
-def _connect_writer(path: Path, *, durable: bool, pages: int) -> sqlite3.Connection:
+def _connect_writer(path: Path, *, durable: bool, keep: int) -> sqlite3.Connection:
     # isolation_level=None: the sqlite3 module opens no transaction by itself; the writer does.
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.row_factory = sqlite3.Row
         for pragma in _pragmas(durable):
             conn.execute(pragma).fetchall()
-        conn.execute(f"PRAGMA wal_autocheckpoint = {pages}").fetchall()
-        conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_LIMIT}").fetchall()
+        # The writer checkpoints by itself, between batches (never inside a move's COMMIT);
+        # an overgrown log file is cut back to this size whenever the log starts over.
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute(f"PRAGMA journal_size_limit = {keep}").fetchall()
     except BaseException:
         conn.close()
         raise

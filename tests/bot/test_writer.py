@@ -102,15 +102,14 @@ async def test_a_plan_that_fails_outside_sqlite_is_rolled_back_alone(db_file: Pa
 
 
 async def test_the_wal_stays_bounded_under_sustained_writes_and_reads(db_file: Path) -> None:
-    """Writes flat out while readers read, as the bot does: SQLite's own checkpoints must let
-    the log start over again and again, so its file stays within a few checkpoints' worth,
-    far below what was written.
+    """Writes flat out while readers read, as the bot does: the log must start over again and
+    again, so its file stays within a few checkpoints' worth, far below what was written.
 
-    The checkpoints are scaled down (every 64 pages instead of 1,000) so that a few seconds
-    write many times the bound.
+    The thresholds are scaled down (a checkpoint every 64 pages, a limit of 2 MB instead of
+    64 MB) so that a few seconds write many times the limit.
     """
     limit = 2 * 2**20
-    db = await storage.Database.open(db_file, checkpoint_pages=64)
+    db = await storage.Database.open(db_file, checkpoint_pages=64, wal_limit=limit)
     wal = Path(f"{db_file}-wal")
     largest = 0
     written = 0
