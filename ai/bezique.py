@@ -649,7 +649,7 @@ GAME_AI = GameAI(
     ),
     counts=lambda move: move.startswith("play"),
     win_value=300.0,
-    # 600 playouts: p99 about 0.21 s a decision now that they run outside the engine.
+    # 600 playouts: a decision well within the computer's pause (docs/computer.md).
     strong=600,
     depth=24,
     estimate=estimate,

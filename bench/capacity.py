@@ -216,7 +216,15 @@ async def _drive(
             queued[item.priority].append(time.monotonic() - item.enqueued)
 
     fake.listeners.append(told)
-    bot.courier.on_sent = left_queue
+    # Each message's time in the queue, told as it leaves: the courier's own delivery,
+    # wrapped here so that the bot carries no clock of the bench's.
+    deliver = bot.courier._deliver
+
+    async def timed(item: Item) -> None:
+        left_queue(item)
+        await deliver(item)
+
+    bot.courier._deliver = timed  # type: ignore[method-assign]
 
     async def one_move(match: _Match) -> None:
         nonlocal served

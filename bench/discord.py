@@ -28,6 +28,12 @@ Three measurements, each printed the same way:
 
 Part two, capacity (``--matches N --rate R``, see :mod:`bench.capacity`): thousands of
 matches in play, moves offered at R a second, the ceiling being Discord's limits.
+
+At the ceiling (``--ceiling``, alone): the paced line only, for ``--seconds``, with enough
+matches (``--matches``, 26 unless told) that Discord's limits, not the players, set the pace;
+the bot's resident memory and its write-ahead log are sampled all along, to tell memory that
+levels off from memory that grows. This is how a mechanism beyond the standard way shows
+what it buys where it matters (docs/performance.md, "Bespoke mechanisms").
 """
 
 from __future__ import annotations
@@ -63,13 +69,24 @@ START_WAIT = 60.0
 TURN_WAIT = 10.0
 # A refused challenge (too many too fast) is tried again after this long.
 RETRY_WAIT = 5.0
+# At the ceiling: matches paced at PACED_THINK that offer more turns than Discord lets through
+# (about 23 a second for one bot), and how often the bot's memory and log are sampled.
+CEILING_MATCHES = 26
+SAMPLE_EVERY = 10.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     capacity.add_arguments(parser)
+    parser.add_argument(
+        "--ceiling", action="store_true",
+        help="discord: only the paced line at Discord's ceiling, for --seconds, memory sampled",
+    )  # fmt: skip
 
 
 def run(seconds: float, args: argparse.Namespace | None = None) -> None:
+    if args is not None and args.ceiling:
+        _run_ceiling(seconds, args.matches or CEILING_MATCHES)
+        return
     if args is None or not args.capacity_only:
         _run_latency(seconds)
     capacity.run(seconds, args)
@@ -125,6 +142,75 @@ def _run_latency(seconds: float) -> None:
             )
 
 
+def _run_ceiling(seconds: float, matches: int) -> None:
+    """The paced line at Discord's ceiling for ``seconds``, the bot's memory sampled."""
+    samples: list[tuple[float, int, int]] = []
+    acks, moves, failures, figures = asyncio.run(
+        _measure(seconds, PACED_THINK, matches=matches, samples=samples)
+    )
+    steady = figures.get("steady_moves", 0)
+    rate = steady / figures.get("steady_seconds", 1.0)
+    print(
+        f"{matches} matches paced at Discord's ceiling for {seconds:.0f} s — {len(acks)} moves; "
+        f"{rate:.1f} moves/s once under way"
+    )
+    main_cpu = figures.get("main_cpu")
+    if main_cpu is not None and steady:
+        print(f"  processor        {1000 * main_cpu / steady:.1f} ms per move in the bot's process")
+    helpers_cpu = figures.get("helpers_cpu")
+    if helpers_cpu is not None and steady:
+        print(f"  processor        {1000 * helpers_cpu / steady:.1f} ms per move in its workers")
+    if "drawn" in figures:
+        print(
+            f"  pictures         {figures['drawn'] / max(1, len(acks)):.2f} drawn per move, "
+            f"encode {figures.get('encode_ms', 0):.1f} ms, "
+            f"{figures.get('png_bytes', 0):,.0f} bytes per picture"
+        )
+    for failure in sorted(set(failures)):
+        print(f"  FAILED {failures.count(failure)}×: {failure}")
+    for name, values in (("acknowledgement", acks), ("whole move", moves)):
+        print(
+            f"  {name:16} p50 {_percentile(values, 50):7.1f} ms   "
+            f"p99 {_percentile(values, 99):7.1f} ms"
+        )
+    if samples:
+        mb = 2**20
+        thirds = [samples[min(len(samples) - 1, len(samples) * k // 3)] for k in range(3)]
+        print(
+            "  bot's memory     "
+            + "   ".join(f"{at:.0f} s: {rss / mb:.0f} MB" for at, rss, _ in (*thirds, samples[-1]))
+            + f"   (largest {max(rss for _, rss, _ in samples) / mb:.0f} MB)"
+        )
+        half = [(at, rss) for at, rss, _ in samples if at >= samples[-1][0] / 2]
+        if len(half) >= 2 and half[-1][0] > half[0][0]:
+            slope = (half[-1][1] - half[0][1]) / mb / (half[-1][0] - half[0][0]) * 60
+            print(f"  bot's memory     {slope:+.1f} MB a minute over the second half")
+        print(f"  write-ahead log  largest {max(wal for _, _, wal in samples) / mb:.1f} MB")
+
+
+def _resident(pid: int) -> int | None:
+    """The resident memory of process ``pid`` in bytes, from /proc; None where there is none."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+async def _sample(pid: int, wal: Path, samples: list[tuple[float, int, int]]) -> None:
+    """Every SAMPLE_EVERY seconds until cancelled: seconds since the start, the bot's resident
+    memory and its log's size."""
+    start = time.perf_counter()
+    while True:
+        rss = _resident(pid)
+        if rss is not None:
+            size = wal.stat().st_size if wal.exists() else 0
+            samples.append((time.perf_counter() - start, rss, size))
+        await asyncio.sleep(SAMPLE_EVERY)
+
+
 def _percentile(values: list[float], pct: int) -> float:
     if len(values) < 2:
         return values[0] if values else float("nan")
@@ -139,17 +225,25 @@ def _answers(token: str, sent: Sent) -> bool:
 Measured = tuple[list[float], list[float], list[str], dict[str, float]]
 
 
-async def _measure(duration: float, think: float, *, lifted: bool = False) -> Measured:
+async def _measure(
+    duration: float,
+    think: float,
+    *,
+    lifted: bool = False,
+    matches: int = MATCHES,
+    samples: list[tuple[float, int, int]] | None = None,
+) -> Measured:
     """Run ``python -m bot`` as its own process against the fake Discord, which lives here
     with the players: the bot's work is not mixed with the fake's, as with the real Discord.
     Also returns the figures of the bot's line about its pictures (none if it logged none).
     ``lifted``: the fake enforces no rate limit, and the bot's own global budget is raised
-    far beyond what it could send."""
+    far beyond what it could send. ``samples``: filled with the bot's memory along the way
+    (see :func:`_sample`)."""
     fake = FakeDiscord()
     fake.limits = not lifted
     # A channel for each pair, as on a busy server: Discord lets a channel take 5 messages
     # every 5 s, so twenty challenges in one channel would wait on each other, not on the bot.
-    tables = [fake.add_channel(f"table-{i}") for i in range(MATCHES)]
+    tables = [fake.add_channel(f"table-{i}") for i in range(matches)]
     await fake.start()
     with tempfile.TemporaryDirectory() as folder:
         env = {
@@ -181,6 +275,10 @@ async def _measure(duration: float, think: float, *, lifted: bool = False) -> Me
             # Once under way (a third in: matches started, workers up, caches warm), the
             # processor time used and the moves answered are counted until the end.
             under_way = asyncio.create_task(_sample_later(bot.pid, duration / 3))
+            sampling = None
+            if samples is not None:
+                wal = Path(env["TAPIS_DB"] + "-wal")
+                sampling = asyncio.create_task(_sample(bot.pid, wal, samples))
             await asyncio.gather(
                 *(
                     _player_pair(
@@ -195,10 +293,12 @@ async def _measure(duration: float, think: float, *, lifted: bool = False) -> Me
                         failures,
                         done,
                     )
-                    for i in range(MATCHES)
+                    for i in range(matches)
                 )
             )
             after, end = _processor(bot.pid), time.perf_counter()
+            if sampling is not None:
+                sampling.cancel()
             before, since = await under_way
         finally:
             bot.send_signal(signal.SIGINT)

@@ -82,8 +82,8 @@ class Catalog:
 
 @functools.lru_cache(maxsize=8192, typed=True)
 def _number(lang: str, value: int | float) -> str:
-    """A number as ``lang`` writes it, worked out once: Babel takes a fifth of a millisecond
-    for each, and a move writes the same few scores again and again."""
+    """A number as ``lang`` writes it, worked out once: Babel is slow to write one, and a move
+    writes the same few scores again and again."""
     return format_decimal(value, locale=Locale.parse(lang)).replace("-", MINUS)
 
 

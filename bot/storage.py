@@ -15,14 +15,14 @@ committed write and never a transaction in progress. Each read runs and fetches 
 run in one hop and fetched in another, a concurrent query on the shared reader would run
 inside that older snapshot and miss what was committed since (a match just created).
 
-The write-ahead log. Left alone, the WAL only grows: SQLite writes it from the start again
-only once a checkpoint has copied all of it back into the database, with no write since and
-no reader still using it, which a checkpoint racing the writer never achieves. So the writer
-drives the checkpoints. Once the log has grown by about ``checkpoint_pages`` pages (at once
-if no plan waits, else at twice that, so moves go first), a helper thread copies the bulk of
-it (a PASSIVE checkpoint on its own connection: the copying and its fsyncs cost tens of
-milliseconds, which no move should wait for) while the writer goes on; the writer then
-finishes the job itself between two batches, copying only what was written meanwhile, so the
+The write-ahead log. SQLite's own checkpoints keep it bounded, but they run inside the commit
+that fills the log, so that commit and every move queued behind the writer wait for the
+copying and its fsyncs: at the service's floor those waits set the slowest moves
+(docs/performance.md, "Bespoke mechanisms"). So the writer drives the checkpoints. Once the
+log has grown by about ``checkpoint_pages`` pages (at once if no plan waits, else at twice
+that, so moves go first), a helper thread copies the bulk of it (a PASSIVE checkpoint on its
+own connection, which no move waits for) while the writer goes on; the writer then finishes
+the job itself between two batches, copying only what was written meanwhile, so the
 log starts over at the next commit. Python's sqlite3 has no WAL hook to count pages, so each
 checkpoint's report (pages in the log) teaches the writer how many pages a commit adds. Most
 finishing checkpoints are PASSIVE (they never wait); after one that could not copy
@@ -387,8 +387,8 @@ class _Writer:
     def _maybe_checkpoint(self, conn: sqlite3.Connection, *, idle: bool) -> None:
         """Between batches: start, go on with or finish a checkpoint as the log has grown.
 
-        Copying the log into the database, with its fsyncs, takes tens of milliseconds: done
-        here, every move arriving meanwhile would wait. So the bulk of it is copied by a
+        Copying the log into the database, with its fsyncs, takes long: done here, every
+        move arriving meanwhile would wait. So the bulk of it is copied by a
         helper thread while the writer goes on (again while much was written meanwhile), and
         the writer finishes the job here, copying only what is left, so the log starts over.
         """

@@ -4,9 +4,9 @@ Every picture is drawn from a few dozen colours (style.py) and the shades anti-a
 between two of them where they meet: a letter's edge on the felt, a suit symbol on paper, a
 card's border on the baize. A palette holding those colours and, for each pair that meets, a
 ramp of shades between them, renders the pictures as well as one tuned to each picture, and
-mapping onto a fixed palette without dithering costs a sixth of building a palette per
-picture (1.3 ms against 8 ms on a full Le 5 As table). Equal views still give equal bytes: the
-palette is built once per process, in a fixed order, from constants only.
+mapping onto a fixed palette without dithering costs far less than building a palette per
+picture. Equal views still give equal bytes: the palette is built once per process, in a
+fixed order, from constants only.
 
 Shades beyond a ramp's ends (the slight overshoot of the Lanczos reduction of card faces, just
 inside a black stroke) take the ink itself, which is what was meant.
@@ -14,21 +14,15 @@ inside a black stroke) take the ink itself, which is what was meant.
 
 from __future__ import annotations
 
+import io
 import math
-import struct
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 from typing import Final
 
 from PIL import Image
-
-try:  # ISA-L's deflate: five times zlib's speed at level 1, and smaller (see COMPRESS_LEVEL)
-    from isal.isal_zlib import compress as _deflate
-except ImportError:  # a platform without its wheels: zlib gives the same pictures, slower
-    from zlib import compress as _deflate
 
 from rendering.style import (
     BACK_LINE,
@@ -53,17 +47,7 @@ from rendering.style import (
 
 COLOURS: Final = 256
 COMPRESS_LEVEL: Final = 1
-"""Deflate effort, with ISA-L's deflate (``isal``) where it is installed, zlib's otherwise.
-
-Measured on this project's tables (mean of 28, from every game, on the 2-core machine): Pillow's
-own PNG writer at zlib level 1 took 5.9 ms a table and made 34 KB; zlib level 1 alone, 2.5 ms
-for the same; ISA-L level 1, 0.5 ms for 31 KB (level 0: 0.46 ms, 38 KB). Under load every
-millisecond of a picture is paid by every move waiting behind it, so the pictures are written
-here, in one IDAT chunk deflated by ISA-L: a fifth of the time, and smaller files."""
-
-_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
-_NONE_FILTER: Final = 0
-"""Scanlines are stored as they are: on a palette, PNG's predictors help little and cost much."""
+"""Deflate effort: the least, since a picture is sent once, seconds after it is drawn."""
 
 Pair = tuple[RGB, RGB, float]
 """Two colours that meet at anti-aliased edges, and how much their shades matter (1 = text
@@ -71,32 +55,13 @@ and card edges in full view; less for cards washed into the felt)."""
 
 
 def png(image: Image.Image) -> bytes:
-    """``image`` as PNG bytes on the fixed palette. A picture drawn on the palette already
-    (mode "P", :func:`blank`) is written as it is; an RGB one is mapped onto it first.
-
-    The file holds what every reader needs and nothing else: the header, the palette, the
-    pixels (8-bit indices, unfiltered), the end. Equal pictures give equal bytes."""
+    """``image`` as PNG bytes on the fixed palette, written by Pillow. A picture drawn on the
+    palette already (mode "P", :func:`blank`) is written as it is; an RGB one is mapped onto
+    it first. Equal pictures give equal bytes."""
     indexed = image if image.mode == "P" else quantize(image)
-    width, height = indexed.size
-    # A column of zeros to the left of the pixels: each row then starts with the byte of its
-    # filter type (0, none), as PNG stores rows, without copying them one by one in Python.
-    rows = indexed.crop((-1, 0, width, height)).tobytes()
-    palette = indexed.getpalette() or []
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, indexed colour
-    return b"".join(
-        (
-            _SIGNATURE,
-            _chunk(b"IHDR", header),
-            _chunk(b"PLTE", bytes(palette[: 3 * COLOURS])),
-            _chunk(b"IDAT", _deflate(rows, COMPRESS_LEVEL)),
-            _chunk(b"IEND", b""),
-        )
-    )
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    crc = zlib.crc32(data, zlib.crc32(kind))
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+    buffer = io.BytesIO()
+    indexed.save(buffer, format="PNG", compress_level=COMPRESS_LEVEL)
+    return buffer.getvalue()
 
 
 def quantize(image: Image.Image) -> Image.Image:
@@ -109,7 +74,7 @@ def quantize(image: Image.Image) -> Image.Image:
 
 def blank(width: int, height: int, colour: RGB) -> Image.Image:
     """A picture on the fixed palette, all ``colour``: drawing on it directly spares the
-    mapping of every pixel at the end (a sixth of a table's drawing time)."""
+    mapping of every pixel at the end."""
     image = Image.new("P", (width, height), index_of(colour))
     image.putpalette(_palette_bytes())
     return image

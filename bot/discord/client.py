@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -12,7 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import health, heap
+from bot import health
 from bot.computer import Computer, computer_turns
 from bot.discord.actions import SORRY, Actions, words_of
 from bot.discord.commands import Info, Play
@@ -51,8 +52,7 @@ class TapisBot(commands.Bot):
         options.setdefault("http_trace", gauge.trace)
         # No cache of recent messages: the bot answers commands and buttons, whose events
         # carry what they need, and never looks a message up. discord.py keeps the last 1,000
-        # otherwise, each holding itself in a cycle with its parts, freed only by the
-        # collector's full pass once pushed out (bot/heap.py).
+        # otherwise, each holding itself in a cycle with its parts, left for the collector.
         options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -61,7 +61,7 @@ class TapisBot(commands.Bot):
             **options,
         )
         self.settings = settings
-        # Only a bot that is the whole process tells the collector what stays (bot/heap.py):
+        # Only a bot that is the whole process tells the collector what stays (``_warm``):
         # one started inside another program (a test) leaves that program's collector be.
         self._settle_heap = settle_heap
         self._owns_service = service is None
@@ -114,19 +114,20 @@ class TapisBot(commands.Bot):
         self._unsent = await self.service.unsent()
         self._clocks = asyncio.create_task(self._run_clocks(), name="tapis-clocks")
         self._heartbeat = asyncio.create_task(self._beat(), name="tapis-heartbeat")
-        # The live matches read back while the gateway connects: no first move waits for it;
-        # the same task then runs the collector's passes until the bot closes (bot/heap.py).
+        # The live matches read back while the gateway connects: no first move waits for it.
         self._warming = asyncio.create_task(self._warm(), name="tapis-warm")
         self._tournaments = asyncio.create_task(self._run_tournaments(), name="tapis-tournaments")
         self._sweeper = asyncio.create_task(self._sweep_outbox(), name="tapis-outbox")
 
     async def _warm(self) -> None:
-        """The live matches read ahead; then the collector is told they stay, and its passes
-        are run from here on (bot/heap.py), until the bot closes."""
+        """The live matches read ahead; then the collector is told they stay: what is alive
+        once they are read (the matches, the modules, discord.py's state) lives as long as
+        the process, and frozen it is never walked again by the collector's passes, which
+        then only see what moves make."""
         await self.service.warm()
         if self._settle_heap:
-            heap.settle()
-            await heap.tend()
+            gc.collect()
+            gc.freeze()
 
     def _computer_turns(self, deliveries: list[Delivery]) -> None:
         """Whatever put the computer to move (a move, an acceptance, a rematch), its turn is

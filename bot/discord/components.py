@@ -264,12 +264,12 @@ def release(components: discord.ui.View | None) -> None:
     """Let go of components once sent: their items are emptied out.
 
     Components and their items point at each other, so components dropped as they are wait
-    for the cycle collector's full pass, which a long-running bot makes rarely (bot/heap.py):
-    with a hand sent after every move and components rebuilt for every press, they were about
-    two fifths of what those passes freed. Once sent, components made only of
-    ``DynamicItem``s are nothing to discord.py (it keeps their classes, to rebuild them from a
-    press), nor to us. Any others are left alone: discord.py keeps them to dispatch their
-    presses to.
+    for the cycle collector, and those that outlive its young passes wait for its pass over
+    the oldest objects, which comes rarely in a long-running bot: with a hand sent after every
+    move and components rebuilt for every press, they were a good share of what it freed.
+    Once sent, components made only of ``DynamicItem``s are nothing to discord.py (it keeps
+    their classes, to rebuild them from a press), nor to us. Any others are left alone:
+    discord.py keeps them to dispatch their presses to.
 
     Whoever made the components releases them, after their last send: a DM that fails may be
     followed by the same components in a private answer.

@@ -44,7 +44,6 @@ import io
 import json
 import logging
 import math
-import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
@@ -82,10 +81,6 @@ DmOpened = Callable[[int, int], Awaitable[None]]
 Sent = Callable[[list[Delivery]], Awaitable[None]]
 Job = Callable[[], Awaitable[None]]
 
-# For the crash tests only: the courier stops for good at this point of its work
-# ("before-send": a change committed, nothing sent; "before-mark": sent, not yet marked),
-# so a test can kill the process exactly there.
-HOLD = os.environ.get("TAPIS_COURIER_HOLD", "")
 # Whether the worker running this task holds a place in the rolling second already.
 _PREPAID: contextvars.ContextVar[int] = contextvars.ContextVar("prepaid", default=0)
 
@@ -216,8 +211,6 @@ class Courier:
         self._settled.set()
         self._marks: list[Delivery] = []
         self._marker: asyncio.Task[None] | None = None
-        # Told of each message as it leaves (the benchmark's clock); None in the bot.
-        self.on_sent: Callable[[Item], None] | None = None
 
     # -- the batch ---------------------------------------------------------------------------
 
@@ -243,8 +236,6 @@ class Courier:
         if self._on_batch is not None:
             self._on_batch(deliveries)  # before the computer's own hand is left out
         acting = interaction.user.id if interaction is not None else None
-        if HOLD == "before-send" and any(d.outbox_id is not None for d in deliveries):
-            await _hold()
         self._start()
         # Nobody to send to (the computer's own hand), not worth sending again, or a hand
         # its player cannot use yet: marked sent all the same, so no start-up tries them.
@@ -493,11 +484,7 @@ class Courier:
                 log.exception("could not send a message of match %s", match_id)
             except Exception:
                 log.exception("sending a message of match %s failed", match_id)
-        if self.on_sent is not None:
-            self.on_sent(item)
         if delivery is not None and delivery.outbox_id is not None:
-            if HOLD == "before-mark":
-                await _hold()
             self._mark(delivery)
         for earlier in item.carried:  # boards it told the moves of
             if earlier.outbox_id is not None:
@@ -789,11 +776,6 @@ class Courier:
             self._gone.add(channel_id)
             log.warning("channel %s is gone or closed to me (%s): no more posts there",
                         channel_id, error.code)  # fmt: skip
-
-
-async def _hold() -> None:
-    log.warning("TAPIS_COURIER_HOLD=%s: the courier stops here", HOLD)
-    await asyncio.Event().wait()
 
 
 def _png(data: bytes | None, name: str) -> discord.File:

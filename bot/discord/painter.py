@@ -39,15 +39,14 @@ from bot.workers import Workers
 log = logging.getLogger(__name__)
 
 CACHE_BYTES: Final = 48 * 1024 * 1024
-"""Room for some 1,500 pictures (hands weigh about 20 KB, tables 30-60 KB): every picture of
-the matches being played at a busy moment, far less memory than the bot's other needs."""
+"""Room for every picture of the matches being played at a busy moment, far less memory than
+the bot's other needs (docs/performance.md)."""
 
 IN_FLIGHT_PER_WORKER: Final = 3
 """Pictures handed to each worker process at once: while it draws one, the next ones wait in
 its queue. Handing over a picture and its PNG back takes the event loop's turns, and under
-load those took longer than the drawing itself: with one picture per worker, 20 busy
-matches had pictures queue here for some 100 ms (the median) while the workers drew only a
-third of the time."""
+load those took longer than the drawing itself: with one picture per worker, pictures
+queued here while the workers stood idle most of the time."""
 
 WORKER_PATIENCE: Final = 30.0
 """Seconds a picture waits for the workers: it takes tens of milliseconds and waits behind a

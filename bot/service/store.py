@@ -13,7 +13,6 @@ reading (cache first), ``load`` it for changing it (its lock held), ``save`` a c
 from __future__ import annotations
 
 import asyncio
-import codecs
 import functools
 import json
 import logging
@@ -46,7 +45,6 @@ from bot.service.values import (
 )
 from bot.sql import Connection, Database, Row
 from games import State
-from games.core import MatchState
 from games.words import N_
 
 T = TypeVar("T")
@@ -80,51 +78,6 @@ def dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
-def _escaped(error: UnicodeError) -> tuple[str, int]:
-    """Letters beyond ASCII as the standard JSON encoder writes them: ``\\u00e8``, and a
-    letter beyond the first 65,536 as its two UTF-16 halves. An encoding error handler, so
-    that the ASCII around them is copied at C speed."""
-    assert isinstance(error, UnicodeEncodeError)
-    escapes = []
-    for letter in error.object[error.start : error.end]:
-        code = ord(letter)
-        if code < 0x10000:
-            escapes.append(f"\\u{code:04x}")
-        else:
-            code -= 0x10000
-            escapes.append(f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}")
-    return "".join(escapes), error.end
-
-
-codecs.register_error("tapis.json", _escaped)
-
-
-def json_ascii(text: str) -> str:
-    """JSON text with its letters beyond ASCII escaped as ``json.dumps`` escapes them: such
-    letters stand only inside JSON strings, where an escape means the same letter."""
-    return text.encode("ascii", "tapis.json").decode("ascii")
-
-
-def state_text(state: State) -> str:
-    """A state as stored: exactly its ``to_json`` text, written by orjson where it can (a
-    move stores one, and the standard encoder with sorted keys took a good share of the
-    event loop's time for it). orjson writes letters beyond ASCII as they are where the
-    standard encoder escapes them: such letters (a Piquet declaration's "sixième", kept in
-    the state for the rest of its deal) can stand only inside JSON strings, so they are
-    escaped afterwards as that encoder would, and equal states are always stored as equal
-    text (the standard encoder took five times as long for such a state)."""
-    if isinstance(state, MatchState):
-        try:
-            data = state.to_data(tuples=True)
-            text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
-        except TypeError:  # data orjson does not take (a key that is not text): as before
-            return state.to_json()
-        if text.isascii():  # O(1) on a str: Python knows its widest character
-            return text
-        return json_ascii(text)
-    return state.to_json()
-
-
 def _said_ahead(row: MatchRow) -> None:
     """Work out now what a row's next move compares with (the last deal's breakdown, from
     the public view), so that the first move after a start costs no more than the others.
@@ -151,10 +104,9 @@ Words = Callable[[Changed[T]], "list[Delivery] | Ending[T]"]
 
 def outbox_text(delivery: Delivery) -> str:
     """An outbox row's text: ``delivery.to_json()`` as JSON, written by orjson straight from
-    the dataclass (every move stores a board and two hands with their views this way, and
-    the standard encoder took about a fifth of a millisecond of the event loop's time for
-    them). Rows are only read back, never compared, so keys are not sorted; keys that are
-    not strings are written as strings, as the standard encoder writes them."""
+    the dataclass, with no copy of its views made first. Rows are only read back, never
+    compared, so keys are not sorted; keys that are not strings are written as strings, as
+    the standard encoder writes them."""
     if delivery.owed is not None:  # a hand not worded yet: what to word it from
         return orjson.dumps(delivery.owed_json(), option=orjson.OPT_NON_STR_KEYS).decode()
     return orjson.dumps(delivery, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -372,7 +324,7 @@ def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
     if after.result != before.result:
         columns["result"] = None if after.result is None else dumps(after.result)
     if after.state is not before.state:  # states are immutable: a new one is a new object
-        columns["state"] = None if after.state is None else state_text(after.state)
+        columns["state"] = None if after.state is None else after.state.to_json()
     return columns
 
 
@@ -649,11 +601,11 @@ class MatchStore:
         many were added.
 
         Without this, each match's first move after a start reads its row and parses its
-        state (about a millisecond of the event loop's time): with thousands of live
-        matches, most moves for a good while after a restart are first moves. Rows are
-        read a chunk at a time and parsed one by one, yielding between, so moves go on
-        meanwhile. A row is kept only if the cache lacks it and nobody holds its lock: a
-        change under way, or one made since the read, has left a row at least as new.
+        state on the event loop: with thousands of live matches, most moves for a good while
+        after a restart are first moves. Rows are read a chunk at a time and parsed one by
+        one, yielding between, so moves go on meanwhile. A row is kept only if the cache
+        lacks it and nobody holds its lock: a change under way, or one made since the read,
+        has left a row at least as new.
         A damaged row is skipped here and set aside when first used.
         """
         added = 0

@@ -86,7 +86,7 @@ def _locale(lang: str) -> Locale:
 
 @functools.lru_cache(maxsize=4096)
 def _when(lang: str, timestamp: float) -> str:
-    """Worked out once per language and moment: Babel takes some 60 µs a date, and a page of
+    """Worked out once per language and moment: Babel is slow to write a date, and a page of
     matches writes a dozen that the next visitor's page writes again."""
     moment = datetime.fromtimestamp(timestamp, UTC)
     locale = _locale(lang)

@@ -1,6 +1,6 @@
 """What the bot's components leave behind: a discord.py view and its items point at each
-other, so a view dropped whole waits for the collector's full pass, which a long-running bot
-makes rarely (bot/heap.py). Each test runs with the collector off: what it checks is freed at
+other, so a view dropped whole waits for the cycle collector, whose pass over the oldest objects
+a long-running bot makes rarely. Each test runs with the collector off: what it checks is freed at
 once or not at all."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from bot.service import Delivery, Place
 
 async def test_a_hand_s_buttons_are_freed_once_sent_not_left_to_the_collector() -> None:
     """A view and its buttons point at each other: once a hand is sent (or found
-    undeliverable), its buttons are let go of at once, not left for the collector's rare full
-    pass (bot/heap.py) — after every move, for each hand sent."""
+    undeliverable), its buttons are let go of at once, not left for the collector — after
+    every move, for each hand sent."""
 
     async def nothing(*_: object) -> None:
         return None

@@ -58,11 +58,12 @@ async def _bot(fake: FakeDiscord, db: Path, hold: str = "") -> asyncio.subproces
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "TAPIS_DEV_GUILD": str(fake.guild_id),
         "TAPIS_DB": str(db),
-        "TAPIS_COURIER_HOLD": hold,
     }
+    # A held courier: the bot run with its courier wrapped to stop there (held_bot.py).
+    command = ["-m", "tests.bot.discord.held_bot", hold] if hold else ["-m", "bot"]
     fake.identified.clear()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot",
+        sys.executable, *command,
         cwd=db.parent, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
         start_new_session=True,  # its own group: a crash takes its picture workers with it

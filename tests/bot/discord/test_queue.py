@@ -263,8 +263,7 @@ def test_a_board_keeps_the_newest_moves_within_discords_length(lang: str, said: 
 
 async def test_a_replaced_message_is_freed_at_once_not_left_to_the_collector() -> None:
     """A board replaced by a newer one while it waited is gone as soon as it leaves the queue:
-    nothing it holds points back at it, so no cycle keeps it for the collector's full pass,
-    which comes rarely in a long-running bot (bot/heap.py)."""
+    nothing it holds points back at it, so no cycle keeps it for the collector."""
     gauge = Gauge(per_second=1)
     await gauge.slot()  # nothing goes: both boards wait
 

@@ -181,7 +181,7 @@ async def test_the_running_bot_keeps_a_heartbeat_and_removes_it_on_close(
 def test_the_bot_keeps_no_cache_of_messages() -> None:
     """It answers commands and buttons, whose events carry what they need: discord.py's cache
     of the last 1,000 messages would only keep them alive, each in a cycle left to the
-    collector's full pass once pushed out (bot/heap.py)."""
+    collector once pushed out."""
     bot = TapisBot(Settings.from_env({"DISCORD_TOKEN": "t"}))
     assert bot._connection.max_messages is None
     assert list(bot.cached_messages) == []

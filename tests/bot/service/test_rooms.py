@@ -12,8 +12,6 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
 
 import bot.service
 from bot.service import Conflict, MatchService
@@ -224,47 +222,6 @@ async def test_warming_reads_the_live_matches_ahead(db_file: Path, clock: FakeCl
         assert (await service.get(live[2].id)).status == "corrupt"
     finally:
         await service.close()
-
-
-def test_a_state_is_stored_as_its_own_json() -> None:
-    """The store writes a state with a faster encoder, yet exactly the text ``to_json``
-    writes, letters beyond ASCII included (a Piquet declaration's "sixième"): equal states
-    are stored equal and a replayed match compares with its stored text as it is."""
-    import random
-
-    import games
-    from bot.service.store import state_text
-
-    beyond_ascii = 0
-    for name in games.names():
-        for seed in range(1):  # Piquet's match of seed 0 declares a sixième
-            state = games.get(name).new_match(seed=seed, options={})
-            rng = random.Random(seed)
-            while state.to_move is not None:
-                text = state_text(state)
-                assert text == state.to_json()
-                beyond_ascii += "\\u" in text  # escaped, as the standard encoder does
-                state = state.apply(rng.choice(state.legal_moves()))
-    assert beyond_ascii  # the letters beyond ASCII were met too
-
-
-_WORDS_AND_NUMBERS = st.lists(st.text() | st.integers(-(2**63), 2**63 - 1), max_size=3)
-
-
-@given(st.dictionaries(st.text(), _WORDS_AND_NUMBERS))
-def test_letters_beyond_ascii_are_escaped_as_the_standard_encoder_does(data: dict) -> None:
-    """A stored state's text is orjson's, its letters beyond ASCII escaped afterwards: the
-    same text as ``json.dumps`` with sorted keys, whatever the letters (accents, cards,
-    emoji beyond the first 65,536, quotes and control characters around them)."""
-    import json
-
-    import orjson
-
-    from bot.service.store import json_ascii
-
-    ours = json_ascii(orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode())
-    assume("\x7f" not in ours)  # written as it is by orjson, escaped by json: never in a state
-    assert ours == json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
 async def test_an_outbox_row_reads_back_as_its_delivery(
