@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import rendering
 from bot.discord.client import TapisBot
+from bot.discord.components import card_of
 from games.core import move_cards
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
 
@@ -132,7 +133,8 @@ class Table:
             if button in ids:
                 return await self.fake.press(user, hand, button), "button"
             if pick in ids and len(move_cards(move)) >= 1:
-                return await self.fake.choose(user, hand, pick, move_cards(move)), "select"
+                values = menu_values(hand, pick, move_cards(move))
+                return await self.fake.choose(user, hand, pick, values), "select"
         handle = await self.fake.slash(user, "play", self.thread_id, move=move)
         return handle, "slash"
 
@@ -189,6 +191,19 @@ class Table:
             if not await self.step(rng, check_images=index < 4 or index % 15 == 0):
                 return
         raise AssertionError(f"match #{self.match_id} not over after {limit} moves")
+
+
+def menu_values(sent: Sent, custom_id: str, cards: list[str]) -> list[str]:
+    """The options of the card menu ``custom_id`` that pick ``cards``, as a player picks them
+    by their labels: a card named twice takes both of its copies (which read alike)."""
+    item = next(c for c in sent.components() if c.get("custom_id") == custom_id)
+    left = [str(option["value"]) for option in item["options"]]
+    chosen = []
+    for card in cards:
+        value = next(v for v in left if card_of(v) == card)
+        left.remove(value)
+        chosen.append(value)
+    return chosen
 
 
 def latest_hand(fake: FakeDiscord, user: FakeUser, match_id: int) -> Sent | None:
