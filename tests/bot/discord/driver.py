@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import rendering
 from bot.discord.client import TapisBot
@@ -50,6 +52,11 @@ class Table:
     thread_id: int
     moves: int = 0
     multi_card_moves: int = 0
+    # Every move made by pressing the mover's latest hand message, which must reach every
+    # legal move (no /play, nothing typed).
+    presses_only: bool = False
+    # Chooses the move among the legal ones, where it cares to (None: a random one).
+    prefer: Callable[[list[str]], str | None] = lambda legal: None
     ways: dict[str, int] = field(default_factory=lambda: {"button": 0, "select": 0, "slash": 0})
 
     @classmethod
@@ -98,7 +105,9 @@ class Table:
         view = await self.bot.service.view_for(self.match_id, user.id)
         legal = list(view["legal_moves"])
         assert legal, "the player to move has no legal move"
-        move = rng.choice(legal)
+        if self.presses_only:
+            self.check_reach(user, legal, info.version)
+        move = self.prefer(legal) or rng.choice(legal)
         handle, way = await self._make(user, move, rng)
         done = await self.fake.wait_for(
             lambda s: s.token == handle.token and s.kind in ("followup", "edit"),
@@ -128,15 +137,29 @@ class Table:
         pick = next((c for c in ids if _component(c, "pick", self.match_id) == verb), "")
         # A quarter of the one-card moves go through /play; card menus are always used when
         # the move needs one, so every game's menus get exercised.
-        use_slash = rng.random() < 0.25 and len(move_cards(move)) < 2
+        use_slash = rng.random() < 0.25 and len(move_cards(move)) < 2 and not self.presses_only
+        whole = next((c for c in ids if _component(c, "pick", self.match_id) == ""), "")
         if hand is not None and not use_slash:
             if button in ids:
                 return await self.fake.press(user, hand, button), "button"
             if pick in ids and len(move_cards(move)) >= 1:
                 values = menu_values(hand, pick, move_cards(move))
                 return await self.fake.choose(user, hand, pick, values), "select"
+            if whole in ids:
+                return await self.fake.choose(user, hand, whole, [move]), "select"
+        assert not self.presses_only, f"{move!r} cannot be pressed"
         handle = await self.fake.slash(user, "play", self.thread_id, move=move)
         return handle, "slash"
+
+    def check_reach(self, user: FakeUser, legal: list[str], version: int) -> None:
+        """The mover's latest hand message is of this very position, and pressing its
+        components can make every legal move."""
+        hand = self.latest_hand(user)
+        assert hand is not None, "the player to move has no hand message to press"
+        ids = hand.custom_ids()
+        assert ids and all(c.split(":")[3] == str(version) for c in ids), (version, ids)
+        missing = unreachable(hand.data.get("components") or [], legal, self.match_id)
+        assert missing == [], f"legal moves no press can make: {missing}"
 
     async def check_secrecy(self, since: int, check_images: bool, shown: set[str]) -> None:
         """Nothing public shows a card still hidden in a hand; public pictures are the public
@@ -220,3 +243,36 @@ async def resign(fake: FakeDiscord, user: FakeUser, thread_id: int) -> Sent:
     question = await (await fake.slash(user, "resign", thread_id)).finished()
     confirm = next(c for c in question.custom_ids() if c.startswith("tapis:resign:confirm:"))
     return await (await fake.press(user, question, confirm)).finished()
+
+
+def unreachable(rows: list[dict[str, Any]], legal: list[str], match_id: int) -> list[str]:
+    """The legal moves that no press of these components (a hand message's rows) can make:
+    a move's button, a whole-moves menu, or a card menu from which its cards can be picked
+    (as many of each as it names, within the menu's bounds)."""
+    items = [item for row in rows for item in row["components"]]
+    pressable: set[str] = set()
+    menus: dict[str, dict[str, Any]] = {}
+    for item in items:
+        move = _component(str(item.get("custom_id")), "move", match_id)
+        if move is not None:
+            pressable.add(move)
+        verb = _component(str(item.get("custom_id")), "pick", match_id)
+        if verb == "":
+            pressable.update(str(o["value"]) for o in item["options"])
+        elif verb is not None:
+            menus[verb] = item
+    missing = []
+    for move in legal:
+        if move in pressable:
+            continue
+        menu = menus.get(move.split()[0])
+        cards = move_cards(move)
+        if menu is not None and cards:
+            offered = [card_of(str(o["value"])) for o in menu["options"]]
+            low, high = int(menu.get("min_values", 1)), int(menu.get("max_values", 1))
+            if low <= len(cards) <= high and all(
+                offered.count(card) >= cards.count(card) for card in set(cards)
+            ):
+                continue
+        missing.append(move)
+    return missing
