@@ -350,9 +350,15 @@ async def _player_pair(
                 noted.setdefault("autocomplete: /play move", []).append(
                     (time.perf_counter() - asked) * 1000
                 )
-                move = rng.choice(choices)["value"]
-                menu = _menu_for(hand, move)
-                if menu is not None:
+                move = rng.choice(choices)["value"] if choices else ""
+                menu = _menu_for(hand, move) if move else None
+                if not move and buttons:  # the list was empty: the hand's buttons, then
+                    kind = "button: a move"
+                    handle = await fake.press(mover, hand, rng.choice(buttons))
+                elif not move:
+                    failures.append(f"no move offered to the player to move in #{match_id}")
+                    break
+                elif menu is not None:
                     kind = "card menu"
                     handle = await fake.choose(mover, hand, *menu)
                 else:

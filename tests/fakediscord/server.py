@@ -328,6 +328,12 @@ class FakeDiscord:
             return False  # autocomplete choices are shown to the typist alone
         return not self._private_reply(sent)
 
+    def withdrawn(self, sent: Sent) -> bool:
+        """A deferred answer's "thinking" taken back (its response deleted): shown for a
+        moment, with nothing in it."""
+        origin = self._originals.get(sent.token or "", {})
+        return sent.callback_type == 5 and bool(origin.get("deleted"))
+
     def _private_reply(self, sent: Sent) -> bool:
         if sent.ephemeral:
             return True
@@ -747,7 +753,8 @@ class FakeDiscord:
                 if original is None:
                     raise _Reply(404, {"message": "Unknown Message", "code": 10008})
                 return original
-            case ("DELETE", ["webhooks", _, _, "messages", _]):
+            case ("DELETE", ["webhooks", _, token, "messages", _]):
+                self._token(token)["deleted"] = True
                 return None
         self.unexpected.append(f"{method} /{'/'.join(parts)}")
         raise _Reply(404, {"message": "404: Not Found", "code": 0})

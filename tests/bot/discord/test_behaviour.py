@@ -255,7 +255,7 @@ async def test_rules_help_leaderboard_stats_and_challenge_decline(
     typed = "x" * 85 + " tar"
     short = await fake.autocomplete(alice, "challenge", "options", game="ecarte", options=typed)
     assert {c["value"] for c in short} == {"x" * 85 + " target=11", "x" * 85 + " target=17"}
-    assert all(len(c["name"]) == 100 for c in short)  # its meaning cut to fit
+    assert all(0 < len(c["name"]) <= 100 for c in short)
     # A bad option is refused privately, before anything is posted.
     bad = await (
         await fake.slash(alice, "challenge", game="ecarte", options="target=12")
