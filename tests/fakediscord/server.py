@@ -4,6 +4,11 @@ The real client connects to it unchanged (only ``Route.BASE`` and the gateway UR
 the tests exercise discord.py's own parsing, command tree, views and webhooks. Everything the
 bot sends is recorded as a :class:`Sent`; tests dispatch interactions as Discord would and
 await what comes back.
+
+It refuses what Discord refuses (:mod:`tests.fakediscord.limits`), answering as Discord does:
+a body beyond a documented limit, an interaction answered too late, a channel the bot cannot
+see. Each refusal is noted in ``refused``; a test of the bot expects none. Its clock
+(:meth:`FakeDiscord.advance`) can be moved on, so that the windows are tested without waiting.
 """
 
 from __future__ import annotations
