@@ -26,6 +26,14 @@ Three measurements, each printed the same way:
   this machine, and the latency its own work adds (the event loop, the picture workers, the
   courier, the database).
 
+A fourth measurement, **first answers**: the same twenty matches with no pause, while a
+member uses every other command meanwhile (rules, tables, /board of a busy match, a
+tournament's standings, a season's table, autocompletes, a challenge withdrawn by its
+button, /resign then Cancel), and players sometimes use the card menus, /hand and /play. The
+time to each interaction's first answer (defer, message, choices) is printed as a table by
+command and component kind: Discord forgets an interaction not answered within 3 s. Target
+p99 ≤ 500 ms, and none over 3 s.
+
 Part two, capacity (``--matches N --rate R``, see :mod:`bench.capacity`): thousands of
 matches in play, moves offered at R a second, the ceiling being Discord's limits.
 
@@ -49,15 +57,19 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import games
 from bench import capacity
+from bot.discord.components import card_of
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
 
 MATCHES = int(os.environ.get("TAPIS_BENCH_MATCHES", "20"))
 ACK_TARGET_MS = 50.0
 MOVE_TARGET_MS = 300.0
+FIRST_ANSWER_TARGET_MS = 500.0
+DISCORD_WINDOW_MS = 3000.0
 READY_WAIT = 2.5
 PACED_THINK = 1.0
 LIFTED_BUDGET = 100_000  # the bot's global budget with Discord's limits lifted: never reached
@@ -89,7 +101,41 @@ def run(seconds: float, args: argparse.Namespace | None = None) -> None:
         return
     if args is None or not args.capacity_only:
         _run_latency(seconds)
+        _run_first_answers(seconds)
     capacity.run(seconds, args)
+
+
+FirstAnswers = dict[str, list[float]]  # a command or component kind -> milliseconds
+
+
+def _run_first_answers(seconds: float) -> None:
+    kinds: FirstAnswers = {}
+    _, _, failures, _ = asyncio.run(_measure(max(seconds, 3.0) * 2, 0.0, kinds=kinds))
+    print(
+        f"{MATCHES} matches at once with no pause, a member using the other commands "
+        "meanwhile — first answer of each interaction:"
+    )
+    for failure in sorted(set(failures)):
+        print(f"  FAILED {failures.count(failure)}×: {failure}")
+    print(f"  {'command or component':34} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    worst = 0.0
+    for kind in sorted(kinds):
+        values = kinds[kind]
+        worst = max(worst, max(values))
+        print(
+            f"  {kind:34} {len(values):5d} {_percentile(values, 50):8.1f} "
+            f"{_percentile(values, 99):8.1f} {max(values):8.1f}"
+        )
+    p99s = [_percentile(v, 99) for v in kinds.values()]
+    verdict = (
+        "ok"
+        if p99s and max(p99s) <= FIRST_ANSWER_TARGET_MS and worst <= DISCORD_WINDOW_MS
+        else "over target"
+    )
+    print(
+        f"  (target p99 ≤ {FIRST_ANSWER_TARGET_MS:.0f} ms for every kind and none over "
+        f"{DISCORD_WINDOW_MS / 1000:.0f} s: {verdict})"
+    )
 
 
 def _run_latency(seconds: float) -> None:
@@ -232,13 +278,15 @@ async def _measure(
     lifted: bool = False,
     matches: int = MATCHES,
     samples: list[tuple[float, int, int]] | None = None,
+    kinds: FirstAnswers | None = None,
 ) -> Measured:
     """Run ``python -m bot`` as its own process against the fake Discord, which lives here
     with the players: the bot's work is not mixed with the fake's, as with the real Discord.
     Also returns the figures of the bot's line about its pictures (none if it logged none).
     ``lifted``: the fake enforces no rate limit, and the bot's own global budget is raised
     far beyond what it could send. ``samples``: filled with the bot's memory along the way
-    (see :func:`_sample`)."""
+    (see :func:`_sample`). ``kinds``: where to note each interaction's first answer by its
+    kind, with a member using the other commands meanwhile."""
     fake = FakeDiscord()
     fake.limits = not lifted
     # A channel for each pair, as on a busy server: Discord lets a channel take 5 messages
@@ -279,7 +327,11 @@ async def _measure(
             if samples is not None:
                 wal = Path(env["TAPIS_DB"] + "-wal")
                 sampling = asyncio.create_task(_sample(bot.pid, wal, samples))
+            probes = []
+            if kinds is not None:
+                probes.append(_member(fake, deadline, kinds, failures))
             await asyncio.gather(
+                *probes,
                 *(
                     _player_pair(
                         fake,
@@ -292,9 +344,10 @@ async def _measure(
                         moves,
                         failures,
                         done,
+                        kinds,
                     )
                     for i in range(matches)
-                )
+                ),
             )
             after, end = _processor(bot.pid), time.perf_counter()
             if sampling is not None:
@@ -357,6 +410,7 @@ async def _player_pair(
     moves: list[float],
     failures: list[str],
     finished: list[float],
+    kinds: FirstAnswers | None = None,
 ) -> None:
     """Two users playing one match after another of ``game`` until the deadline, as people
     do: a button of their hand DM, or ``/play`` from its move list when the hand offers only
@@ -364,9 +418,10 @@ async def _player_pair(
     rng = random.Random(index)
     one, two = fake.add_user(f"North{index}"), fake.add_user(f"South{index}")
     players = {one.id: one, two.id: two}
+    noted = kinds if kinds is not None else {}
     while time.perf_counter() < deadline:
         try:
-            match_id, thread_id, accept = await _start(fake, game, table, one, two)
+            match_id, thread_id, accept = await _start(fake, game, table, one, two, noted)
         except (RuntimeError, TimeoutError) as error:
             failures.append(f"no match started: {error}")
             await asyncio.sleep(RETRY_WAIT)
@@ -380,17 +435,37 @@ async def _player_pair(
             mover, hand = turn
             if think:
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            if kinds is not None and rng.random() < 0.1:
+                await _aside(fake, mover, hand, thread_id, match_id, kinds, rng)
             buttons = [c for c in hand.custom_ids() if c.startswith("tapis:move:")]
-            if buttons:
+            if buttons and not (kinds is not None and rng.random() < 0.2):
+                kind = "button: a move"
                 handle = await fake.press(mover, hand, rng.choice(buttons))
             else:
+                asked = time.perf_counter()
                 choices = await fake.autocomplete(
                     mover, "play", "move", thread_id, move="", match=match_id
                 )
-                move = rng.choice(choices)["value"]
-                handle = await fake.slash(mover, "play", thread_id, move=move, match=match_id)
+                noted.setdefault("autocomplete: /play move", []).append(
+                    (time.perf_counter() - asked) * 1000
+                )
+                move = rng.choice(choices)["value"] if choices else ""
+                menu = _menu_for(hand, move) if move else None
+                if not move and buttons:  # the list was empty: the hand's buttons, then
+                    kind = "button: a move"
+                    handle = await fake.press(mover, hand, rng.choice(buttons))
+                elif not move:
+                    failures.append(f"no move offered to the player to move in #{match_id}")
+                    break
+                elif menu is not None:
+                    kind = "card menu"
+                    handle = await fake.choose(mover, hand, *menu)
+                else:
+                    kind = "/play"
+                    handle = await fake.slash(mover, "play", thread_id, move=move, match=match_id)
             try:
                 ack = await handle.callback()
+                noted.setdefault(kind, []).append((ack.at - handle.sent_at) * 1000)
                 await fake.wait_for(functools.partial(_answers, handle.token), since=handle.since)
             except TimeoutError:
                 failures.append(f"a move in match #{match_id} was never answered")
@@ -433,10 +508,134 @@ async def _next_turn(
     return answers[hand.token], hand
 
 
+def _menu_for(hand: Sent, move: str) -> tuple[str, list[str]] | None:
+    """The card menu of ``hand`` that makes ``move`` and the options to pick, if any."""
+    cards = move.split()[1:]
+    for item in hand.components():
+        custom_id = str(item.get("custom_id", ""))
+        if len(cards) < 2 or not custom_id.endswith(":" + move.split()[0]) or "options" not in item:
+            continue
+        left = [str(option["value"]) for option in item["options"]]
+        picked = []
+        for card in cards:
+            value = next((v for v in left if card_of(v) == card), None)
+            if value is None:
+                return None
+            left.remove(value)
+            picked.append(value)
+        return custom_id, picked
+    return None
+
+
+async def _first_answer(handle: FakeInteraction, kinds: FirstAnswers, kind: str) -> Sent | None:
+    """Note how long ``handle``'s first answer took; None if it never came."""
+    try:
+        first = await handle.callback()
+    except TimeoutError:
+        kinds.setdefault(kind, []).append(float("inf"))
+        return None
+    kinds.setdefault(kind, []).append((first.at - handle.sent_at) * 1000)
+    return first
+
+
+async def _aside(
+    fake: FakeDiscord,
+    player: FakeUser,
+    hand: Sent,
+    thread_id: int,
+    match_id: int,
+    kinds: FirstAnswers,
+    rng: random.Random,
+) -> None:
+    """What a player does besides moving, now and then: their hand again, the board, or
+    /resign then Cancel."""
+    which = rng.randrange(3)
+    if which == 0:
+        await _first_answer(await fake.slash(player, "hand", thread_id), kinds, "/hand")
+    elif which == 1:
+        await _first_answer(await fake.slash(player, "board", thread_id), kinds, "/board")
+    else:
+        asked = await fake.slash(player, "resign", thread_id)
+        await _first_answer(asked, kinds, "/resign")
+        question = await asked.finished()
+        cancel = next((c for c in question.custom_ids() if ":cancel:" in c), None)
+        if cancel is not None:
+            await _first_answer(await fake.press(player, question, cancel), kinds, "button: resign")
+
+
+async def _member(
+    fake: FakeDiscord, deadline: float, kinds: FirstAnswers, failures: list[str]
+) -> None:
+    """A member using every other command while the matches are played, one at a time."""
+    member, other = fake.add_user("Watcher"), fake.add_user("Passerby")
+    game = games.names()[0]
+    created = await fake.slash(member, "tournament create", game=game, name="Bench cup")
+    await _first_answer(created, kinds, "/tournament create")
+    await created.finished()
+    # The tournament is the server's only one: /tournament standings finds it alone.
+    steps: list[tuple[str, Callable[[], Awaitable[FakeInteraction]]]] = [
+        ("/tapis help", lambda: fake.slash(member, "tapis help")),
+        ("/tapis rules", lambda: fake.slash(member, "tapis rules", game=game)),
+        ("/tapis leaderboard", lambda: fake.slash(member, "tapis leaderboard", game=game)),
+        (
+            "/tapis leaderboard season",
+            lambda: fake.slash(member, "tapis leaderboard", game=game, season=1),
+        ),
+        ("/tapis stats", lambda: fake.slash(member, "tapis stats")),
+        ("/matches", lambda: fake.slash(member, "matches")),
+        ("/tournament standings", lambda: fake.slash(member, "tournament standings")),
+        ("/board (another's match)", lambda: fake.slash(member, "board", match=_busy(fake))),
+    ]
+    while time.perf_counter() < deadline:
+        for kind, send in steps:
+            await _first_answer(await send(), kinds, kind)
+        asked = time.perf_counter()
+        await fake.autocomplete(member, "challenge", "options", game=game, options="t")
+        kinds.setdefault("autocomplete: /challenge options", []).append(
+            (time.perf_counter() - asked) * 1000
+        )
+        asked = time.perf_counter()
+        await fake.autocomplete(member, "board", "match", match="")
+        kinds.setdefault("autocomplete: /board match", []).append(
+            (time.perf_counter() - asked) * 1000
+        )
+        challenge = await fake.slash(member, "challenge", game=game, opponent=other)
+        if await _first_answer(challenge, kinds, "/challenge") is None:
+            failures.append("a challenge was never answered")
+            continue
+        await challenge.finished()
+        try:
+            post = await fake.wait_for(
+                lambda s: f"<@{other.id}>" in s.content and bool(s.custom_ids()),
+                since=challenge.since,
+                timeout=TURN_WAIT,
+            )
+        except TimeoutError:
+            continue  # refused (too many challenges in a row): the next round tries again
+        decline = next(c for c in post.custom_ids() if c.startswith("tapis:decline:"))
+        await _first_answer(await fake.press(other, post, decline), kinds, "button: decline")
+
+
+def _busy(fake: FakeDiscord) -> int:
+    """The id of a match being played, read from its latest hand message."""
+    for sent in reversed(fake.log):
+        for custom_id in sent.custom_ids():
+            if custom_id.startswith("tapis:move:"):
+                return int(custom_id.split(":")[2])
+    return 1
+
+
 async def _start(
-    fake: FakeDiscord, game: str, table: int, one: FakeUser, two: FakeUser
+    fake: FakeDiscord,
+    game: str,
+    table: int,
+    one: FakeUser,
+    two: FakeUser,
+    kinds: FirstAnswers | None = None,
 ) -> tuple[int, int, FakeInteraction]:
+    noted = kinds if kinds is not None else {}
     handle = await fake.slash(one, "challenge", channel_id=table, game=game, opponent=two)
+    await _first_answer(handle, noted, "/challenge")
     done = await handle.finished()
     if not done.content.startswith("Challenge #"):
         raise RuntimeError(f"the challenge was refused: {done.content}")
@@ -449,6 +648,7 @@ async def _start(
     )
     match_id = int(post.custom_ids()[0].split(":")[-1])
     accept = await fake.press(two, post, f"tapis:accept:{match_id}")
+    await _first_answer(accept, noted, "button: accept")
     await accept.finished()
     # The match's first post in its thread (the acceptance) says where it is played; the
     # board with its picture may follow some seconds later, paced by the thread's limit.

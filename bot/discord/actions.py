@@ -71,6 +71,16 @@ async def tell(interaction: discord.Interaction, said: str | Sayable) -> None:
         )
 
 
+async def tell_instead(interaction: discord.Interaction, said: str | Sayable) -> None:
+    """A private answer after a public defer: the public "thinking" goes, and the invoker
+    alone reads why nothing is shown (a public defer's first follow-up would be public).
+    Commands that answer for everyone defer publicly before reading anything, to answer
+    within Discord's window, and learn only then that the answer is for the invoker."""
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+    await tell(interaction, said)
+
+
 Flow = TypeVar("Flow", bound=Callable[..., Awaitable[None]])
 
 
@@ -676,19 +686,13 @@ class Actions:
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:
         """Post a match's table here: only a match of this server, and any other id is
         answered as unknown (whether it exists elsewhere is not this server's business)."""
+        await defer(interaction, ephemeral=False)
         try:
             match_id = await self.resolve(interaction, match_id)
             await self.service.get_here(match_id, interaction.guild_id)
-        except ServiceError as error:
-            await tell(interaction, error)
-            return
-        await defer(interaction, ephemeral=False)
-        try:
             delivery = await self.service.board_delivery(match_id)
         except ServiceError as error:
-            await interaction.followup.send(
-                error.say(words_of(interaction)), allowed_mentions=NO_PINGS
-            )
+            await tell_instead(interaction, error)
             return
         picture = await self.courier.picture(delivery)
         await interaction.followup.send(

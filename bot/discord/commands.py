@@ -30,7 +30,7 @@ from bot.service.wording import rules_text
 from games.words import N_, Words
 
 MAX_CHOICES = 25
-MAX_LABEL = 100  # Discord's limit on a choice's name
+MAX_LABEL = 100  # Discord's limit on a choice's name and string value
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
 LEVEL_CHOICES = [Choice(name=LEVEL_NAMES[level], value=level) for level in ai.LEVELS]
 
@@ -201,9 +201,12 @@ class Play(commands.Cog):
             return []
         w = words_of(interaction)
         seats = (interaction.user.display_name, _opponent_name(interaction, w))
+        # Discord refuses the whole answer if one value is longer than a choice holds: a
+        # suggestion that repeats a long text typed is left out (the text stays as typed).
         return [
-            Choice(name=option_label(game, s, w, seats), value=s)
+            Choice(name=option_label(game, s, w, seats)[:MAX_LABEL], value=s)
             for s in option_suggestions(game, current)
+            if len(s) <= MAX_LABEL
         ]
 
     # -- commands ----------------------------------------------------------------------------

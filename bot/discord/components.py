@@ -131,7 +131,7 @@ class PickSelect(
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(value) for value in data.get("values", [])]
+        values = [card_of(str(value)) for value in data.get("values", [])]
         move = " ".join([self.verb, *values]) if self.verb else (values[0] if values else "")
         actions = host_of(interaction).actions
         await actions.play(interaction, self.match_id, move, expected_version=self.version)
@@ -231,22 +231,28 @@ def move_buttons(
     cards those moves use; the other moves become buttons, or one select menu when there are
     more than the remaining rows hold. Labels name the moves in the reader's words (``w``);
     the service validates whatever comes back.
+
+    Every legal move can be picked: a card that a move names twice (Bézigue's two packs: the
+    double bézigue, four jacks with both jacks of spades) is offered twice, the copies read
+    alike and their values tell them apart (:func:`copy_values`). A verb whose cards would
+    not fit one menu falls back to its whole moves.
     """
     if not legal:
         return None
     components = discord.ui.View(timeout=None)
     multi_verbs = sorted({m.split()[0] for m in legal if len(move_cards(m)) > 1})
     rows_left = MAX_ROWS
+    handled: set[str] = set()
     for verb in multi_verbs[: MAX_ROWS - 1]:
         moves = [m for m in legal if m.split()[0] == verb and move_cards(m)]
-        cards = sorted({c for m in moves for c in move_cards(m)}, key=legal_order(moves))
-        if len(cards) > MAX_OPTIONS:
+        values = copy_values(moves)
+        if len(values) > MAX_OPTIONS:
             continue
         sizes = [len(move_cards(m)) for m in moves]
-        options = [discord.SelectOption(label=pretty(c), value=c) for c in cards]
+        options = [discord.SelectOption(label=pretty(card_of(v)), value=v) for v in values]
         components.add_item(PickSelect(match_id, version, verb, options, min(sizes), max(sizes), w))
         rows_left -= 1
-    handled = {m for m in legal if m.split()[0] in multi_verbs and move_cards(m)}
+        handled.update(moves)
     simple = [m for m in legal if m not in handled]
     if len(simple) <= rows_left * PER_ROW and all(len(m) <= 80 for m in simple):
         for move in simple:
@@ -278,6 +284,31 @@ def release(components: discord.ui.View | None) -> None:
         return
     if all(isinstance(item, discord.ui.DynamicItem) for item in components.children):
         components.clear_items()
+
+
+COPY = "."  # between a card and the number of its copy, in a card menu's values
+
+
+def copy_values(moves: list[str]) -> list[str]:
+    """The values of a card menu from which each of ``moves`` can be picked: each card as
+    many times as one move names it (``QS``, then ``QS.2`` for the other pack's), in the
+    engine's order. Values must differ within a menu; the labels of the copies are alike."""
+    copies: dict[str, int] = {}
+    for move in moves:
+        cards = move_cards(move)
+        for card in cards:
+            copies[card] = max(copies.get(card, 0), cards.count(card))
+    order = legal_order(moves)
+    return [
+        card if n == 1 else f"{card}{COPY}{n}"
+        for card in sorted(copies, key=order)
+        for n in range(1, copies[card] + 1)
+    ]
+
+
+def card_of(value: str) -> str:
+    """The card a card menu's value stands for, whichever copy it is."""
+    return value.split(COPY, 1)[0]
 
 
 def legal_order(moves: list[str]) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 import games
-from bot.discord.actions import tell
+from bot.discord.actions import tell, tell_instead
 from bot.discord.host import Host
 from bot.discord.names import NO_PINGS
 from bot.service import ServiceError
@@ -38,13 +38,13 @@ async def season_table(bot: Host, interaction: discord.Interaction, game: str, s
     if interaction.guild_id is None:
         await tell(interaction, "Seasons belong to a server: use this command in one.")
         return
+    await interaction.response.defer(thinking=True)
     try:
         lines = await bot.service.seasons.table(game, interaction.guild_id, season)
         current = await bot.service.seasons.current(interaction.guild_id)
     except ServiceError as error:
-        await tell(interaction, str(error))
+        await tell_instead(interaction, str(error))
         return
-    await interaction.response.defer(thinking=True)
     title = games.get(game).title
     when = "current season" if season == current.number else "closed"
     if not lines:

@@ -20,7 +20,14 @@ from discord.ext import commands
 
 import rendering.standings
 from bot import i18n
-from bot.discord.actions import THREAD_ARCHIVE_MINUTES, defer, player_ref, tell, words_of
+from bot.discord.actions import (
+    THREAD_ARCHIVE_MINUTES,
+    defer,
+    player_ref,
+    tell,
+    tell_instead,
+    words_of,
+)
 from bot.discord.commands import GAME_CHOICES, parse_options
 from bot.discord.host import Host, channel_of
 from bot.discord.locales import OPTIONS_HELP, START_HELP
@@ -315,14 +322,14 @@ class TournamentCommands(
     async def standings(
         self, interaction: discord.Interaction, tournament: int | None = None
     ) -> None:
+        await defer(interaction, ephemeral=False)
         try:
             which = await self._which(interaction, tournament)
             info = await self.bot.service.tournaments.get(which, interaction.guild_id)
             lines = await self.bot.service.tournaments.standings(which, interaction.guild_id)
         except ServiceError as error:
-            await tell(interaction, error)
+            await tell_instead(interaction, error)
             return
-        await defer(interaction, ephemeral=False)
         # Posted in the channel for all to see: in the server's language.
         public = self._public(interaction.guild_id)
         title = plain_name(stage(info, public))

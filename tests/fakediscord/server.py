@@ -4,6 +4,11 @@ The real client connects to it unchanged (only ``Route.BASE`` and the gateway UR
 the tests exercise discord.py's own parsing, command tree, views and webhooks. Everything the
 bot sends is recorded as a :class:`Sent`; tests dispatch interactions as Discord would and
 await what comes back.
+
+It refuses what Discord refuses (:mod:`tests.fakediscord.limits`), answering as Discord does:
+a body beyond a documented limit, an interaction answered too late, a channel the bot cannot
+see. Each refusal is noted in ``refused``; a test of the bot expects none. Its clock
+(:meth:`FakeDiscord.advance`) can be moved on, so that the windows are tested without waiting.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from tests.fakediscord import limits
 
 Json = dict[str, Any]
 API = "/api/v10"
@@ -188,6 +195,11 @@ class FakeDiscord:
         self.commands: dict[int | None, list[Json]] = {}  # guild id (None: global) -> commands
         self.command_syncs: list[int | None] = []
         self.unexpected: list[str] = []
+        # Requests refused for breaking one of Discord's limits (tests/fakediscord/limits.py):
+        # what each was and why. A test of the bot expects none.
+        self.refused: list[str] = []
+        self.no_access: set[int] = set()  # channels the bot cannot see (not a member there)
+        self.clock_offset = 0.0  # seconds the tests moved the fake's clock on (advance)
         self.guild_locale = "en-US"  # the server's language in Discord
         self.identified = asyncio.Event()
         self._sockets: list[tuple[web.WebSocketResponse, itertools.count[int]]] = []
@@ -244,6 +256,22 @@ class FakeDiscord:
                                 "archive_timestamp": _now(), "locked": False},
         }  # fmt: skip
         return thread_id
+
+    def now(self) -> float:
+        """The fake's clock, by which interactions' windows are measured: the machine's,
+        moved on by :meth:`advance`."""
+        return time.monotonic() + self.clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on, as if ``seconds`` had passed (no test sleeps through a
+        window)."""
+        self.clock_offset += seconds
+
+    def _refuse(self, what: str, problems: list[limits.Problem]) -> None:
+        """Answer as Discord does a body breaking its limits: 400, code 50035."""
+        if problems:
+            self.refused.append(f"{what}: " + "; ".join(map(str, problems)))
+            raise _Reply(400, limits.form_error(problems))
 
     @property
     def api_base(self) -> str:
@@ -304,6 +332,12 @@ class FakeDiscord:
         if sent.kind == "callback" and sent.callback_type == 8:
             return False  # autocomplete choices are shown to the typist alone
         return not self._private_reply(sent)
+
+    def withdrawn(self, sent: Sent) -> bool:
+        """A deferred answer's "thinking" taken back (its response deleted): shown for a
+        moment, with nothing in it."""
+        origin = self._originals.get(sent.token or "", {})
+        return sent.callback_type == 5 and bool(origin.get("deleted"))
 
     def _private_reply(self, sent: Sent) -> bool:
         if sent.ephemeral:
@@ -463,6 +497,8 @@ class FakeDiscord:
             "message": message,  # a component's message is the one its edits change
             "channel_id": channel_id,
             "user_id": user.id,
+            "kind": kind,
+            "created": self.now(),  # the event: both windows are measured from it
         }
         return payload
 
@@ -564,6 +600,10 @@ class FakeDiscord:
         assert message is not None, "that message has no message object"
         data: Json = {"custom_id": custom_id, "component_type": kind}
         if values is not None:
+            item = next(c for c in sent.components() if c.get("custom_id") == custom_id)
+            why = limits.selected(item, values)
+            if why is not None:
+                raise AssertionError(f"no client can send that from {custom_id!r}: {why}")
             data["values"] = values
         channel_id = int(message["channel_id"])
         return await self._send_interaction(3, user, data, channel_id, message)
@@ -714,11 +754,12 @@ class FakeDiscord:
             case ("PATCH", ["webhooks", _, token, "messages", _]):
                 return self._edit(None, body, files, token)
             case ("GET", ["webhooks", _, token, "messages", "@original"]):
-                original = self._originals.get(token, {}).get("message")
+                original = self._token(token).get("message")
                 if original is None:
                     raise _Reply(404, {"message": "Unknown Message", "code": 10008})
                 return original
-            case ("DELETE", ["webhooks", _, _, "messages", _]):
+            case ("DELETE", ["webhooks", _, token, "messages", _]):
+                self._token(token)["deleted"] = True
                 return None
         self.unexpected.append(f"{method} /{'/'.join(parts)}")
         raise _Reply(404, {"message": "404: Not Found", "code": 0})
@@ -731,6 +772,9 @@ class FakeDiscord:
         return self.users[user_id]
 
     def _channel(self, channel_id: int) -> Json:
+        if channel_id in self.no_access:
+            self.refused.append(f"channel {channel_id}: the bot is not a member there")
+            raise _Reply(403, {"message": "Missing Access", "code": limits.MISSING_ACCESS})
         if channel_id not in self.channels:
             raise _Reply(404, {"message": "Unknown Channel", "code": 10003})
         return self.channels[channel_id]
@@ -750,6 +794,7 @@ class FakeDiscord:
         }
 
     def _sync(self, guild_id: int | None, body: Any) -> list[Json]:
+        self._refuse("command sync", limits.commands(list(body)))
         self.command_syncs.append(guild_id)
         commands = []
         for command in body:
@@ -823,8 +868,32 @@ class FakeDiscord:
             message["guild_id"] = channel["guild_id"]
         return message
 
+    def _check_message(
+        self, what: str, body: Json, files: list[tuple[str, bytes]], flags: int
+    ) -> None:
+        """A message's body and files, as Discord checks them before anything is made."""
+        if not limits.upload(files):
+            self.refused.append(f"{what}: files over {limits.UPLOAD_BYTES} bytes")
+            raise _Reply(413, {"message": "Request entity too large", "code": limits.TOO_LARGE})
+        problems = limits.message(body, flags_allowed=flags)
+        if len(files) > limits.ATTACHMENTS:
+            problems.append(limits.Problem(("files",), "BASE_TYPE_MAX_LENGTH", "Too many files."))
+        self._refuse(what, problems)
+
+    def _token(self, token: str | None) -> Json:
+        """An interaction's webhook, usable for 15 minutes from its event."""
+        origin = self._originals.get(token or "", {})
+        created = origin.get("created")
+        if created is not None and self.now() - created > limits.FOLLOWUP_WINDOW:
+            self.refused.append("a follow-up or edit after the interaction's token expired")
+            raise _Reply(
+                401, {"message": "Invalid Webhook Token", "code": limits.INVALID_WEBHOOK_TOKEN}
+            )
+        return origin
+
     def _post_message(self, channel_id: int, body: Json, files: list[tuple[str, bytes]]) -> Json:
         self._channel(channel_id)
+        self._check_message("message", body, files, limits.CHANNEL_FLAGS)
         recipient = self.dm_recipient(channel_id)
         if recipient is not None and recipient in self.dms_closed:
             raise _Reply(403, {"message": "Cannot send messages to this user", "code": 50007})
@@ -842,7 +911,10 @@ class FakeDiscord:
     def _edit(
         self, channel_id: int | None, body: Json, files: list[tuple[str, bytes]], token: str | None
     ) -> Json:
-        origin = self._originals.get(token or "", {})
+        origin = self._token(token)
+        if channel_id is not None:
+            self._channel(channel_id)
+        self._check_message("edit", body, files, limits.CHANNEL_FLAGS)
         previous = origin.get("message")
         if channel_id is None:
             channel_id = int(previous["channel_id"] if previous else origin["channel_id"])
@@ -907,6 +979,16 @@ class FakeDiscord:
         if request.query.get("with_response") not in ("1", "true", "True"):
             self.unexpected.append("interaction callback without with_response")
         origin = self._originals.setdefault(token, {"dm": False, "ephemeral": False})
+        created = origin.get("created")
+        if created is not None and self.now() - created > limits.CALLBACK_WINDOW:
+            self.refused.append("an interaction's first answer after its window")
+            raise _Reply(
+                404, {"message": "Unknown interaction", "code": limits.UNKNOWN_INTERACTION}
+            )
+        if "kind" in origin:
+            if not limits.upload(files):
+                raise _Reply(413, {"message": "Request entity too large", "code": limits.TOO_LARGE})
+            self._refuse("interaction callback", limits.callback(int(origin["kind"]), body))
         if origin.get("answered"):
             raise _Reply(
                 400, {"message": "Interaction has already been acknowledged.", "code": 40060}
@@ -954,6 +1036,8 @@ class FakeDiscord:
         origin = self._originals.get(token)
         if origin is None:
             raise _Reply(404, {"message": "Unknown Webhook", "code": 10015})
+        self._token(token)
+        self._check_message("follow-up", body, files, limits.REPLY_FLAGS)
         message = self._message(int(origin.get("channel_id") or 0), body, files)
         self._record(
             Sent(

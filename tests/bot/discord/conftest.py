@@ -24,6 +24,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
+    # Whatever the test, the bot sent nothing that Discord would have refused.
+    assert server.refused == [], server.refused
 
 
 @pytest.fixture

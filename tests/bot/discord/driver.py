@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import rendering
 from bot.discord.client import TapisBot
+from bot.discord.components import card_of
 from games.core import move_cards
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
 
@@ -49,6 +52,12 @@ class Table:
     thread_id: int
     moves: int = 0
     multi_card_moves: int = 0
+    # Every move made by pressing the mover's latest hand message, which must reach every
+    # legal move (no /play, nothing typed).
+    presses_only: bool = False
+    secrecy: bool = True  # check after each move that nothing public shows a hidden card
+    # Chooses the move among the legal ones, where it cares to (None: a random one).
+    prefer: Callable[[list[str]], str | None] = lambda legal: None
     ways: dict[str, int] = field(default_factory=lambda: {"button": 0, "select": 0, "slash": 0})
 
     @classmethod
@@ -97,7 +106,9 @@ class Table:
         view = await self.bot.service.view_for(self.match_id, user.id)
         legal = list(view["legal_moves"])
         assert legal, "the player to move has no legal move"
-        move = rng.choice(legal)
+        if self.presses_only:
+            self.check_reach(user, legal, info.version)
+        move = self.prefer(legal) or rng.choice(legal)
         handle, way = await self._make(user, move, rng)
         done = await self.fake.wait_for(
             lambda s: s.token == handle.token and s.kind in ("followup", "edit"),
@@ -114,7 +125,8 @@ class Table:
         self.ways[way] += 1
         self.multi_card_moves += len(move_cards(move)) > 1
         shown = set() if verb_hides(move) else set(move_cards(move))
-        await self.check_secrecy(handle.since, check_images, shown)
+        if self.secrecy:
+            await self.check_secrecy(handle.since, check_images, shown)
         return True
 
     async def _make(
@@ -127,14 +139,29 @@ class Table:
         pick = next((c for c in ids if _component(c, "pick", self.match_id) == verb), "")
         # A quarter of the one-card moves go through /play; card menus are always used when
         # the move needs one, so every game's menus get exercised.
-        use_slash = rng.random() < 0.25 and len(move_cards(move)) < 2
+        use_slash = rng.random() < 0.25 and len(move_cards(move)) < 2 and not self.presses_only
+        whole = next((c for c in ids if _component(c, "pick", self.match_id) == ""), "")
         if hand is not None and not use_slash:
             if button in ids:
                 return await self.fake.press(user, hand, button), "button"
             if pick in ids and len(move_cards(move)) >= 1:
-                return await self.fake.choose(user, hand, pick, move_cards(move)), "select"
+                values = menu_values(hand, pick, move_cards(move))
+                return await self.fake.choose(user, hand, pick, values), "select"
+            if whole in ids:
+                return await self.fake.choose(user, hand, whole, [move]), "select"
+        assert not self.presses_only, f"{move!r} cannot be pressed"
         handle = await self.fake.slash(user, "play", self.thread_id, move=move)
         return handle, "slash"
+
+    def check_reach(self, user: FakeUser, legal: list[str], version: int) -> None:
+        """The mover's latest hand message is of this very position, and pressing its
+        components can make every legal move."""
+        hand = self.latest_hand(user)
+        assert hand is not None, "the player to move has no hand message to press"
+        ids = hand.custom_ids()
+        assert ids and all(c.split(":")[3] == str(version) for c in ids), (version, ids)
+        missing = unreachable(hand.data.get("components") or [], legal, self.match_id)
+        assert missing == [], f"legal moves no press can make: {missing}"
 
     async def check_secrecy(self, since: int, check_images: bool, shown: set[str]) -> None:
         """Nothing public shows a card still hidden in a hand; public pictures are the public
@@ -191,6 +218,19 @@ class Table:
         raise AssertionError(f"match #{self.match_id} not over after {limit} moves")
 
 
+def menu_values(sent: Sent, custom_id: str, cards: list[str]) -> list[str]:
+    """The options of the card menu ``custom_id`` that pick ``cards``, as a player picks them
+    by their labels: a card named twice takes both of its copies (which read alike)."""
+    item = next(c for c in sent.components() if c.get("custom_id") == custom_id)
+    left = [str(option["value"]) for option in item["options"]]
+    chosen = []
+    for card in cards:
+        value = next(v for v in left if card_of(v) == card)
+        left.remove(value)
+        chosen.append(value)
+    return chosen
+
+
 def latest_hand(fake: FakeDiscord, user: FakeUser, match_id: int) -> Sent | None:
     """The last hand ``user`` got for match ``match_id``, by DM or in a private answer."""
     for sent in reversed(fake.log):
@@ -205,3 +245,36 @@ async def resign(fake: FakeDiscord, user: FakeUser, thread_id: int) -> Sent:
     question = await (await fake.slash(user, "resign", thread_id)).finished()
     confirm = next(c for c in question.custom_ids() if c.startswith("tapis:resign:confirm:"))
     return await (await fake.press(user, question, confirm)).finished()
+
+
+def unreachable(rows: list[dict[str, Any]], legal: list[str], match_id: int) -> list[str]:
+    """The legal moves that no press of these components (a hand message's rows) can make:
+    a move's button, a whole-moves menu, or a card menu from which its cards can be picked
+    (as many of each as it names, within the menu's bounds)."""
+    items = [item for row in rows for item in row["components"]]
+    pressable: set[str] = set()
+    menus: dict[str, dict[str, Any]] = {}
+    for item in items:
+        move = _component(str(item.get("custom_id")), "move", match_id)
+        if move is not None:
+            pressable.add(move)
+        verb = _component(str(item.get("custom_id")), "pick", match_id)
+        if verb == "":
+            pressable.update(str(o["value"]) for o in item["options"])
+        elif verb is not None:
+            menus[verb] = item
+    missing = []
+    for move in legal:
+        if move in pressable:
+            continue
+        menu = menus.get(move.split()[0])
+        cards = move_cards(move)
+        if menu is not None and cards:
+            offered = [card_of(str(o["value"])) for o in menu["options"]]
+            low, high = int(menu.get("min_values", 1)), int(menu.get("max_values", 1))
+            if low <= len(cards) <= high and all(
+                offered.count(card) >= cards.count(card) for card in set(cards)
+            ):
+                continue
+        missing.append(move)
+    return missing

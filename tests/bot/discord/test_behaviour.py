@@ -247,6 +247,15 @@ async def test_rules_help_leaderboard_stats_and_challenge_decline(
         f"first_seat=0 — {alice.name} deals first",
         f"first_seat=1 — {bob.name} deals first",
     }
+    # A long text typed is never repeated into a suggestion longer than Discord takes (it
+    # would refuse the whole list): the fake refuses such an answer, and the test fails.
+    typed = "first_seat=0 " + "x" * 80 + " "
+    long = await fake.autocomplete(alice, "challenge", "options", game="ecarte", options=typed)
+    assert long == []
+    typed = "x" * 85 + " tar"
+    short = await fake.autocomplete(alice, "challenge", "options", game="ecarte", options=typed)
+    assert {c["value"] for c in short} == {"x" * 85 + " target=11", "x" * 85 + " target=17"}
+    assert all(0 < len(c["name"]) <= 100 for c in short)
     # A bad option is refused privately, before anything is posted.
     bad = await (
         await fake.slash(alice, "challenge", game="ecarte", options="target=12")
