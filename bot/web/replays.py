@@ -167,7 +167,7 @@ class Replays:
             raise Hidden(f"match #{match.id} has no ply {ply}")
         if kind != "table" and not match.replayable:
             raise Hidden(f"match #{match.id} is not over: its hands are not shown")
-        key = (match.id, ply, kind, words.lang)
+        key = (match.id, ply, kind, words.lang, match.names)  # names: a player may hide
         cached = self._frames.get_fresh(key)
         if cached is not None:
             return bytes(cached)
