@@ -20,6 +20,7 @@ from bot.ratings import Standing
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
+from bot.service.privacy import Privacy
 from bot.service.seasons import Seasons
 from bot.service.standings import Standings
 from bot.service.store import MatchStore, unknown_match
@@ -78,6 +79,7 @@ class MatchService:
         self.integrity = Integrity(self.store)
         self.seasons = Seasons(self.store)
         self.tournaments = Tournaments(self.store, self.life)
+        self.privacy = Privacy(self.store, self.life)
         self.life.ended = self.tournaments.wake
 
     # -- opening and closing ----------------------------------------------------------------
