@@ -23,7 +23,15 @@ from bot.discord.components import challenge_buttons, move_buttons, release, res
 from bot.discord.courier import Courier
 from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
-from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
+from bot.service import (
+    Delivery,
+    MatchInfo,
+    MatchService,
+    PlayerRef,
+    ServiceError,
+    shown_here,
+    wording,
+)
 from bot.service.values import Phrase, Sayable
 from games.words import N_, Words
 
@@ -125,6 +133,8 @@ class Actions:
 
     async def _find(self, interaction: discord.Interaction, given: int | None) -> int:
         if given is not None:
+            # Another server's match is as unknown here as one that does not exist.
+            await self.service.get_for(given, interaction.user.id, interaction.guild_id)
             return given
         if interaction.channel_id is not None:
             here = await self.service.match_in_thread(interaction.channel_id)
@@ -437,6 +447,7 @@ class Actions:
         first, accept theirs."""
         await defer(interaction)
         try:
+            await self.service.get_for(match_id, interaction.user.id, interaction.guild_id)
             info, deliveries = await self.service.rematch(
                 match_id, player_ref(interaction.user, interaction)
             )
@@ -537,7 +548,9 @@ class Actions:
         try:
             if match_id is None:
                 match_id = await self._pending_challenge(interaction)
-            current = await self.service.get(match_id)
+            current = await self.service.get_for(
+                match_id, interaction.user.id, interaction.guild_id
+            )
             if current.challenger.user_id == interaction.user.id:
                 info, deliveries = await self.service.cancel(match_id, interaction.user.id)
             else:
@@ -674,15 +687,17 @@ class Actions:
 
     @polite
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:
-        """Post a match's table here: only a match of this server, and any other id is
-        answered as unknown (whether it exists elsewhere is not this server's business)."""
+        """Post a match's table here: a match of this server for all to see; a player's own
+        match of elsewhere to them alone; any other id is answered as unknown (whether it
+        exists elsewhere is not this server's business)."""
         try:
             match_id = await self.resolve(interaction, match_id)
-            await self.service.get_here(match_id, interaction.guild_id)
+            info = await self.service.get_for(match_id, interaction.user.id, interaction.guild_id)
         except ServiceError as error:
             await tell(interaction, error)
             return
-        await defer(interaction, ephemeral=False)
+        public = shown_here(info.guild_id, interaction.guild_id)
+        await defer(interaction, ephemeral=not public)
         try:
             delivery = await self.service.board_delivery(match_id)
         except ServiceError as error:
@@ -694,6 +709,7 @@ class Actions:
         await interaction.followup.send(
             delivery.text[:2000],
             file=_file(picture, "table"),
+            ephemeral=not public,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

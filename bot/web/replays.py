@@ -97,7 +97,7 @@ class Replays:
         self.db = db
         self._states: _Lru = _Lru(CACHE_MATCHES)
         self._frames: _Lru = _Lru(100_000, cache_bytes)
-        self._drawing: dict[tuple[int, int, str, str], asyncio.Future[bytes]] = {}
+        self._drawing: dict[tuple[int, int, str, str, tuple[str, str]], asyncio.Future[bytes]] = {}
         self._draw_slots = asyncio.Semaphore(2)
 
     @property

@@ -143,7 +143,8 @@ async def test_a_finished_match_replays_with_both_hands(client: TestClient, worl
     assert picture.status == 200
     assert picture.headers["Cache-Control"] == "no-cache"  # it stops being public with its match
     again = await client.get(
-        f"/matches/{match.id}/frames/0/hand0.png", headers={"If-None-Match": picture.headers["ETag"]}
+        f"/matches/{match.id}/frames/0/hand0.png",
+        headers={"If-None-Match": picture.headers["ETag"]},
     )
     assert again.status == 304  # asking again is cheap while the match stays public
 
