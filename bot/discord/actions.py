@@ -41,6 +41,12 @@ RESIGN_WINDOW = 15 * 60
 """Seconds a resignation question may be answered: a Confirm found hours later in an old
 reply must not end a match the player has since gone on with."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
+ON_A_SERVER = N_(
+    "This command works on a server, where matches and tournaments are played: use it in "
+    "a server's channel, not in a direct message."
+)
+"""The answer to a server's command used elsewhere (Discord offers these on servers only,
+as each command declares; this is for whatever arrives all the same)."""
 
 
 def words_of(interaction: discord.Interaction) -> Words:
@@ -303,6 +309,9 @@ class Actions:
         duplicate: bool = False,
     ) -> None:
         await defer(interaction)
+        if interaction.guild_id is None:
+            await tell(interaction, Phrase(ON_A_SERVER))
+            return
         me = self.bot.user
         if duplicate and opponent is not None and me is not None and opponent.id == me.id:
             await tell(interaction, "A duplicate match is played between two members, not me.")

@@ -218,6 +218,7 @@ class Replay(commands.Cog):
             Choice(name=N_("pages"), value="pages"),
         ]
     )
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     async def replay(
         self,
         interaction: discord.Interaction,

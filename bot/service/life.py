@@ -536,6 +536,27 @@ class MatchLife:
         self.ended()
         return changed.after.info(changed.people), changed.deliveries
 
+    async def call_off(self, match_id: int) -> list[Delivery]:
+        """End a match under way without a result: its server is gone (see
+        ``Privacy.left_server``); both players are told by DM."""
+        await self.languages.ready()
+
+        def decide(row: MatchRow, people: People, now: float) -> Change[None] | None:
+            if row.status != "active":
+                return None
+            return Change(
+                replace(row, status="aborted", to_move_id=None, deadline=None, reminder_at=None)
+            )
+
+        def words(done: Changed[None]) -> list[Delivery]:
+            return wording.left_server(done.after, done.people, self.public(done))
+
+        changed = await self.store.change(match_id, decide, words=words)
+        if changed is None:
+            return []
+        self.ended()
+        return changed.deliveries
+
     # -- clocks -----------------------------------------------------------------------------
     async def check_clock(self, match_id: int, due: float) -> list[Delivery]:
         """A match due at ``due`` (for the clock task): a loss on time past its deadline,

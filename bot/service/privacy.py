@@ -120,6 +120,39 @@ class Privacy:
         log.info("a player asked to be forgotten: %d match(es) kept under a pseudonym", matches)
         return Forgotten(resigned, withdrawn, matches, deliveries)
 
+    async def left_server(self, guild_id: int) -> list[Delivery]:
+        """Tapis left server ``guild_id`` (removed, or the server deleted): its consent to
+        the web ends at once, its open challenges are withdrawn and its matches under way
+        called off, unrated (their threads are gone, and with them the players' table);
+        the players are told by DM. What it owes, to send."""
+        now = self.store.ts()
+
+        def plan(conn: Connection) -> None:
+            conn.execute(
+                "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, 0, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET web = 0, updated_at = excluded.updated_at",
+                (guild_id, now),
+            )
+
+        await self.store.db.transact(plan)
+        rows = await self.store.db.fetchall(
+            "SELECT id, status, challenger_id FROM matches WHERE guild_id = ?"
+            " AND status IN ('active', 'challenge') ORDER BY id",
+            (guild_id,),
+        )
+        deliveries: list[Delivery] = []
+        for row in rows:
+            try:
+                if row["status"] == "challenge":
+                    _, sent = await self.life.cancel(row["id"], row["challenger_id"])
+                    deliveries += [d for d in sent if d.kind == "dm"]  # no channel left
+                else:
+                    deliveries += await self.life.call_off(row["id"])
+            except ServiceError:
+                continue  # answered or ended meanwhile
+        log.info("left server %s: %d match(es) and challenge(s) ended", guild_id, len(rows))
+        return deliveries
+
     def _erase(self, conn: Connection, user_id: int) -> int:
         """In one transaction: the player's data erased, their matches kept under a
         pseudonym; how many matches name the pseudonym."""
