@@ -479,6 +479,34 @@ async def export_file(request: web.Request) -> web.StreamResponse:
     return response
 
 
+PRIVACY_KEY: Final = web.AppKey("privacy", dict)
+
+
+def own_privacy_texts(path: str | None = None) -> dict[str, Markup]:
+    """The operator's own privacy policy, if ``TAPIS_PRIVACY_FILE`` names one: an HTML
+    fragment shown on /privacy in place of Tapis's text; ``NAME.fr.html`` beside
+    ``NAME.html`` for French readers (``.sv`` for Swedish), else the one file for everyone.
+    Keyed by language ("" for the one file)."""
+    path = path if path is not None else os.environ.get("TAPIS_PRIVACY_FILE", "").strip()
+    if not path:
+        return {}
+    base = Path(path)
+    texts = {"": Markup(base.read_text(encoding="utf-8"))}
+    for lang in i18n.LANGS:
+        variant = base.with_name(f"{base.stem}.{lang}{base.suffix}")
+        if variant.is_file():
+            texts[lang] = Markup(variant.read_text(encoding="utf-8"))
+    return texts
+
+
+async def privacy(request: web.Request) -> web.StreamResponse:
+    """What Tapis keeps, for how long, who sees it, how to erase it (or the operator's own)."""
+    texts: dict[str, Markup] = request.app[PRIVACY_KEY]
+    said = speech(request)
+    own = texts.get(said.lang, texts.get(""))
+    return _site(request).page(request, "privacy.html", own=own)
+
+
 async def static(request: web.Request) -> web.StreamResponse:
     found = _site(request).static.get(request.match_info["name"])
     if found is None:
@@ -513,6 +541,7 @@ def create_app(
     app[DB_KEY] = db
     app[SITE_KEY] = site
     app[REPLAYS_KEY] = Replays(db) if cache_bytes is None else Replays(db, cache_bytes=cache_bytes)
+    app[PRIVACY_KEY] = own_privacy_texts()
     app.router.add_get("/", index)
     app.router.add_get("/games/{game}", leaderboard)
     app.router.add_get("/servers/{guild}", server)
@@ -522,6 +551,7 @@ def create_app(
     app.router.add_get("/matches/{match}/frames/{ply}/{kind}.png", frame)
     app.router.add_get("/matches/{match}/plies/{ply}.json", position)
     app.router.add_get("/matches/{match}/export.tpn", export_file)
+    app.router.add_get("/privacy", privacy)
     app.router.add_get("/static/{name}", static)
     return app
 

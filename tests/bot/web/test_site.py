@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -217,3 +218,32 @@ async def test_rating_history_follows_every_rated_match(world: World) -> None:
     for row in rows:
         assert row["n"] == row["c"]  # one point per rated match
     assert GUILDS
+
+
+async def test_the_privacy_page_in_each_language_linked_from_every_page(
+    client: TestClient, world: World
+) -> None:
+    heads = {"en": "What Tapis keeps", "fr": "Ce que Tapis garde", "sv": "Vad Tapis sparar"}
+    for lang, head in heads.items():
+        page = await text(client, f"/privacy?lang={lang}")
+        assert head in page and "/tapis privacy" in page
+    for path in ("/", "/games/piquet", f"/matches/{world.finished[0]}", "/no-such-page"):
+        response = await client.get(path)
+        assert 'href="/privacy' in await response.text(), path
+
+
+async def test_an_operator_puts_their_own_privacy_policy(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "policy.html").write_text("<p>Our own words.</p>", encoding="utf-8")
+    (tmp_path / "policy.fr.html").write_text("<p>Nos propres mots.</p>", encoding="utf-8")
+    monkeypatch.setenv("TAPIS_PRIVACY_FILE", str(tmp_path / "policy.html"))
+    client = TestClient(TestServer(create_app(world.service.database, rate=None)))
+    await client.start_server()
+    try:
+        english = await text(client, "/privacy")
+        assert "<p>Our own words.</p>" in english and "What Tapis keeps" not in english
+        assert "<p>Nos propres mots.</p>" in await text(client, "/privacy?lang=fr")
+        assert "<p>Our own words.</p>" in await text(client, "/privacy?lang=sv")
+    finally:
+        await client.close()
