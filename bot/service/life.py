@@ -370,6 +370,11 @@ class MatchLife:
             raise Refused(
                 N_("A rematch follows a finished match. {why}"), why=wording.status_reason(row)
             )
+        if row.seat_ids[1 - seat] < 0:  # a pseudonym: that player asked to be forgotten
+            raise Refused(
+                N_("Your opponent of match #{id} has left Tapis: challenge someone else."),
+                id=match_id,
+            )
         pending = await self.store.db.fetchone(
             "SELECT id, challenger_id FROM matches WHERE rematch_of = ? AND status = 'challenge'"
             " ORDER BY id DESC LIMIT 1",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.service import MatchService, PlayerRef
+import pytest
+
+from bot.service import MatchService, PlayerRef, Refused
 from bot.service.privacy import FORGOTTEN_NAME, HIDDEN
 from tests.bot.conftest import ALICE, BOB, GUILD, play_random, rows, start_match
 
@@ -61,6 +63,9 @@ async def test_forget_me_erases_the_player_and_keeps_every_match(
         names = [seat.name for seat in match.seats]
         assert FORGOTTEN_NAME in names and ALICE.name not in names
     assert await service.verify_all() == []
+    # Nobody can be challenged again under the pseudonym.
+    with pytest.raises(Refused, match="has left Tapis"):
+        await service.rematch(finished.id, BOB)
     # Forgetting again finds nothing more to do.
     again = await service.privacy.forget(ALICE.user_id)
     assert again.matches == 0 and not again.resigned
