@@ -122,9 +122,9 @@ class Privacy:
 
     async def left_server(self, guild_id: int) -> list[Delivery]:
         """Tapis left server ``guild_id`` (removed, or the server deleted): its consent to
-        the web ends at once, its open challenges are withdrawn and its matches under way
-        called off, unrated (their threads are gone, and with them the players' table);
-        the players are told by DM. What it owes, to send."""
+        the web ends at once, its tournaments are cancelled, its open challenges withdrawn
+        and its matches under way called off, unrated (their threads are gone, and with
+        them the players' table); the players are told by DM. What it owes, to send."""
         now = self.store.ts()
 
         def plan(conn: Connection) -> None:
@@ -132,6 +132,12 @@ class Privacy:
                 "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, 0, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET web = 0, updated_at = excluded.updated_at",
                 (guild_id, now),
+            )
+            # Its tournaments cannot go on either: no one there can see them any longer.
+            conn.execute(
+                "UPDATE tournaments SET status = 'cancelled', due_at = NULL, updated_at = ?"
+                " WHERE guild_id = ? AND status IN ('open', 'running')",
+                (now, guild_id),
             )
 
         await self.store.db.transact(plan)

@@ -172,6 +172,8 @@ async def test_leaving_a_server_ends_what_was_played_there(
     bot = await start_bot()
     await set_web(bot.service.database, fake.guild_id, True)
     table = await Table.open(fake, bot, "ecarte", "", alice, bob)
+    opened = await _answer(fake, carol, "tournament create", None, game="piquet")
+    assert "went wrong" not in opened.content
     challenge = await _answer(fake, carol, "challenge", None, game="piquet", opponent=alice)
     assert challenge.ephemeral
     [(open_id,)] = (
@@ -193,6 +195,10 @@ async def test_leaving_a_server_ends_what_was_played_there(
     assert not await bot.service.database.fetchone(
         "SELECT 1 FROM results WHERE match_id = ?", (table.match_id,)
     )
+    [(status,)] = (
+        sqlite3.connect(_database(bot)).execute("SELECT status FROM tournaments").fetchall()
+    )
+    assert status == "cancelled"
 
 
 async def test_forget_me_end_to_end(
