@@ -128,6 +128,8 @@ async def test_only_consent_shows_anything(
     site, nothing, cases, service = sites
     plan = [(MATCH_ROUTES, cases.finished), (LIVE_ROUTES, cases.live)]
     plan.append((PLAYER_ROUTES, cases.players))
+    servers = {"server on": SERVER_ON, "server off": SERVER_OFF, "unknown id": UNKNOWN}
+    plan.append((("/servers/{id}", "/servers/{id}/ecarte"), servers))
     for routes, ids in plan:
         for route in routes:
             for case, some_id in ids.items():
