@@ -493,7 +493,9 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     async def new_season(self, interaction: discord.Interaction) -> None:
         await start_season(self.bot, interaction)
 
-    @app_commands.command(description=N_("Show this server's leaderboards on the web, or stop"))
+    @app_commands.command(
+        description=N_("Show this server's leaderboards, matches and players on the web, or stop")
+    )
     @app_commands.describe(state=N_("on: anyone may see them on the site; off: hidden (default)"))
     @app_commands.choices(
         state=[Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]

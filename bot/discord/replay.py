@@ -346,17 +346,19 @@ async def switch_web(bot: Host, interaction: discord.Interaction, on: bool) -> N
         link = web_url(f"/servers/{interaction.guild_id}")
         text = (
             w.gettext(
-                "This server's leaderboards are now on the web: {link}. `/tapis web off` hides "
-                "them again."
+                "This server's leaderboards, matches and players are now on the web: {link}. "
+                "`/tapis web off` hides them all again at once."
             ).format(link=link)
             if link
             else w.gettext(
-                "This server's leaderboards are now on the web (the site's address is set by "
-                "TAPIS_WEB_URL). `/tapis web off` hides them again."
+                "This server's leaderboards, matches and players are now on the web (the site's "
+                "address is set by TAPIS_WEB_URL). `/tapis web off` hides them all again at once."
             )
         )
     else:
-        text = w.gettext("This server's leaderboards are no longer on the web.")
+        text = w.gettext(
+            "This server's leaderboards, matches and players are no longer on the web."
+        )
     await interaction.followup.send(text, ephemeral=True)
 
 
