@@ -147,7 +147,8 @@ async def _measure(seconds: float) -> None:
             f"  database: {STORED_MATCHES:,} finished matches, {moves[0] if moves else 0:,} "
             f"moves, built in {time.perf_counter() - began:.1f} s"
         )
-        await set_web(db, GUILDS[0], True)
+        for guild in GUILDS:  # every match public: the site reads them all
+            await set_web(db, guild, True)
         app = create_app(db, rate=None)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()

@@ -311,6 +311,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
             reminder_at = (SELECT c.reminder_at FROM clocks c WHERE c.match_id = matches.id)
         WHERE id IN (SELECT match_id FROM clocks);
     """,
+    # 11: each player's own word about the web site (``/tapis privacy``): -1 hidden from it
+    # (no profile, named "a player"), 0 as their servers chose, 1 public (their matches
+    # outside any server may be shown, when their opponent chose so too).
+    """
+    ALTER TABLE players ADD COLUMN web INTEGER NOT NULL DEFAULT 0 CHECK (web IN (-1, 0, 1));
+    """,
 )
 
 

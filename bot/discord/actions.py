@@ -23,7 +23,15 @@ from bot.discord.components import challenge_buttons, move_buttons, release, res
 from bot.discord.courier import Courier
 from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
-from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
+from bot.service import (
+    Delivery,
+    MatchInfo,
+    MatchService,
+    PlayerRef,
+    ServiceError,
+    shown_here,
+    wording,
+)
 from bot.service.values import Phrase, Sayable
 from games.words import N_, Words
 
@@ -33,6 +41,12 @@ RESIGN_WINDOW = 15 * 60
 """Seconds a resignation question may be answered: a Confirm found hours later in an old
 reply must not end a match the player has since gone on with."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: matches go on for days
+ON_A_SERVER = N_(
+    "This command works on a server, where matches and tournaments are played: use it in "
+    "a server's channel, not in a direct message."
+)
+"""The answer to a server's command used elsewhere (Discord offers these on servers only,
+as each command declares; this is for whatever arrives all the same)."""
 
 
 def words_of(interaction: discord.Interaction) -> Words:
@@ -135,6 +149,8 @@ class Actions:
 
     async def _find(self, interaction: discord.Interaction, given: int | None) -> int:
         if given is not None:
+            # Another server's match is as unknown here as one that does not exist.
+            await self.service.get_for(given, interaction.user.id, interaction.guild_id)
             return given
         if interaction.channel_id is not None:
             here = await self.service.match_in_thread(interaction.channel_id)
@@ -303,6 +319,9 @@ class Actions:
         duplicate: bool = False,
     ) -> None:
         await defer(interaction)
+        if interaction.guild_id is None:
+            await tell(interaction, Phrase(ON_A_SERVER))
+            return
         me = self.bot.user
         if duplicate and opponent is not None and me is not None and opponent.id == me.id:
             await tell(interaction, "A duplicate match is played between two members, not me.")
@@ -447,6 +466,7 @@ class Actions:
         first, accept theirs."""
         await defer(interaction)
         try:
+            await self.service.get_for(match_id, interaction.user.id, interaction.guild_id)
             info, deliveries = await self.service.rematch(
                 match_id, player_ref(interaction.user, interaction)
             )
@@ -547,7 +567,9 @@ class Actions:
         try:
             if match_id is None:
                 match_id = await self._pending_challenge(interaction)
-            current = await self.service.get(match_id)
+            current = await self.service.get_for(
+                match_id, interaction.user.id, interaction.guild_id
+            )
             if current.challenger.user_id == interaction.user.id:
                 info, deliveries = await self.service.cancel(match_id, interaction.user.id)
             else:
@@ -684,12 +706,18 @@ class Actions:
 
     @polite
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:
-        """Post a match's table here: only a match of this server, and any other id is
-        answered as unknown (whether it exists elsewhere is not this server's business)."""
-        await defer(interaction, ephemeral=False)
+        """Post a match's table here: a match of this server for all to see; a player's own
+        match of elsewhere to them alone; any other id is answered as unknown (whether it
+        exists elsewhere is not this server's business)."""
         try:
             match_id = await self.resolve(interaction, match_id)
-            await self.service.get_here(match_id, interaction.guild_id)
+            info = await self.service.get_for(match_id, interaction.user.id, interaction.guild_id)
+        except ServiceError as error:
+            await tell(interaction, error)
+            return
+        public = shown_here(info.guild_id, interaction.guild_id)
+        await defer(interaction, ephemeral=not public)
+        try:
             delivery = await self.service.board_delivery(match_id)
         except ServiceError as error:
             await tell_instead(interaction, error)
@@ -698,6 +726,7 @@ class Actions:
         await interaction.followup.send(
             delivery.text[:2000],
             file=_file(picture, "table"),
+            ephemeral=not public,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

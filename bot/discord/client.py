@@ -22,6 +22,7 @@ from bot.discord.config import Settings
 from bot.discord.courier import Courier, workers_for
 from bot.discord.locales import Translator
 from bot.discord.pacing import Gauge
+from bot.discord.privacy import DYNAMIC_ITEMS as PRIVACY_ITEMS
 from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
 from bot.discord.replay import Replay
 from bot.discord.tournaments import TournamentCommands, TournamentPoster
@@ -95,7 +96,7 @@ class TapisBot(commands.Bot):
                 durable=self.settings.durable,
                 limits=ChallengeLimits(hours=self.settings.challenge_hours),
             )
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS, *PRIVACY_ITEMS)
         await self.add_cog(Play(self, self.actions))
         await self.add_cog(Info(self))
         await self.add_cog(Replay(self))
@@ -314,6 +315,15 @@ class TapisBot(commands.Bot):
 
     def _sync_hashes(self) -> Path:
         return self.settings.database.with_name(self.settings.database.name + ".commands.json")
+
+    # -- servers -----------------------------------------------------------------------------
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Tapis was removed from a server, or the server deleted (not a mere outage, which
+        discord.py tells apart): the server's web consent ends at once, its open challenges
+        are withdrawn and its matches under way called off, each player told by DM."""
+        deliveries = await self.service.privacy.left_server(guild.id)
+        await self.courier.send(deliveries)
 
     # -- errors ------------------------------------------------------------------------------
 

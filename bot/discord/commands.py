@@ -18,16 +18,23 @@ import ai
 import games
 from bot import ratings
 from bot.computer import LEVEL_NAMES
+from bot.discord import privacy
 from bot.discord.actions import Actions, tell, words_of
 from bot.discord.components import pretty
 from bot.discord.host import Host
 from bot.discord.locales import OPTIONS_HELP
 from bot.discord.names import plain_name, safe_name
+from bot.discord.privacy import CHOICE_NAMES as PRIVACY
 from bot.discord.replay import export_match, finished_choices, switch_language, switch_web
 from bot.discord.seasons import season_table, start_season
 from bot.service import MatchInfo, ServiceError, wording
 from bot.service.wording import rules_text
 from games.words import N_, Words
+
+# Where each command may be used, as Discord reads it (on a top-level command or group only;
+# it ignores a subcommand's): a server's channels alone, or also the bot's direct messages.
+ON_SERVERS = app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+ANYWHERE = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 
 MAX_CHOICES = 25
 MAX_LABEL = 100  # Discord's limit on a choice's name and string value
@@ -221,7 +228,7 @@ class Play(commands.Cog):
         duplicate=N_("Play the same deals twice, seats swapped: the difference of scores decides"),
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
-    @app_commands.guild_only()
+    @ON_SERVERS
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -245,7 +252,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Accept a challenge (or press Accept on it)"))
     @app_commands.describe(match=N_("The challenge to accept"))
-    @app_commands.guild_only()
+    @ON_SERVERS
     async def accept(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.accept(interaction, match)
 
@@ -253,6 +260,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Decline a challenge, or withdraw your own"))
     @app_commands.describe(match=N_("The challenge to decline"))
+    @ANYWHERE
     async def decline(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.decline(interaction, match)
 
@@ -263,6 +271,7 @@ class Play(commands.Cog):
         move=N_("Your move, e.g. play QS or discard 7H 9C (pick from the list)"),
         match=N_("Which match, when you are not in its thread"),
     )
+    @ANYWHERE
     async def play(
         self, interaction: discord.Interaction, move: str, match: int | None = None
     ) -> None:
@@ -279,6 +288,7 @@ class Play(commands.Cog):
     @app_commands.choices(
         where=[Choice(name=N_("DM"), value="dm"), Choice(name=N_("here"), value="here")]
     )
+    @ANYWHERE
     async def hand(
         self, interaction: discord.Interaction, match: int | None = None, where: str | None = None
     ) -> None:
@@ -288,7 +298,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Show the table of a match to everyone here"))
     @app_commands.describe(match=N_("Which match, when you are not in its thread"))
-    @app_commands.guild_only()
+    @ANYWHERE
     async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.board(interaction, match)
 
@@ -296,12 +306,14 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Give up a match: your opponent wins it"))
     @app_commands.describe(match=N_("Which match, when you are not in its thread"))
+    @ANYWHERE
     async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.resign(interaction, match)
 
     resign.autocomplete("match")(match_choices)
 
     @app_commands.command(description=N_("List your matches and challenges"))
+    @ANYWHERE
     async def matches(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         mine = await self.bot.service.matches_of(interaction.user.id, active_only=False)
@@ -321,6 +333,7 @@ class Play(commands.Cog):
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
 
+@ANYWHERE  # server settings among its subcommands say so when used elsewhere
 class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, rankings and help")):
     """Looking things up: rules, leaderboard, stats, help."""
 
@@ -471,20 +484,25 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     ) -> list[Choice[int]]:
         return await finished_choices(self.bot, interaction, current)
 
-    season = app_commands.Group(
-        name="season", description=N_("Seasons of this server's tables"), guild_only=True
-    )
+    @app_commands.command(description=N_("What the web shows of you, or forget you altogether"))
+    @app_commands.describe(choice=N_("Hidden from the web site, public, or forget me"))
+    @app_commands.choices(choice=[Choice(name=text, value=key) for key, text in PRIVACY.items()])
+    async def privacy(self, interaction: discord.Interaction, choice: str) -> None:
+        await privacy.choose(self.bot, interaction, choice)
+
+    season = app_commands.Group(name="season", description=N_("Seasons of this server's tables"))
 
     @season.command(name="new", description=N_("Close this season's tables and start the next"))
     async def new_season(self, interaction: discord.Interaction) -> None:
         await start_season(self.bot, interaction)
 
-    @app_commands.command(description=N_("Show this server's leaderboards on the web, or stop"))
+    @app_commands.command(
+        description=N_("Show this server's leaderboards, matches and players on the web, or stop")
+    )
     @app_commands.describe(state=N_("on: anyone may see them on the site; off: hidden (default)"))
     @app_commands.choices(
         state=[Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
     )
-    @app_commands.guild_only()
     async def web(self, interaction: discord.Interaction, state: str) -> None:
         await switch_web(self.bot, interaction, state == "on")
 
@@ -493,7 +511,6 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     )
     @app_commands.describe(language=N_("A language, or the server's language in Discord"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
-    @app_commands.guild_only()
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         await switch_language(self.bot, interaction, language)
 

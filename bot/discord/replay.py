@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.discord.components import Rebuilt, button, release
 from bot.discord.host import Host, host_of
-from bot.service import wording
+from bot.service import reachable, shown_here, wording
 from bot.web import queries
 from bot.web.replays import Replays, composite, export
 from bot.web.settings import set_web
@@ -53,10 +53,16 @@ def _words(interaction: discord.Interaction) -> Words:
     return i18n.words(i18n.lang_of(interaction.locale))
 
 
-async def _finished(bot: Host, match_id: int, w: Words) -> queries.Match | str:
-    """The match if it can be replayed, else the sentence that says why not."""
+async def _finished(
+    bot: Host, match_id: int, w: Words, interaction: discord.Interaction
+) -> queries.Match | str:
+    """The match if it can be replayed by the one asking, where they ask (a match of this
+    server, or one of their own), else the sentence that says why not: another server's
+    match, or one outside any server, is as unknown as one that does not exist."""
     match = await queries.match(bot.service.database, match_id)
-    if match is None:
+    if match is None or not reachable(
+        match.guild_id, match.seat_ids or (), interaction.user.id, interaction.guild_id
+    ):
         return w.gettext("There is no match #{id} to show. `/matches` lists yours.").format(
             id=match_id
         )
@@ -170,7 +176,7 @@ class PageButton(
         bot = host_of(interaction)
         await interaction.response.defer()
         w = _words(interaction)
-        found = await _finished(bot, self.match_id, w)
+        found = await _finished(bot, self.match_id, w, interaction)
         if isinstance(found, str):
             await interaction.followup.send(found, ephemeral=True)
             return
@@ -212,6 +218,7 @@ class Replay(commands.Cog):
             Choice(name=N_("pages"), value="pages"),
         ]
     )
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     async def replay(
         self,
         interaction: discord.Interaction,
@@ -219,11 +226,15 @@ class Replay(commands.Cog):
         fps: app_commands.Range[int, 1, 10] = 2,
         style: str = "animation",
     ) -> None:
-        await interaction.response.defer(thinking=True)
         w = _words(interaction)
-        found = await _finished(self.bot, match, w)
+        # One indexed read before the first answer: it decides whether the answer is public
+        # (a match of this server) or the asker's alone (their own match of elsewhere, or
+        # the unknown answer).
+        found = await _finished(self.bot, match, w, interaction)
+        public = not isinstance(found, str) and shown_here(found.guild_id, interaction.guild_id)
+        await interaction.response.defer(thinking=True, ephemeral=not public)
         if isinstance(found, str):
-            await interaction.followup.send(found)
+            await interaction.followup.send(found, ephemeral=True)
             return
         replays = _replays(self.bot)
         states = await replays.states(found)
@@ -250,13 +261,18 @@ class Replay(commands.Cog):
                 await interaction.followup.send(
                     said,
                     file=discord.File(io.BytesIO(data), filename=f"tapis-{found.id}.gif"),
+                    ephemeral=not public,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
                 return
         text, file, view = await _page(self.bot, found, 0, w)
         try:
             await interaction.followup.send(
-                text, file=file, view=view, allowed_mentions=discord.AllowedMentions.none()
+                text,
+                file=file,
+                view=view,
+                ephemeral=not public,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         finally:
             release(view)
@@ -287,7 +303,7 @@ async def export_match(bot: Host, interaction: discord.Interaction, match_id: in
     """``/tapis export``: the match's moves as a notation file, privately."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     w = _words(interaction)
-    found = await _finished(bot, match_id, w)
+    found = await _finished(bot, match_id, w, interaction)
     if isinstance(found, str):
         await interaction.followup.send(found, ephemeral=True)
         return
@@ -330,17 +346,19 @@ async def switch_web(bot: Host, interaction: discord.Interaction, on: bool) -> N
         link = web_url(f"/servers/{interaction.guild_id}")
         text = (
             w.gettext(
-                "This server's leaderboards are now on the web: {link}. `/tapis web off` hides "
-                "them again."
+                "This server's leaderboards, matches and players are now on the web: {link}. "
+                "`/tapis web off` hides them all again at once."
             ).format(link=link)
             if link
             else w.gettext(
-                "This server's leaderboards are now on the web (the site's address is set by "
-                "TAPIS_WEB_URL). `/tapis web off` hides them again."
+                "This server's leaderboards, matches and players are now on the web (the site's "
+                "address is set by TAPIS_WEB_URL). `/tapis web off` hides them all again at once."
             )
         )
     else:
-        text = w.gettext("This server's leaderboards are no longer on the web.")
+        text = w.gettext(
+            "This server's leaderboards, matches and players are no longer on the web."
+        )
     await interaction.followup.send(text, ephemeral=True)
 
 

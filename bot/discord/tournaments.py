@@ -21,6 +21,7 @@ from discord.ext import commands
 import rendering.standings
 from bot import i18n
 from bot.discord.actions import (
+    ON_A_SERVER,
     THREAD_ARCHIVE_MINUTES,
     defer,
     player_ref,
@@ -35,6 +36,7 @@ from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
 from bot.service.tournament_words import created
 from bot.service.tournaments import Posting, Report, StandingLine, TournamentInfo
+from bot.service.values import Phrase
 from games.words import ENGLISH, N_, Words
 
 log = logging.getLogger(__name__)
@@ -125,6 +127,7 @@ def stage(info: TournamentInfo, w: Words) -> str:
     )
 
 
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 class TournamentCommands(
     commands.GroupCog, group_name="tournament", group_description=N_("Tournaments on this server")
 ):
@@ -152,7 +155,8 @@ class TournamentCommands(
         open or running one."""
         if given is not None:
             return given
-        assert interaction.guild_id is not None
+        if interaction.guild_id is None:
+            raise ServiceError(ON_A_SERVER)
         found = await self.bot.service.tournaments.of_server(interaction.guild_id)
         here = [t for t in found if t.thread_id == interaction.channel_id]
         if here:
@@ -165,7 +169,11 @@ class TournamentCommands(
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Before every /tournament command: what Discord says the server speaks, as every
-        command notes it, so that the tournament's posts speak it too."""
+        command notes it, so that the tournament's posts speak it too. Discord offers
+        /tournament on servers only; should one come from elsewhere, it is told where."""
+        if interaction.guild_id is None:
+            await tell(interaction, Phrase(ON_A_SERVER))
+            return False
         await self.bot.service.languages.seen(interaction.guild_id, interaction.guild_locale)
         return True
 
@@ -194,7 +202,6 @@ class TournamentCommands(
         name=N_("The tournament's name"),
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
-    @app_commands.guild_only()
     async def create(
         self,
         interaction: discord.Interaction,
@@ -211,7 +218,9 @@ class TournamentCommands(
         home = interaction.channel
         if isinstance(home, discord.Thread) and home.parent is not None:
             home = home.parent
-        assert interaction.guild_id is not None and home is not None
+        if interaction.guild_id is None or home is None:
+            await tell(interaction, Phrase(ON_A_SERVER))
+            return
         try:
             chosen = parse_options(game, options)
             starts_at = parse_start(start, datetime.now(UTC))
@@ -255,7 +264,6 @@ class TournamentCommands(
 
     @app_commands.command(description=N_("Join a tournament before it starts"))
     @app_commands.describe(tournament=N_("Which tournament"))
-    @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         await defer(interaction)
         try:
@@ -274,7 +282,6 @@ class TournamentCommands(
 
     @app_commands.command(description=N_("Leave a tournament (during it, your match is resigned)"))
     @app_commands.describe(tournament=N_("Which tournament"))
-    @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         await defer(interaction)
         try:
@@ -294,7 +301,6 @@ class TournamentCommands(
 
     @app_commands.command(description=N_("Start a tournament now (its creator or a manager)"))
     @app_commands.describe(tournament=N_("Which tournament"))
-    @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         await defer(interaction)
         manager = bool(interaction.permissions.manage_guild)
@@ -318,7 +324,6 @@ class TournamentCommands(
 
     @app_commands.command(description=N_("A tournament's standings, as a picture"))
     @app_commands.describe(tournament=N_("Which tournament"))
-    @app_commands.guild_only()
     async def standings(
         self, interaction: discord.Interaction, tournament: int | None = None
     ) -> None:

@@ -19,7 +19,7 @@ The rooms, each readable alone, none importing one that imports it back:
 
 from bot.ratings import Standing
 from bot.service.life import fresh_seed
-from bot.service.match_service import MatchService, utcnow
+from bot.service.match_service import MatchService, reachable, shown_here, utcnow
 from bot.service.values import (
     ChallengeLimits,
     Conflict,
@@ -55,5 +55,7 @@ __all__ = [
     "ServiceError",
     "Standing",
     "fresh_seed",
+    "reachable",
+    "shown_here",
     "utcnow",
 ]

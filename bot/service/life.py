@@ -370,6 +370,11 @@ class MatchLife:
             raise Refused(
                 N_("A rematch follows a finished match. {why}"), why=wording.status_reason(row)
             )
+        if row.seat_ids[1 - seat] < 0:  # a pseudonym: that player asked to be forgotten
+            raise Refused(
+                N_("Your opponent of match #{id} has left Tapis: challenge someone else."),
+                id=match_id,
+            )
         pending = await self.store.db.fetchone(
             "SELECT id, challenger_id FROM matches WHERE rematch_of = ? AND status = 'challenge'"
             " ORDER BY id DESC LIMIT 1",
@@ -535,6 +540,27 @@ class MatchLife:
         changed = _done(await self.store.change(match_id, decide, words=words))
         self.ended()
         return changed.after.info(changed.people), changed.deliveries
+
+    async def call_off(self, match_id: int) -> list[Delivery]:
+        """End a match under way without a result: its server is gone (see
+        ``Privacy.left_server``); both players are told by DM."""
+        await self.languages.ready()
+
+        def decide(row: MatchRow, people: People, now: float) -> Change[None] | None:
+            if row.status != "active":
+                return None
+            return Change(
+                replace(row, status="aborted", to_move_id=None, deadline=None, reminder_at=None)
+            )
+
+        def words(done: Changed[None]) -> list[Delivery]:
+            return wording.left_server(done.after, done.people, self.public(done))
+
+        changed = await self.store.change(match_id, decide, words=words)
+        if changed is None:
+            return []
+        self.ended()
+        return changed.deliveries
 
     # -- clocks -----------------------------------------------------------------------------
     async def check_clock(self, match_id: int, due: float) -> list[Delivery]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +20,7 @@ from bot.ratings import Standing
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
+from bot.service.privacy import Privacy
 from bot.service.seasons import Seasons
 from bot.service.standings import Standings
 from bot.service.store import MatchStore, unknown_match
@@ -57,6 +58,22 @@ def _started(row: MatchRow) -> MatchRow:
     return row
 
 
+def reachable(
+    match_guild: int | None, people: Iterable[int], user_id: int, guild_id: int | None
+) -> bool:
+    """Whether a match of server ``match_guild`` (None: outside any) between ``people`` may
+    be opened by ``user_id`` asking from server ``guild_id`` (None: a DM): a server's matches
+    are its own, seen there by anyone; a player sees their own matches from anywhere (then
+    answered privately: see :func:`shown_here`). Every other id is as unknown as one that
+    does not exist, so that no server learns what is played elsewhere."""
+    return shown_here(match_guild, guild_id) or user_id in people
+
+
+def shown_here(match_guild: int | None, guild_id: int | None) -> bool:
+    """Whether a match of ``match_guild`` may be shown publicly where ``guild_id`` asks."""
+    return match_guild is not None and match_guild == guild_id
+
+
 class MatchService:
     """The match service over one SQLite database (see ``open``).
 
@@ -78,6 +95,7 @@ class MatchService:
         self.integrity = Integrity(self.store)
         self.seasons = Seasons(self.store)
         self.tournaments = Tournaments(self.store, self.life)
+        self.privacy = Privacy(self.store, self.life)
         self.life.ended = self.tournaments.wake
 
     # -- opening and closing ----------------------------------------------------------------
@@ -157,6 +175,16 @@ class MatchService:
         """
         info = await self.get(match_id)
         if info.guild_id != guild_id:
+            raise unknown_match(match_id)
+        return info
+
+    async def get_for(self, match_id: int, user_id: int, guild_id: int | None) -> MatchInfo:
+        """The match if ``user_id``, asking from server ``guild_id`` (None: a DM), may open
+        it (see :func:`reachable`); else the very answer an unknown id gets."""
+        info = await self.get(match_id)
+        people = [info.challenger.user_id]
+        people += [p.user_id for p in (info.opponent, *(info.seats or ())) if p is not None]
+        if not reachable(info.guild_id, people, user_id, guild_id):
             raise unknown_match(match_id)
         return info
 

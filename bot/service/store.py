@@ -536,6 +536,13 @@ class MatchStore:
             else:
                 self._people[user_id] = replace(known, dms_closed=value)
 
+    def forget_player(self, user_id: int) -> None:
+        """After a player was forgotten: nothing kept here names them any longer (the rows
+        of their matches are read again, naming their pseudonym)."""
+        self._people.pop(user_id, None)
+        for match_id in [i for i, row in self.cache.items() if user_id in row.user_ids]:
+            del self.cache[match_id]
+
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         """Store a player's DM channel with the bot (it stays the same for good)."""
         now = self.ts()

@@ -736,6 +736,22 @@ def aborted(row: MatchRow, people: People, seat: int, public: str) -> list[Deliv
     ]  # fmt: skip
 
 
+def left_server(row: MatchRow, people: People, public: str) -> list[Delivery]:
+    """Tapis left the server a match was played on: each player hears privately that it
+    was called off (there is no public place left to say it)."""
+    assert row.seat_ids is not None
+    names = seat_names(row, people)
+    said = []
+    for to in row.seat_ids:
+        w = words_for(people, to, public)
+        text = w.gettext(
+            "{title} was called off: Tapis is no longer on the server it was played on. It "
+            "is not rated."
+        ).format(title=title(row, w))
+        said.append(delivery("dm", row, people, to, text, w, names=names))
+    return said
+
+
 def _called_off(message: str, name: str, row: MatchRow, w: Words) -> str:
     return w.gettext(message).format(name=name, title=title(row, w))
 

@@ -6,8 +6,13 @@ Swedish, asked for with ``?lang=`` or negotiated from ``Accept-Language``); font
 reader's own and the one script is served from here, so a page makes no request to anyone
 else (the Content-Security-Policy says so to the browser). Anything that cannot be shown —
 an unknown or malformed id, a page past the last, a server that has not turned its pages on,
-a hand of a live match — is the same plain 404 page; anything unforeseen is a 500 page and a
-log line, never a traceback.
+a match or player no one agreed to show (``queries.consented``), a hand of a live match — is
+the same plain 404 page; anything unforeseen is a 500 page and a log line, never a traceback.
+
+What a page shows can stop being public at any moment (a server turns its pages off, a player
+hides), so nothing drawn from the database may be kept by a cache without asking again: such
+answers say ``no-cache`` and carry an ETag, so asking again costs a 304 while the answer is
+unchanged and a 404 as soon as it is no longer public.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -43,8 +48,9 @@ log = logging.getLogger("tapis.web")
 
 HERE: Final = Path(__file__).parent
 STATIC_TYPES: Final = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
-# Pages that change as matches end are cached briefly; what never changes, for long.
-SHORT: Final = "public, max-age=30"
+# Anything drawn from the database may stop being public: a cache asks again every time (an
+# ETag makes that cheap); only the static files, named by their content, are kept for long.
+SHORT: Final = "no-cache"
 FOREVER: Final = "public, max-age=31536000, immutable"
 CSP: Final = (
     "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
@@ -192,9 +198,30 @@ def _middlewares(site: Site, limiter: RateLimiter | None, forwarded: bool) -> li
             response = _error(
                 site, request, 500, N_("Something went wrong on our side. Please try again.")
             )
-        return _secure(response)
+        return _secure(_revalidated(request, response))
 
     return [guard]
+
+
+def _revalidated(request: web.Request, response: web.StreamResponse) -> web.StreamResponse:
+    """A successful answer tagged with its content's hash; a 304 when the asker already has
+    it (only ever after the handler agreed to show it again)."""
+    if response.status != 200 or not isinstance(response, web.Response):
+        return response
+    body = response.body
+    if not isinstance(body, bytes):
+        return response
+    tag = hashlib.sha256(body).hexdigest()[:32]
+    response.etag = tag
+    asked = request.if_none_match
+    if asked and any(etag.value == tag for etag in asked):
+        unchanged = web.Response(status=304)
+        unchanged.etag = tag
+        for name in ("Cache-Control", "Vary", "Content-Disposition"):
+            if name in response.headers:
+                unchanged.headers[name] = response.headers[name]
+        return unchanged
+    return response
 
 
 NOT_HERE: Final = N_("There is no such page here.")
@@ -244,11 +271,23 @@ def _page_number(request: web.Request) -> int:
     return int(text)
 
 
-async def _match(request: web.Request) -> queries.Match:
-    match = await queries.match(_db(request), _id(request, "match"))
+async def _match(request: web.Request, said: Speech | None = None) -> queries.Match:
+    """The match the address names, if the site may show it (else the 404 of an unknown id),
+    its hidden players named as ``said`` (the page's language by default) words it."""
+    match = await queries.match(_db(request), _id(request, "match"), public=True)
     if match is None:
         raise web.HTTPNotFound()
-    return match
+    return replace(match, names=_names(match.names, said or speech(request)))
+
+
+def _names(names: tuple[str, str], said: Speech) -> tuple[str, str]:
+    """A hidden player's empty name worded as "a player"."""
+    anonymous = said.text(N_("a player"))
+    return (names[0] or anonymous, names[1] or anonymous)
+
+
+def _lines(lines: list[queries.Finished], said: Speech) -> list[queries.Finished]:
+    return [replace(line, names=_names(line.names, said)) for line in lines]
 
 
 # -- pages -------------------------------------------------------------------------------------
@@ -260,7 +299,7 @@ async def index(request: web.Request) -> web.StreamResponse:
     for name in games.names():
         page = await queries.leaderboard(db, queries.Board(name), 1)
         tops[name] = page.standings[:5] if page else []
-    recent = await queries.recent(db, 10)
+    recent = _lines(await queries.recent(db, 10), speech(request))
     return _site(request).page(request, "index.html", tops=tops, recent=recent)
 
 
@@ -323,7 +362,7 @@ async def profile(request: web.Request) -> web.StreamResponse:
             N_("{name}’s rating at {game}"), name=who.name, game=said.title_of(record.game)
         )
         charts.append((record.game, chart(points, title, said.words)))
-    recent = await queries.recent_of(db, who.user_id)
+    recent = _lines(await queries.recent_of(db, who.user_id, public=True), said)
     unrated = await queries.unrated(db, who.user_id)
     return _site(request).page(
         request, "player.html", player=who, records=records, charts=charts, recent=recent,
@@ -365,7 +404,7 @@ async def match_page(request: web.Request) -> web.StreamResponse:
         score_text=_scores(position.scores, words), options=options,
         frame=_frames(match, pictures), frame_lang=pictures.lang if pictures.chosen else "",
         command=Markup("<code>python -m bot verify FILE</code>"),
-        public_server=public_server, data=json.dumps(said), cache="public, max-age=300",
+        public_server=public_server, data=json.dumps(said), cache=SHORT,
     )  # fmt: skip
 
 
@@ -399,7 +438,7 @@ def _scores(scores: tuple[int, int], said: Speech) -> str:
 
 async def position(request: web.Request) -> web.StreamResponse:
     """Both hands and the scores at one ply of a finished match, for the replay's texts."""
-    match = await _match(request)
+    match = await _match(request, picture_speech(request))
     text = request.match_info["ply"]
     if not text.isdigit() or len(text) > 9:
         raise web.HTTPNotFound()
@@ -412,12 +451,12 @@ async def position(request: web.Request) -> web.StreamResponse:
             "said": _scores(found.scores, said),
         }
     )
-    response.headers["Cache-Control"] = FOREVER
+    response.headers["Cache-Control"] = SHORT
     return response
 
 
 async def frame(request: web.Request) -> web.StreamResponse:
-    match = await _match(request)
+    match = await _match(request, picture_speech(request))
     kind = request.match_info["kind"]
     text = request.match_info["ply"]
     if kind not in KINDS or not text.isdigit() or len(text) > 9:
@@ -426,20 +465,48 @@ async def frame(request: web.Request) -> web.StreamResponse:
         match, int(text), kind, picture_speech(request).words
     )
     response = web.Response(body=picture, content_type="image/png")
-    # A ply's picture never changes once played, live or not.
-    response.headers["Cache-Control"] = FOREVER
+    # A ply's picture never changes once played, but it stops being public with its match.
+    response.headers["Cache-Control"] = SHORT
     return response
 
 
 async def export_file(request: web.Request) -> web.StreamResponse:
-    match = await _match(request)
+    match = await _match(request, picture_speech(request))
     if not match.replayable:
         raise web.HTTPNotFound()
     text = export(match, await queries.moves(_db(request), match.id, match.version))
     response = web.Response(text=text, content_type="text/plain", charset="utf-8")
     response.headers["Content-Disposition"] = f'attachment; filename="tapis-{match.id}.tpn"'
-    response.headers["Cache-Control"] = "public, max-age=86400"
+    response.headers["Cache-Control"] = SHORT
     return response
+
+
+PRIVACY_KEY: Final = web.AppKey("privacy", dict)
+
+
+def own_privacy_texts(path: str | None = None) -> dict[str, Markup]:
+    """The operator's own privacy policy, if ``TAPIS_PRIVACY_FILE`` names one: an HTML
+    fragment shown on /privacy in place of Tapis's text; ``NAME.fr.html`` beside
+    ``NAME.html`` for French readers (``.sv`` for Swedish), else the one file for everyone.
+    Keyed by language ("" for the one file)."""
+    path = path if path is not None else os.environ.get("TAPIS_PRIVACY_FILE", "").strip()
+    if not path:
+        return {}
+    base = Path(path)
+    texts = {"": Markup(base.read_text(encoding="utf-8"))}
+    for lang in i18n.LANGS:
+        variant = base.with_name(f"{base.stem}.{lang}{base.suffix}")
+        if variant.is_file():
+            texts[lang] = Markup(variant.read_text(encoding="utf-8"))
+    return texts
+
+
+async def privacy(request: web.Request) -> web.StreamResponse:
+    """What Tapis keeps, for how long, who sees it, how to erase it (or the operator's own)."""
+    texts: dict[str, Markup] = request.app[PRIVACY_KEY]
+    said = speech(request)
+    own = texts.get(said.lang, texts.get(""))
+    return _site(request).page(request, "privacy.html", own=own)
 
 
 async def static(request: web.Request) -> web.StreamResponse:
@@ -476,6 +543,7 @@ def create_app(
     app[DB_KEY] = db
     app[SITE_KEY] = site
     app[REPLAYS_KEY] = Replays(db) if cache_bytes is None else Replays(db, cache_bytes=cache_bytes)
+    app[PRIVACY_KEY] = own_privacy_texts()
     app.router.add_get("/", index)
     app.router.add_get("/games/{game}", leaderboard)
     app.router.add_get("/servers/{guild}", server)
@@ -485,6 +553,7 @@ def create_app(
     app.router.add_get("/matches/{match}/frames/{ply}/{kind}.png", frame)
     app.router.add_get("/matches/{match}/plies/{ply}.json", position)
     app.router.add_get("/matches/{match}/export.tpn", export_file)
+    app.router.add_get("/privacy", privacy)
     app.router.add_get("/static/{name}", static)
     return app
 

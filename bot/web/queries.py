@@ -5,6 +5,13 @@ reads through the database's reader connection and cannot slow or block a move. 
 here is bounded (a page, a LIMIT) and served by an index, so a page costs the same with ten
 matches or a million.
 
+Consent: the site shows only what was agreed to be public, and the one rule of what that
+is lives in :func:`consented` (a match or result of a server that turned its pages on with
+``/tapis web on``; outside any server, only when both players chose to be public) and
+:data:`HIDDEN` (a player who asked to be hidden is named by no public page). Every query
+the site reads through applies them; the Discord side reads the raw rows (``match``,
+``recent_of`` with ``public=False``), where a server's own rules apply instead.
+
 Seasons: a leaderboard is asked for through a :class:`Board` (a game and a scope). Today a
 scope is everywhere or one server, all time; seasons will add a field there and a filter in
 ``leaderboard``, and the pages already carry the board's label.
@@ -26,6 +33,25 @@ MAX_ID: Final = 2**63 - 1  # SQLite's integers; anything larger is no row's id
 # still being played, or one set aside as corrupt (whose log may not be trusted), never does.
 REPLAYABLE: Final = frozenset({"finished", "aborted"})
 SHOWN: Final = frozenset({"active", "finished", "aborted", "corrupt"})
+
+
+HIDDEN: Final = -1  # players.web: hidden from the site by their own choice
+PUBLIC: Final = 1  # players.web: their matches outside any server may be shown
+
+
+def consented(row: str) -> str:
+    """The site's one consent rule, as an SQL condition on ``row`` (an alias of ``matches``
+    or ``results``: its ``guild_id`` and seats): a server's match is public while that server
+    has its pages on; a match outside any server only if both players chose to be public."""
+    return (
+        f"(({row}.guild_id IS NOT NULL AND EXISTS (SELECT 1 FROM guild_settings consent"
+        f" WHERE consent.guild_id = {row}.guild_id AND consent.web = 1))"
+        f" OR ({row}.guild_id IS NULL"
+        f" AND EXISTS (SELECT 1 FROM players c0 WHERE c0.user_id = {row}.seat0_id"
+        f" AND c0.web = {PUBLIC})"
+        f" AND EXISTS (SELECT 1 FROM players c1 WHERE c1.user_id = {row}.seat1_id"
+        f" AND c1.web = {PUBLIC})))"
+    )
 
 
 @dataclass(frozen=True)
@@ -121,21 +147,29 @@ def valid_id(text: str) -> int | None:
 
 async def leaderboard(db: Database, board: Board, page: int) -> Page | None:
     """One page (1-based) of a leaderboard; None for a page past the last (page 1 always
-    exists, empty when no one has played)."""
-    total_row = await db.fetchone(
-        "SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ?", (board.game, board.scope)
-    )
+    exists, empty when no one has played). Only players who did not hide are ranked.
+
+    A server's board is its own ratings (the caller makes sure its pages are on). The board
+    of everywhere ranks only results of servers whose pages are on: each player's ratings on
+    those servers, weighted by the games played on each, and their records added up; a server
+    turning its pages off takes its results out of it at once."""
+    if board.guild_id is not None:
+        source = "SELECT r.* FROM ratings r WHERE r.game = ? AND r.scope = ?"
+        arguments: tuple[Any, ...] = (board.game, board.scope)
+    else:
+        source = _web_ratings("r.game = ?")
+        arguments = (board.game,)
+    shown = f" FROM ({source}) AS b JOIN players p USING (user_id) WHERE p.web <> {HIDDEN}"
+    total_row = await db.fetchone("SELECT COUNT(*)" + shown, arguments)
     total = int(total_row[0]) if total_row else 0
     pages = max(1, -(-total // PAGE_SIZE))
     if page < 1 or page > pages:
         return None
     rows = await db.fetchall(
-        "SELECT r.user_id, r.rating, r.games, r.wins, r.losses, r.draws, p.name"
-        " FROM ratings r JOIN players p USING (user_id)"
-        " WHERE r.game = ? AND r.scope = ? ORDER BY r.rating DESC, r.games DESC, r.user_id"
-        " LIMIT ? OFFSET ?",
-        (board.game, board.scope, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-    )
+        "SELECT b.user_id, b.rating, b.games, b.wins, b.losses, b.draws, p.name" + shown
+        + " ORDER BY b.rating DESC, b.games DESC, b.user_id LIMIT ? OFFSET ?",
+        (*arguments, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+    )  # fmt: skip
     first = (page - 1) * PAGE_SIZE + 1
     standings = [
         replace(line, rating=displayed(line.rating)) for line in ranked(Standing, rows, first)
@@ -149,17 +183,41 @@ async def web_enabled(db: Database, guild_id: int) -> bool:
     return bool(row and row["web"])
 
 
+def _web_ratings(where: str) -> str:
+    """Each player's rating per game over the servers whose pages are on (see
+    ``leaderboard``), for the ratings rows ``r`` that ``where`` picks."""
+    return (
+        "SELECT r.user_id, r.game, SUM(r.rating * r.games) / SUM(r.games) AS rating,"
+        " SUM(r.games) AS games, SUM(r.wins) AS wins, SUM(r.losses) AS losses,"
+        " SUM(r.draws) AS draws FROM ratings r"
+        " JOIN guild_settings consent ON consent.guild_id = r.scope AND consent.web = 1"
+        f" WHERE r.games > 0 AND {where} GROUP BY r.user_id, r.game"
+    )
+
+
 async def player(db: Database, user_id: int) -> Player | None:
-    row = await db.fetchone("SELECT user_id, name FROM players WHERE user_id = ?", (user_id,))
+    """A player the site may show: not hidden, with a match it may show."""
+    row = await db.fetchone(
+        f"SELECT user_id, name FROM players p WHERE user_id = ? AND web <> {HIDDEN}"
+        f" AND (EXISTS (SELECT 1 FROM results r WHERE r.seat0_id = p.user_id"
+        f" AND {consented('r')}) OR EXISTS (SELECT 1 FROM results r"
+        f" WHERE r.seat1_id = p.user_id AND {consented('r')}))",
+        (user_id,),
+    )
     return None if row is None else Player(row["user_id"], row["name"])
 
 
 async def records(db: Database, user_id: int) -> list[GameRecord]:
-    """A player's rating and record in each game they played, everywhere."""
+    """A player's rating and record in each game, over the servers whose pages are on; the
+    streak is the one on the server where they played last."""
     rows = await db.fetchall(
-        "SELECT game, rating, games, wins, losses, draws, streak FROM ratings"
-        " WHERE user_id = ? AND scope = ? ORDER BY game",
-        (user_id, GLOBAL_SCOPE),
+        f"SELECT b.game, b.rating, b.games, b.wins, b.losses, b.draws,"
+        f" (SELECT s.streak FROM ratings s JOIN guild_settings consent"
+        f" ON consent.guild_id = s.scope AND consent.web = 1"
+        f" WHERE s.user_id = b.user_id AND s.game = b.game"
+        f" ORDER BY s.updated_at DESC LIMIT 1) AS streak"
+        f" FROM ({_web_ratings('r.user_id = ?')}) AS b ORDER BY b.game",
+        (user_id,),
     )
     return [
         GameRecord(r["game"], displayed(r["rating"]), r["games"], r["wins"], r["losses"],
@@ -169,19 +227,22 @@ async def records(db: Database, user_id: int) -> list[GameRecord]:
 
 
 async def history(db: Database, user_id: int, game: str, limit: int = 500) -> list[Point]:
-    """A player's rating after each rated match of a game, everywhere, oldest first (at most
-    the latest ``limit``)."""
+    """A player's rating after each rated match of a game, oldest first (at most the latest
+    ``limit``), on the server whose pages are on where they played that game most."""
     rows = await db.fetchall(
-        "SELECT games, rating, at FROM rating_history WHERE user_id = ? AND game = ?"
-        " AND scope = ? ORDER BY games DESC LIMIT ?",
-        (user_id, game, GLOBAL_SCOPE, limit),
+        "SELECT h.games, h.rating, h.at FROM rating_history h WHERE h.user_id = ?"
+        " AND h.game = ? AND h.scope = (SELECT r.scope FROM ratings r"
+        " JOIN guild_settings consent ON consent.guild_id = r.scope AND consent.web = 1"
+        " WHERE r.user_id = ? AND r.game = ? ORDER BY r.games DESC, r.scope LIMIT 1)"
+        " ORDER BY h.games DESC LIMIT ?",
+        (user_id, game, user_id, game, limit),
     )
     return [Point(r["games"], displayed(r["rating"]), r["at"]) for r in reversed(rows)]
 
 
 _FINISHED = (
     "SELECT r.match_id, r.game, r.seat0_id, r.seat1_id, r.winner_seat, r.how, r.scores,"
-    " r.finished_at, p0.name AS name0, p1.name AS name1,"
+    " r.finished_at, p0.name AS name0, p1.name AS name1, p0.web AS web0, p1.web AS web1,"
     " COALESCE(d1.first_leg, d2.first_leg) AS duplicate,"
     " CASE WHEN d1.first_leg IS NOT NULL THEN 1 WHEN d2.first_leg IS NOT NULL THEN 2 END AS leg"
     " FROM results r JOIN players p0 ON p0.user_id = r.seat0_id"
@@ -191,7 +252,8 @@ _FINISHED = (
 )
 
 
-def _finished(row: Row) -> Finished:
+def _finished(row: Row, public: bool) -> Finished:
+    names, seat_ids = _shown(row, public)
     scores = _json(row["scores"], [0, 0])
     pair = (
         (int(scores[0]), int(scores[1]))
@@ -201,8 +263,8 @@ def _finished(row: Row) -> Finished:
     return Finished(
         match_id=row["match_id"],
         game=row["game"],
-        names=(row["name0"], row["name1"]),
-        seat_ids=(row["seat0_id"], row["seat1_id"]),
+        names=names,
+        seat_ids=seat_ids,
         winner=row["winner_seat"],
         how=row["how"],
         scores=pair,
@@ -212,36 +274,61 @@ def _finished(row: Row) -> Finished:
     )
 
 
-async def recent_of(db: Database, user_id: int, limit: int = RECENT) -> list[Finished]:
-    """A player's latest finished matches, newest first (each seat's index, then merged)."""
+def _shown(row: Row, public: bool) -> tuple[tuple[str, str], tuple[int, int]]:
+    """The seats' names and ids as a page shows them: a player hidden from the site has
+    neither on a public page (an empty name, which the page words as "a player", and id 0,
+    no one's)."""
+    names = (row["name0"] or "?", row["name1"] or "?")
+    ids = (row["seat0_id"], row["seat1_id"])
+    if not public:
+        return names, ids
+    hidden = (row["web0"] == HIDDEN, row["web1"] == HIDDEN)
+    return (
+        ("" if hidden[0] else names[0], "" if hidden[1] else names[1]),
+        (0 if hidden[0] else ids[0], 0 if hidden[1] else ids[1]),
+    )
+
+
+async def recent_of(
+    db: Database, user_id: int, limit: int = RECENT, *, public: bool = False
+) -> list[Finished]:
+    """A player's latest finished matches, newest first (each seat's index, then merged);
+    ``public``: only those the site may show, as it shows them."""
+    only = f" AND {consented('r')}" if public else ""
     rows = await db.fetchall(
         # Each subquery named: PostgreSQL before 16 requires it (SQLite allows it).
-        f"SELECT * FROM ({_FINISHED} WHERE r.seat0_id = ? ORDER BY r.finished_at DESC LIMIT ?)"
-        f" AS by_seat0 UNION ALL SELECT * FROM ({_FINISHED} WHERE r.seat1_id = ?"
+        f"SELECT * FROM ({_FINISHED} WHERE r.seat0_id = ?{only} ORDER BY r.finished_at DESC"
+        f" LIMIT ?) AS by_seat0 UNION ALL SELECT * FROM ({_FINISHED} WHERE r.seat1_id = ?{only}"
         " ORDER BY r.finished_at DESC LIMIT ?) AS by_seat1"
         " ORDER BY finished_at DESC, match_id DESC LIMIT ?",
         (user_id, limit, user_id, limit, limit),
     )
-    return [_finished(row) for row in rows]
+    return [_finished(row, public) for row in rows]
 
 
 async def recent(db: Database, limit: int = RECENT) -> list[Finished]:
-    rows = await db.fetchall(f"{_FINISHED} ORDER BY r.finished_at DESC LIMIT ?", (limit,))
-    return [_finished(row) for row in rows]
+    """The latest finished matches the site may show, as it shows them."""
+    rows = await db.fetchall(
+        f"{_FINISHED} WHERE {consented('r')} ORDER BY r.finished_at DESC LIMIT ?", (limit,)
+    )
+    return [_finished(row, True) for row in rows]
 
 
-async def match(db: Database, match_id: int) -> Match | None:
-    """A match the site may show (started: live, over, or set aside); None otherwise."""
+async def match(db: Database, match_id: int, *, public: bool = False) -> Match | None:
+    """A started match (live, over, or set aside); None otherwise. ``public``: only if the
+    site may show it, with its players as the site shows them."""
+    only = f" AND {consented('m')}" if public else ""
     row = await db.fetchone(
         "SELECT m.id, m.game, m.guild_id, m.status, m.seed, m.options, m.version, m.state,"
         " m.result, m.seat0_id, m.seat1_id, m.created_at, m.updated_at,"
-        " p0.name AS name0, p1.name AS name1 FROM matches m"
+        " p0.name AS name0, p1.name AS name1, p0.web AS web0, p1.web AS web1 FROM matches m"
         " LEFT JOIN players p0 ON p0.user_id = m.seat0_id"
-        " LEFT JOIN players p1 ON p1.user_id = m.seat1_id WHERE m.id = ?",
+        f" LEFT JOIN players p1 ON p1.user_id = m.seat1_id WHERE m.id = ?{only}",
         (match_id,),
     )
     if row is None or row["status"] not in SHOWN or row["seat0_id"] is None:
         return None
+    names, seat_ids = _shown(row, public)
     options = _json(row["options"], {})
     result = _json(row["result"], None)
     return Match(
@@ -254,8 +341,8 @@ async def match(db: Database, match_id: int) -> Match | None:
         version=row["version"],
         state=row["state"],
         result=result if isinstance(result, dict) else None,
-        seat_ids=(row["seat0_id"], row["seat1_id"]),
-        names=(row["name0"] or "?", row["name1"] or "?"),
+        seat_ids=seat_ids,
+        names=names,
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -291,8 +378,9 @@ class UnratedRecord:
 
 
 async def unrated(db: Database, user_id: int) -> list[UnratedRecord]:
-    """A player's record in each game from their unrated matches: someone who has only played
-    the computer still has a record of what they played (each seat's index, then counted)."""
+    """A player's record in each game from their unrated matches the site may show: someone
+    who has only played the computer still has a record of what they played (each seat's
+    index, then counted)."""
     rows = await db.fetchall(
         "SELECT r.game, COUNT(*) AS games,"
         " SUM(CASE WHEN r.winner_seat = s.seat THEN 1 ELSE 0 END) AS wins,"
@@ -300,7 +388,7 @@ async def unrated(db: Database, user_id: int) -> list[UnratedRecord]:
         " FROM (SELECT match_id, 0 AS seat FROM results WHERE seat0_id = ?"
         " UNION ALL SELECT match_id, 1 AS seat FROM results WHERE seat1_id = ?) AS s"
         " JOIN results r ON r.match_id = s.match_id JOIN matches m ON m.id = r.match_id"
-        " WHERE m.rated = 0 GROUP BY r.game ORDER BY r.game",
+        f" WHERE m.rated = 0 AND {consented('r')} GROUP BY r.game ORDER BY r.game",
         (user_id, user_id),
     )
     return [

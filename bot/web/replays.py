@@ -97,7 +97,7 @@ class Replays:
         self.db = db
         self._states: _Lru = _Lru(CACHE_MATCHES)
         self._frames: _Lru = _Lru(100_000, cache_bytes)
-        self._drawing: dict[tuple[int, int, str, str], asyncio.Future[bytes]] = {}
+        self._drawing: dict[tuple[int, int, str, str, tuple[str, str]], asyncio.Future[bytes]] = {}
         self._draw_slots = asyncio.Semaphore(2)
 
     @property
@@ -167,7 +167,7 @@ class Replays:
             raise Hidden(f"match #{match.id} has no ply {ply}")
         if kind != "table" and not match.replayable:
             raise Hidden(f"match #{match.id} is not over: its hands are not shown")
-        key = (match.id, ply, kind, words.lang)
+        key = (match.id, ply, kind, words.lang, match.names)  # names: a player may hide
         cached = self._frames.get_fresh(key)
         if cached is not None:
             return bytes(cached)

@@ -38,16 +38,19 @@ async def test_other_servers_ids_are_unknown_to_accept_and_board(
     played, _ = await service.accept(played.id, PlayerRef(bob.id, "Bob"))
     missing = played.id + 1000
 
-    async def answer(command: str, match_id: int) -> str:
-        handle = await fake.slash(bob, command, match=match_id)
+    async def answer(command: str, match_id: int, who: FakeUser = bob) -> str:
+        handle = await fake.slash(who, command, match=match_id)
         sent = await handle.reply()
         assert sent.ephemeral and not fake.is_public(sent)
         return sent.content.replace(f"#{match_id}", "#N")
 
     since = len(fake.log)
     assert await answer("accept", open_there.id) == await answer("accept", missing)
-    assert await answer("board", played.id) == await answer("board", missing)
-    assert "no match #N" in await answer("board", played.id)
+    carol = fake.add_user("Carol")  # in neither match
+    assert await answer("board", played.id, carol) == await answer("board", missing, carol)
+    assert "no match #N" in await answer("board", played.id, carol)
+    # Bob plays that match: he sees its table from here, but privately (answer checks it).
+    assert "no match" not in await answer("board", played.id)
     assert (await service.get(open_there.id)).status == "challenge"  # not accepted
     # /board defers for everyone before it looks the match up; the "thinking" it showed is
     # taken back when the answer is for the invoker alone.

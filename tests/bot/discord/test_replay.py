@@ -11,17 +11,31 @@ from PIL import Image
 
 from bench.web import populate
 from bot.service import MatchService
+from bot.sql import Connection
 from bot.web import queries
 from games import notation
 from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 
 
+async def _played_here(service: MatchService, count: int, guild_id: int, players: int) -> list[int]:
+    """``count`` finished matches, played on the fake Discord's server (a server's matches
+    are opened there only)."""
+    ids = await populate(service.database, count, players=players)
+
+    def plan(conn: Connection) -> None:
+        conn.execute("UPDATE matches SET guild_id = ?", (guild_id,))
+        conn.execute("UPDATE results SET guild_id = ?", (guild_id,))
+
+    await service.database.transact(plan)
+    return ids
+
+
 async def test_replay_animates_a_short_match_and_pages_a_long_one(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, tmp_path: object
 ) -> None:
     bot = await start_bot()
-    ids = await populate(bot.service.database, 8, players=4)
+    ids = await _played_here(bot.service, 8, fake.guild_id, 4)
     versions = {
         i: (await queries.match(bot.service.database, i)).version  # type: ignore[union-attr]
         for i in ids
@@ -67,7 +81,7 @@ async def test_export_and_web_switch(
 ) -> None:
     bot = await start_bot()
     service: MatchService = bot.service
-    ids = await populate(service.database, 2, players=3)
+    ids = await _played_here(service, 2, fake.guild_id, 3)
     answer = await (await fake.slash(alice, "tapis export", match=ids[0])).finished()
     assert answer.ephemeral
     record = notation.read(answer.files[0][1].decode())

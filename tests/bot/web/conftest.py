@@ -21,6 +21,7 @@ from bot.web.app import create_app
 from bot.web.settings import set_web
 
 FINISHED = 12  # three of each game
+GUILD_OFF = GUILDS[1] + 1  # a server that never turned its pages on
 LIVE_GAME = "piquet"  # one pack: a card code names one card, so "no hand card shown" is exact
 ADA = PlayerRef(FIRST_USER + 1_000, "Ada")
 BLAISE = PlayerRef(FIRST_USER + 1_001, "Blaise")
@@ -52,7 +53,8 @@ def web_db(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path
 async def world(web_db: Path | str) -> AsyncIterator[World]:
     service = await MatchService.open(web_db)
     finished = await populate(service.database, FINISHED, players=6)
-    await set_web(service.database, GUILDS[0], True)
+    for guild in GUILDS:  # both servers' matches are public; a third server shows nothing
+        await set_web(service.database, guild, True)
     info, _ = await service.challenge(
         ADA, BLAISE, LIVE_GAME, guild_id=GUILDS[1], channel_id=1, options={"deals": 1}
     )
@@ -64,7 +66,7 @@ async def world(web_db: Path | str) -> AsyncIterator[World]:
         legal = await service.legal_moves(info.id, mover.user_id)
         assert state["to_move"] is not None
         await service.move(info.id, mover.user_id, legal[0])
-    yield World(service, finished, info.id, GUILDS[0], GUILDS[1])
+    yield World(service, finished, info.id, GUILDS[0], GUILD_OFF)
     await service.close()
 
 

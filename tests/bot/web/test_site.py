@@ -142,7 +142,12 @@ async def test_a_finished_match_replays_with_both_hands(client: TestClient, worl
     }
     picture = await client.get(f"/matches/{match.id}/frames/0/hand0.png")
     assert picture.status == 200
-    assert "immutable" in picture.headers["Cache-Control"]
+    assert picture.headers["Cache-Control"] == "no-cache"  # it stops being public with its match
+    again = await client.get(
+        f"/matches/{match.id}/frames/0/hand0.png",
+        headers={"If-None-Match": picture.headers["ETag"]},
+    )
+    assert again.status == 304  # asking again is cheap while the match stays public
 
 
 async def test_the_export_replays_through_the_engine(client: TestClient, world: World) -> None:
@@ -162,7 +167,7 @@ async def test_the_export_replays_through_the_engine(client: TestClient, world: 
 
 async def test_headers_cache_and_keep_everything_local(client: TestClient, world: World) -> None:
     response = await client.get("/games/piquet")
-    assert response.headers["Cache-Control"].startswith("public")
+    assert response.headers["Cache-Control"] == "no-cache"  # a server may turn its pages off
     assert "default-src 'none'" in response.headers["Content-Security-Policy"]
     page = await response.text()
     assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing from elsewhere
@@ -225,7 +230,7 @@ async def test_a_profile_counts_matches_against_the_computer_as_unrated(
     computer = computer_player()
     for _ in range(2):
         info, _ = await world.service.challenge(
-            newcomer, computer, "ecarte", guild_id=None, channel_id=None, rated=False
+            newcomer, computer, "ecarte", guild_id=world.guild_on, channel_id=1, rated=False
         )
         await world.service.accept(info.id, computer)
         await world.service.resign(info.id, newcomer.user_id)
@@ -237,6 +242,14 @@ async def test_a_profile_counts_matches_against_the_computer_as_unrated(
     rated = await queries.match(world.service.database, world.finished[0])
     assert rated is not None and rated.seat_ids is not None
     assert await queries.unrated(world.service.database, rated.seat_ids[0]) == []
+    # The same matches on a server whose pages are off are nobody's business on the web.
+    hidden = PlayerRef(777_000_002, "Hidden")
+    info, _ = await world.service.challenge(
+        hidden, computer, "ecarte", guild_id=world.guild_off, channel_id=1, rated=False
+    )
+    await world.service.accept(info.id, computer)
+    await world.service.resign(info.id, hidden.user_id)
+    assert await queries.unrated(world.service.database, hidden.user_id) == []
 
 
 async def test_a_piquet_match_says_the_partie_as_settled_and_le_5_as_its_rounds(
@@ -276,3 +289,32 @@ async def test_the_home_page_folds_games_without_a_rated_match(tmp_path: Path) -
     finally:
         await client.close()
         await service.close()
+
+
+async def test_the_privacy_page_in_each_language_linked_from_every_page(
+    client: TestClient, world: World
+) -> None:
+    heads = {"en": "What Tapis keeps", "fr": "Ce que Tapis garde", "sv": "Vad Tapis sparar"}
+    for lang, head in heads.items():
+        page = await text(client, f"/privacy?lang={lang}")
+        assert head in page and "/tapis privacy" in page
+    for path in ("/", "/games/piquet", f"/matches/{world.finished[0]}", "/no-such-page"):
+        response = await client.get(path)
+        assert 'href="/privacy' in await response.text(), path
+
+
+async def test_an_operator_puts_their_own_privacy_policy(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "policy.html").write_text("<p>Our own words.</p>", encoding="utf-8")
+    (tmp_path / "policy.fr.html").write_text("<p>Nos propres mots.</p>", encoding="utf-8")
+    monkeypatch.setenv("TAPIS_PRIVACY_FILE", str(tmp_path / "policy.html"))
+    client = TestClient(TestServer(create_app(world.service.database, rate=None)))
+    await client.start_server()
+    try:
+        english = await text(client, "/privacy")
+        assert "<p>Our own words.</p>" in english and "What Tapis keeps" not in english
+        assert "<p>Nos propres mots.</p>" in await text(client, "/privacy?lang=fr")
+        assert "<p>Our own words.</p>" in await text(client, "/privacy?lang=sv")
+    finally:
+        await client.close()
