@@ -23,6 +23,7 @@ from bot.discord.components import challenge_buttons, move_buttons, release, res
 from bot.discord.courier import Courier
 from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
+from bot.discord.queue import TURN
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
 from bot.service.values import Phrase, Sayable
 from games.words import N_, Words
@@ -494,14 +495,19 @@ class Actions:
         """
         public = self.public_words(info)
         components = challenge_buttons(info.id, public) if buttons else None
+        guild_id = getattr(getattr(channel, "guild", None), "id", None)
+        channel_id = getattr(channel, "id", None)
+        assert isinstance(channel_id, int)
         try:
-            message = await channel.send(
-                text[:2000],
-                view=components or discord.utils.MISSING,
-                allowed_mentions=pings(mention),
-            )
+            # Through the courier: within the rate limits, like every post.
+            message = await self.courier.post(
+                channel_id, text, guild_id=guild_id, components=components,
+                mentions=pings(mention), level=TURN,
+            )  # fmt: skip
         finally:
             release(components)
+        if message is None:
+            return channel_id
         if not isinstance(channel, discord.TextChannel):
             return message.channel.id
         name = thread_name(info, public)

@@ -415,6 +415,87 @@ class Courier:
 
         self._queue_job(("channel", ending.place.channel or 0), NOTICE, ending.match_id, offer)
 
+    async def post(
+        self,
+        channel_id: int,
+        text: str,
+        *,
+        guild_id: int | None = None,
+        picture: bytes | None = None,
+        filename: str = "table",
+        components: discord.ui.View | None = None,
+        mentions: discord.AllowedMentions = NO_PINGS,
+        nonce: str | None = None,
+        level: int = NOTICE,
+    ) -> discord.Message | None:
+        """Post a message that is no match's delivery (a tournament's news, a round's
+        standings, a challenge) through the queue, within the rate limits like every other,
+        and hand back the message once it went; None if the channel is gone.
+
+        ``nonce``: what the caller stored says this message is owed until it marks it posted;
+        a post again after a crash between the two carries the same nonce, and Discord shows
+        it once (and gives back the message it made the first time)."""
+        if nonce is not None and HOLD == "before-send":
+            await _hold()
+        self._start()
+        done: asyncio.Future[discord.Message | None] = asyncio.get_running_loop().create_future()
+
+        async def job() -> None:
+            try:
+                message = await self._post_now(
+                    channel_id, guild_id, text, picture, filename, components, mentions, nonce
+                )
+            except BaseException as error:
+                if not done.done():
+                    done.set_exception(error)
+                raise
+            if not done.done():
+                done.set_result(message)
+
+        self._queue_job(("channel", channel_id), level, 0, job)
+        message = await done
+        if nonce is not None and HOLD == "before-mark":
+            await _hold()
+        return message
+
+    async def _post_now(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        text: str,
+        picture: bytes | None,
+        filename: str,
+        components: discord.ui.View | None,
+        mentions: discord.AllowedMentions,
+        nonce: str | None,
+    ) -> discord.Message | None:
+        if channel_id in self._gone:
+            return None
+        # The channel as cached, if it is: a message posted there knows its server, and a
+        # thread can be opened on it.
+        cached = self.bot.get_channel(channel_id)
+        channel: discord.abc.Messageable = (
+            cached
+            if isinstance(cached, discord.abc.Messageable)
+            else self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        )
+        await self._slot()
+        try:
+            return await channel.send(
+                text[:LIMIT],
+                file=_png(picture, filename),
+                view=components or discord.utils.MISSING,
+                allowed_mentions=mentions,
+                nonce=nonce or discord.utils.MISSING,
+            )
+        except discord.HTTPException as error:
+            if error.code not in GONE:
+                raise
+            self._gone.add(channel_id)
+            log.warning("channel %s is gone or closed to me (%s): no more posts there",
+                        channel_id, error.code)  # fmt: skip
+            return None
+
     # -- the workers -------------------------------------------------------------------------
 
     def _start(self) -> None:

@@ -130,7 +130,7 @@ async def test_joining_leaving_and_starting_are_checked(service: MatchService) -
     with pytest.raises(ServiceError, match="not playing"):
         await service.tournaments.leave(tournament, PLAYERS[2].user_id, GUILD)
     info, news, _ = await service.tournaments.leave(tournament, PLAYERS[0].user_id, GUILD)
-    assert info.players == () and "0 players now." in news
+    assert info.players == () and "0 players now." in news.text
 
 
 async def test_who_leaves_between_the_legs_of_a_duplicate_loses_it(
@@ -152,7 +152,7 @@ async def test_who_leaves_between_the_legs_of_a_duplicate_loses_it(
         await service.move(posting.match_id, info.to_move, rng.choice(moves))
     # The first leg is over; before the task starts the second, Ben leaves.
     _, news, resigned = await service.tournaments.leave(tournament, PLAYERS[1].user_id, GUILD)
-    assert resigned == [] and "Ben leaves" in news
+    assert resigned == [] and "Ben leaves" in news.text
     (told,) = await service.tournaments.step()
     assert "Ana wins by resignation" in told.text
     assert await service.tournaments.duplicate_of(posting.match_id) == (posting.match_id, None)
