@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Self
 
 import bot.service.wording as wording
 from bot.backends import open_database
@@ -100,6 +101,14 @@ class MatchService:
 
     async def close(self) -> None:
         await self.store.db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        """Closed however the block ends: ``async with await MatchService.open(db) as
+        service:`` in a script leaves nothing open when it fails."""
+        await self.close()
 
     async def warm(self) -> int:
         """Read the live matches into the cache (see :meth:`MatchStore.warm`): a bot
