@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 
 import discord
 
-from bot import i18n, logs
+from bot import i18n, logs, metrics
 from bot.computer import computer_player, is_computer
 from bot.discord.components import challenge_buttons, move_buttons, release, resign_buttons
 from bot.discord.courier import Courier
@@ -59,6 +59,14 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> 
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    first_answer(interaction)
+
+
+def first_answer(interaction: discord.Interaction) -> None:
+    """Count an interaction just answered, and how long it waited: from its creation by
+    Discord (its id's time) to now."""
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    metrics.answered(interaction.type.name, waited)
 
 
 async def tell(interaction: discord.Interaction, said: str | Sayable) -> None:
@@ -70,6 +78,7 @@ async def tell(interaction: discord.Interaction, said: str | Sayable) -> None:
         await interaction.response.send_message(
             text[:2000], ephemeral=True, allowed_mentions=NO_PINGS
         )
+        first_answer(interaction)
 
 
 Flow = TypeVar("Flow", bound=Callable[..., Awaitable[None]])

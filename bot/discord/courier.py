@@ -51,7 +51,7 @@ from dataclasses import replace
 
 import discord
 
-from bot import i18n, logs
+from bot import i18n, logs, metrics
 from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, release, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
@@ -208,6 +208,7 @@ class Courier:
         self.painter = Painter()
         self.gauge = gauge or Gauge()
         self.queue = Outgoing(self._lane_free_at)
+        metrics.watch_waiting(lambda: self.queue.by_priority)
         self.workers = workers
         self._workers: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
@@ -574,6 +575,7 @@ class Courier:
                 log.exception("could not send a message of match %s", match_id)
             except Exception:
                 log.exception("sending a message of match %s failed", match_id)
+        metrics.sent(item.priority)
         if self.on_sent is not None:
             self.on_sent(item)
         if delivery is not None and delivery.outbox_id is not None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Self
 
 import bot.service.wording as wording
+from bot import metrics
 from bot.backends import open_database
 from bot.ratings import Standing
 from bot.service.integrity import Integrity, SetAside
@@ -282,7 +283,9 @@ class MatchService:
         self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None
     ) -> Outcome:
         """Play ``move`` for ``user_id`` (see :meth:`MatchLife.move`)."""
-        return await self.life.move(match_id, user_id, move, expected_version=expected_version)
+        outcome = await self.life.move(match_id, user_id, move, expected_version=expected_version)
+        metrics.moved(outcome[0].game)
+        return outcome
 
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         return await self.life.resign(match_id, user_id)

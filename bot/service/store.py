@@ -31,6 +31,7 @@ from typing import Any, Literal, TypeVar
 import orjson
 
 import games
+from bot import metrics
 from bot.service.values import (
     Change,
     Changed,
@@ -943,6 +944,7 @@ class MatchStore:
         done = await self.db.transact(plan)
         if done:
             log.error("match #%s set aside: %s", match_id, problem)
+            metrics.set_aside()
         return bool(done)
 
 

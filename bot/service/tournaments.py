@@ -34,7 +34,7 @@ from typing import Any, Final
 import bot.service.tournament_words as words
 import bot.service.wording as wording
 import games
-from bot import clocks, i18n, ratings, sql
+from bot import clocks, i18n, metrics, ratings, sql
 from bot.service import pairing, seasons
 from bot.service.life import MatchLife, checked_terms, fresh_seed
 from bot.service.store import (
@@ -786,6 +786,7 @@ class Tournaments:
                 )
 
         await self._db.transact(plan)
+        metrics.tournament_round()
         for row in new_rows:
             self._life.clock.changed(row.reminder_at)
         if new_rows == [] and drawn.pairs == ():
