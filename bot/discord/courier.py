@@ -268,7 +268,11 @@ class Courier:
                 skipped.append(delivery)
             else:
                 self._enqueue(delivery)
-        endings = {d.match_id: d for d in people if d.kind == "notice" and d.status == "finished"}
+        endings = {
+            d.match_id: d
+            for d in people
+            if d.kind == "notice" and d.status == "finished" and not d.leg
+        }
         for ending in endings.values():
             self.offer_rematch(ending)
         if skipped:

@@ -37,6 +37,7 @@ from bot.service.values import (
     PlayerProfile,
     PlayerRef,
     PlayerStats,
+    Refused,
     ServiceError,
     game_view,
 )
@@ -276,8 +277,25 @@ class MatchService:
 
     async def rematch(self, match_id: int, user: PlayerRef) -> Outcome:
         """Ask the same opponent for another match on the same terms; if they asked first,
-        this accepts their rematch."""
-        return await self.life.rematch(match_id, user)
+        this accepts their rematch. After a duplicate match, another duplicate match: asked
+        from its second leg (where its result is told), made from its first."""
+        pair = await self.tournaments.duplicate_of(match_id)
+        if pair is None:
+            return await self.life.rematch(match_id, user)
+        first, second = pair
+        rated, over = await self.tournaments.duplicate_terms(first)
+        if not over or match_id != (first if second is None else second):
+            raise Refused(
+                N_(
+                    "Match #{id} is one leg of a duplicate match: a rematch is asked once both "
+                    "legs are over, under the duplicate match's result."
+                ),
+                id=match_id,
+            )
+        info, deliveries = await self.life.rematch(first, user)
+        if info.status != "challenge":
+            return info, deliveries  # accepted theirs: a duplicate match already
+        return info, await self.tournaments.register_duplicate(info.id, deliveries, rated)
 
     async def move(
         self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None

@@ -928,6 +928,16 @@ class Tournaments:
             for d in deliveries
         ]
 
+    async def duplicate_terms(self, first_leg: int) -> tuple[bool, bool]:
+        """Whether the duplicate match of ``first_leg`` is rated (as one result), and whether
+        it is over (its result written)."""
+        found = await self._db.fetchone(
+            "SELECT rated, finished_at FROM duplicates WHERE first_leg = ?", (first_leg,)
+        )
+        if found is None:
+            return False, False
+        return bool(found["rated"]), found["finished_at"] is not None
+
     async def duplicate_of(self, match_id: int) -> tuple[int, int | None] | None:
         """(first leg, second leg) if ``match_id`` is a leg of a duplicate match."""
         found = await self._db.fetchone(
