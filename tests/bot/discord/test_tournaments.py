@@ -308,3 +308,44 @@ async def test_a_swedish_server_hears_its_tournament_in_swedish(
     await fake.wait_for(lambda s: "Bob går med i Cup: 1 spelare hittills." in s.content)
     again = await (await fake.slash(bob, "tournament join", tournament=tournament)).finished()
     assert again.content == "Vous êtes déjà inscrit à Cup."
+
+
+async def test_the_organiser_takes_a_player_off_a_running_tournament(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, carol: FakeUser
+) -> None:
+    bot = await start_bot()
+    service = bot.service
+    dan = fake.add_user("Dan")
+    tournament = await create(
+        fake, alice, game="piquet", format="swiss", rounds=2, options="deals=1"
+    )
+    thread = await thread_of(service, tournament)
+    await join_all(fake, tournament, [alice, bob, carol, dan])
+    await (await fake.slash(alice, "tournament start", tournament=tournament)).finished()
+    first_round = await round_matches(service, tournament, 1)
+    carols = next(
+        i for i in [await service.get(m) for m in first_round] if i.seat_of(carol.id) is not None
+    )
+    # Only its creator (or a manager) may take someone off.
+    member = fake.users[bob.id] = replace(bob, manager=False)
+    refused = await (
+        await fake.slash(member, "tournament remove", player=carol, tournament=tournament)
+    ).finished()
+    assert "Only the creator" in refused.content
+    done = await (
+        await fake.slash(alice, "tournament remove", player=carol, tournament=tournament)
+    ).finished()
+    assert done.content == "Carol is off Piquet tournament.", done.content
+    await fake.wait_for(
+        lambda s: (
+            s.channel_id == thread and "Carol is taken off" in s.content and "round 1" in s.content
+        )
+    )
+    await fake.wait_for(lambda s: s.channel_id == carols.thread_id and "resigned" in s.content)
+    assert (await service.get(carols.id)).result["how"] == "resignation"  # type: ignore[index]
+    again = await (
+        await fake.slash(alice, "tournament remove", player=carol, tournament=tournament)
+    ).finished()
+    assert "not playing" in again.content
+    lines = await service.tournaments.standings(tournament, fake.guild_id)
+    assert next(line for line in lines if line.name == "Carol").left
