@@ -427,6 +427,9 @@ class MatchService:
         self.clock.wake()  # its clock, if any, starts again
         return info
 
-    async def verify_all(self, *, active_only: bool = False) -> list[int]:
-        """Verify every match (or every active one); the ids of those set aside."""
-        return await self.integrity.verify_all(active_only=active_only)
+    async def verify_all(
+        self, *, active_only: bool = False, progress: Callable[[int, int], None] | None = None
+    ) -> list[int]:
+        """Verify every match (or every active one); the ids of those set aside;
+        ``progress(done, total)`` told as it goes."""
+        return await self.integrity.verify_all(active_only=active_only, progress=progress)
