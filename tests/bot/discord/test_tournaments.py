@@ -237,6 +237,11 @@ async def test_a_duplicate_match_two_legs_one_rated_result_and_seasons(
     net = one["scores"][0] + two["scores"][1], one["scores"][1] + two["scores"][0]
     assert f"{first.seats[0].name} {net[0]} – {net[1]} {first.seats[1].name}" in over.content
     await fake.wait_for(standings_post(fake, thread, "Final standings"))
+    # No rematch under either leg: one, under the pair's result, for the pair.
+    await bot.courier.settled()
+    offers = [c for s in fake.log if s.channel_id == first.thread_id
+              for c in s.custom_ids() if c.startswith("tapis:rematch:")]  # fmt: skip
+    assert offers == [f"tapis:rematch:{legs[1]}"], offers
     # Rated once, as one match, on the server and everywhere.
     for user in (alice, bob):
         stats = await service.stats(user.id, "piquet", fake.guild_id)
