@@ -104,9 +104,11 @@ def moved(game: str) -> None:
     MOVES.labels(_shard, game).inc()
 
 
-def answered(kind: str, seconds: float) -> None:
+def answered(kind: str, seconds: float | None) -> None:
+    """An interaction answered, ``seconds`` after Discord made it (None: not known)."""
     INTERACTIONS.labels(_shard, kind).inc()
-    FIRST_ANSWER.labels(_shard).observe(max(0.0, seconds))
+    if seconds is not None:
+        FIRST_ANSWER.labels(_shard).observe(max(0.0, seconds))
 
 
 def sent(priority: int) -> None:
