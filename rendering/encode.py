@@ -5,8 +5,11 @@ between two of them where they meet: a letter's edge on the felt, a suit symbol 
 card's border on the baize. A palette holding those colours and, for each pair that meets, a
 ramp of shades between them, renders the pictures as well as one tuned to each picture, and
 mapping onto a fixed palette without dithering costs a sixth of building a palette per
-picture (1.3 ms against 8 ms on a full Le 5 As table). Equal views still give equal bytes: the
-palette is built once per process, in a fixed order, from constants only.
+picture (1.3 ms against 8 ms on a full Le 5 As table). Equal views still give equal pictures
+(the same palette, the same pixels): the palette is built once per process, in a fixed order,
+from constants only. Not always equal bytes: ISA-L's deflate may write the same rows as two
+different, equally valid streams from one call to the next (seen in the bot, with pictures
+drawn in threads side by side), so pictures are compared by their pixels, not their files.
 
 Shades beyond a ramp's ends (the slight overshoot of the Lanczos reduction of card faces, just
 inside a black stroke) take the ink itself, which is what was meant.
@@ -75,7 +78,8 @@ def png(image: Image.Image) -> bytes:
     (mode "P", :func:`blank`) is written as it is; an RGB one is mapped onto it first.
 
     The file holds what every reader needs and nothing else: the header, the palette, the
-    pixels (8-bit indices, unfiltered), the end. Equal pictures give equal bytes."""
+    pixels (8-bit indices, unfiltered), the end. Equal pictures give equal headers, palettes
+    and pixels; the deflated pixels may differ (see the module's docstring)."""
     indexed = image if image.mode == "P" else quantize(image)
     width, height = indexed.size
     # A column of zeros to the left of the pixels: each row then starts with the byte of its
