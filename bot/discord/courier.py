@@ -491,7 +491,7 @@ class Courier:
                 file=_png(picture, filename),
                 view=components or discord.utils.MISSING,
                 allowed_mentions=mentions,
-                nonce=nonce or discord.utils.MISSING,
+                nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
             )
         except discord.HTTPException as error:
             if error.code not in GONE:
@@ -829,7 +829,7 @@ class Courier:
             file=_png(picture, "hand"),
             view=components or discord.utils.MISSING,
             allowed_mentions=NO_PINGS,
-            nonce=nonce or discord.utils.MISSING,
+            nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
         )
 
     def dms_closed(self, user_id: int, known_closed: bool) -> bool:
@@ -868,7 +868,7 @@ class Courier:
                 file=_png(picture, "table"),
                 view=components or discord.utils.MISSING,
                 allowed_mentions=pings(mention),  # the one player meant, never a name's mention
-                nonce=nonce or discord.utils.MISSING,
+                nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
             )
         except discord.HTTPException as error:
             if error.code not in GONE:
@@ -881,6 +881,11 @@ class Courier:
 async def _hold() -> None:
     log.warning("TAPIS_COURIER_HOLD=%s: the courier stops here", HOLD)
     await asyncio.Event().wait()
+
+
+# A message with no nonce is sent with None, discord.py's own default: its MISSING would be
+# sent as the nonce "...", the same for every such message, which Discord (enforce_nonce) then
+# shows once per channel for a few minutes.
 
 
 def _png(data: bytes | None, name: str) -> discord.File:

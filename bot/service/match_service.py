@@ -279,7 +279,7 @@ class MatchService:
         """Ask the same opponent for another match on the same terms; if they asked first,
         this accepts their rematch. After a duplicate match, another duplicate match: asked
         from its second leg (where its result is told), made from its first."""
-        pair = await self.tournaments.duplicate_of(match_id)
+        pair = await self.tournaments.duplicate_of(match_id) if 0 < match_id < 2**63 else None
         if pair is None:
             return await self.life.rematch(match_id, user)
         first, second = pair

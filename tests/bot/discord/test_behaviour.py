@@ -213,6 +213,7 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
         "create",
         "join",
         "leave",
+        "remove",
         "start",
         "standings",
     }
