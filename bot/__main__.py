@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import os
 import sqlite3
 import sys
+import threading
 from pathlib import Path
 
 import ai
 from bot import config, health, i18n, logs, sql
+from bot.progress import Progress
 from bot.sql import redact
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
@@ -92,7 +95,17 @@ async def _verify(db: Path | str, durable: bool, *, listing: bool, restore: int 
                 print(f"Not restored: {error}.", file=sys.stderr)
                 return 1
             return 0
-        bad = await service.verify_all()
+        shown: Progress | None = None
+
+        def told(done: int, total: int) -> None:
+            nonlocal shown
+            if shown is None:
+                shown = Progress("Verifying", total, "matches", one="match")
+            shown.update(done)
+
+        bad = await service.verify_all(progress=told)
+        if shown is not None:
+            shown.done(f"{len(bad)} set aside." if bad else "All replay.")
     finally:
         await service.close()
     if bad:
@@ -159,10 +172,29 @@ def backup(db: Path, target: Path) -> int:
         print(f"Tapis: {target} already exists; choose a new file.", file=sys.stderr)
         return 1
     target.parent.mkdir(parents=True, exist_ok=True)
-    source = sqlite3.connect(db)
+    # Used by the copying thread while this one watches the copy grow.
+    source = sqlite3.connect(db, check_same_thread=False)
+    failed: list[BaseException] = []
     try:
         source.execute("PRAGMA busy_timeout = 5000")
-        source.execute("VACUUM INTO ?", (str(target),))
+        pages, free, size = (
+            source.execute(f"PRAGMA {pragma}").fetchone()[0]
+            for pragma in ("page_count", "freelist_count", "page_size")
+        )
+        shown = Progress("Backing up", (pages - free) * size // 1024, "KiB")
+        copying = threading.Thread(
+            target=_vacuum_into, args=(source, target, failed), name="tapis-backup", daemon=True
+        )
+        copying.start()
+        # The copy is written as one statement: how far it is, is how much of the file is
+        # written (the copy is the source's pages in use, compacted).
+        while copying.is_alive():
+            copying.join(0.2)
+            with contextlib.suppress(OSError):
+                shown.update(target.stat().st_size // 1024)
+        shown.update(shown.total)
+        if failed:
+            raise failed[0]
     finally:
         source.close()
     copy = sqlite3.connect(target)
@@ -172,11 +204,19 @@ def backup(db: Path, target: Path) -> int:
         moves = copy.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
     finally:
         copy.close()
+    shown.done(f"{matches} matches, {moves} moves.")
     if check != "ok":
         print(f"Tapis: the copy at {target} fails its integrity check: {check}", file=sys.stderr)
         return 1
     print(f"Backed up {db} to {target}: {matches} matches, {moves} moves, integrity ok.")
     return 0
+
+
+def _vacuum_into(source: sqlite3.Connection, target: Path, failed: list[BaseException]) -> None:
+    try:
+        source.execute("VACUUM INTO ?", (str(target),))
+    except BaseException as error:  # raised again on the main thread
+        failed.append(error)
 
 
 def migrate_db(source: Path, target: str) -> int:
@@ -192,7 +232,7 @@ def migrate_db(source: Path, target: str) -> int:
         )
         return 2
     try:
-        report = asyncio.run(migrate(source, target))
+        report = asyncio.run(migrate(source, target, show=True))
     except MigrationError as error:
         print(f"Tapis: nothing was copied: {error}.", file=sys.stderr)
         return 1

@@ -21,6 +21,7 @@ from pathlib import Path
 import asyncpg
 
 from bot import storage
+from bot.progress import Progress
 from bot.sql import redact
 from bot.storage_pg import PgDatabase
 
@@ -64,9 +65,10 @@ def _tables(conn: sqlite3.Connection) -> list[str]:
     return [*(t for t in FIRST if t in names), *(t for t in names if t not in FIRST)]
 
 
-async def migrate(source: Path, target: str) -> Report:
+async def migrate(source: Path, target: str, *, show: bool = False) -> Report:
     """Copy the SQLite database ``source`` into the empty PostgreSQL database ``target``,
-    then check the copy; MigrationError if it cannot be done."""
+    then check the copy; MigrationError if it cannot be done. ``show``: say how far the copy
+    and the check are as they go (on standard error)."""
     if not source.is_file():
         raise MigrationError(f"there is no database at {source}")
     try:
@@ -83,17 +85,21 @@ async def migrate(source: Path, target: str) -> Report:
     try:
         conn = await asyncpg.connect(target)
         try:
-            await _copy(reader, conn, report)
+            await _copy(reader, conn, report, show)
         finally:
             await conn.close()
     finally:
         reader.close()
-    await _check(source, target, report)
+    await _check(source, target, report, show)
     return report
 
 
-async def _copy(reader: sqlite3.Connection, conn: asyncpg.Connection, report: Report) -> None:
+async def _copy(
+    reader: sqlite3.Connection, conn: asyncpg.Connection, report: Report, show: bool
+) -> None:
     tables = _tables(reader)
+    total = sum(reader.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in tables)
+    shown = Progress("Copying", total, "rows") if show else None
     for table in tables:
         if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
             raise MigrationError(
@@ -116,6 +122,8 @@ async def _copy(reader: sqlite3.Connection, conn: asyncpg.Connection, report: Re
                         "`python -m bot verify` on the SQLite file sets damaged matches aside"
                     ) from None
                 count += len(chunk)
+                if shown is not None:
+                    shown.step(len(chunk))
             report.rows[table] = count
             if "id" in columns:
                 # New rows are numbered on from the copied ones.
@@ -125,9 +133,11 @@ async def _copy(reader: sqlite3.Connection, conn: asyncpg.Connection, report: Re
                 )
         for table in tables:
             await conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+    if shown is not None:
+        shown.done(f"{len(tables)} tables.")
 
 
-async def _check(source: Path, target: str, report: Report) -> None:
+async def _check(source: Path, target: str, report: Report, show: bool = False) -> None:
     """The same rows counted on both sides; every match replayed on the copy."""
     from bot.service import MatchService
 
@@ -156,8 +166,16 @@ async def _check(source: Path, target: str, report: Report) -> None:
             await conn.close()
     finally:
         reader.close()
-    service = await MatchService.open(target)
-    try:
-        report.bad_matches = await service.verify_all()
-    finally:
-        await service.close()
+    shown: Progress | None = None
+
+    def told(done: int, total: int) -> None:
+        nonlocal shown
+        if show and shown is None:
+            shown = Progress("Replaying the copy's matches", total, "matches", one="match")
+        if shown is not None:
+            shown.update(done)
+
+    async with await MatchService.open(target) as service:
+        report.bad_matches = await service.verify_all(progress=told)
+    if shown is not None:
+        shown.done()

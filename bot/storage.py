@@ -586,7 +586,13 @@ def _connect_writer(path: Path, *, durable: bool, keep: int) -> sqlite3.Connecti
 
 
 async def _connect_reader(path: Path, *, durable: bool) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    pending = aiosqlite.connect(path, isolation_level=None)
+    # aiosqlite's thread is not a daemon: a program that fails before it closes the database
+    # would wait for it at exit, for ever. Like the writer, it may be cut short: it only reads.
+    thread = getattr(pending, "_thread", None)
+    if isinstance(thread, threading.Thread) and not thread.is_alive():
+        thread.daemon = True
+    conn = await pending
     try:
         conn.row_factory = sqlite3.Row
         for pragma in _pragmas(durable):

@@ -20,6 +20,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import SimpleQueue
 from typing import Any, TypeVar
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -80,6 +82,7 @@ class Workers:
             # throws away the new workers it started.
             if self.pool is pool:
                 log.warning("%s workers stopped; starting new ones", self.what)
+                metrics.worker_restarted(self.what)
                 self.give_up()
             return await asyncio.to_thread(task, *args)
 

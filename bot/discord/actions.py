@@ -17,12 +17,13 @@ from typing import Any, Literal, TypeVar
 
 import discord
 
-from bot import i18n, logs
+from bot import i18n, logs, metrics
 from bot.computer import computer_player, is_computer
 from bot.discord.components import challenge_buttons, move_buttons, release, resign_buttons
 from bot.discord.courier import Courier
 from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
+from bot.discord.queue import TURN
 from bot.service import (
     Delivery,
     MatchInfo,
@@ -72,6 +73,22 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> 
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    first_answer(interaction)
+
+
+INTERACTION_LIFETIME = 900.0
+"""Seconds an interaction's token lives: a wait longer than this is no wait Discord measured."""
+
+
+def first_answer(interaction: discord.Interaction) -> None:
+    """Count an interaction just answered, and how long it waited: from its creation by
+    Discord (its id's time) to now. Where that time is not Discord's (a test's fake server
+    numbers its ids), from when a handler took it up."""
+    waited: float | None = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if waited is None or not 0.0 <= waited <= INTERACTION_LIFETIME:
+        started = interaction.extras.get("tapis_started")
+        waited = time.monotonic() - started if isinstance(started, float) else None
+    metrics.answered(interaction.type.name, waited)
 
 
 async def tell(interaction: discord.Interaction, said: str | Sayable) -> None:
@@ -83,6 +100,7 @@ async def tell(interaction: discord.Interaction, said: str | Sayable) -> None:
         await interaction.response.send_message(
             text[:2000], ephemeral=True, allowed_mentions=NO_PINGS
         )
+        first_answer(interaction)
 
 
 async def tell_instead(interaction: discord.Interaction, said: str | Sayable) -> None:
@@ -112,6 +130,7 @@ def polite(flow: Flow) -> Flow:
         if isinstance(given, int) and not isinstance(given, bool):
             logs.set_match(given)
         started = time.perf_counter()
+        interaction.extras.setdefault("tapis_started", time.monotonic())
         try:
             # What Discord says the server speaks, for the posts made there with nobody at
             # hand (stored only when it changed).
@@ -524,14 +543,19 @@ class Actions:
         """
         public = self.public_words(info)
         components = challenge_buttons(info.id, public) if buttons else None
+        guild_id = getattr(getattr(channel, "guild", None), "id", None)
+        channel_id = getattr(channel, "id", None)
+        assert isinstance(channel_id, int)
         try:
-            message = await channel.send(
-                text[:2000],
-                view=components or discord.utils.MISSING,
-                allowed_mentions=pings(mention),
-            )
+            # Through the courier: within the rate limits, like every post.
+            message = await self.courier.post(
+                channel_id, text, guild_id=guild_id, components=components,
+                mentions=pings(mention), level=TURN,
+            )  # fmt: skip
         finally:
             release(components)
+        if message is None:
+            return channel_id
         if not isinstance(channel, discord.TextChannel):
             return message.channel.id
         name = thread_name(info, public)

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import health
+from bot import health, metrics
 from bot.computer import Computer, computer_turns
 from bot.discord.actions import SORRY, Actions, words_of
 from bot.discord.commands import Info, Play
@@ -62,6 +62,7 @@ class TapisBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        metrics.set_shard(settings.shard_ids if settings.sharded else None)
         # Only a bot that is the whole process tells the collector what stays (``_warm``):
         # one started inside another program (a test) leaves that program's collector be.
         self._settle_heap = settle_heap
@@ -82,6 +83,7 @@ class TapisBot(commands.Bot):
         self._sweeper: asyncio.Task[None] | None = None
         self._closing: asyncio.Future[None] | None = None  # set by the first close()
         self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
+        self.metrics: metrics.Served | None = None  # /metrics, when TAPIS_METRICS_PORT asks
         self._heartbeat: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
         self.computer: Computer | None = None  # made in setup_hook, over the service
@@ -102,6 +104,7 @@ class TapisBot(commands.Bot):
         await self.add_cog(Replay(self))
         await self.add_cog(TournamentCommands(self))
         await self._start_web()
+        self.metrics = metrics.serve_from_env()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
         self.synced = await self.sync_commands()
@@ -268,6 +271,9 @@ class TapisBot(commands.Bot):
         if self._web is not None:
             await self._web.cleanup()
             self._web = None
+        if self.metrics is not None:
+            await asyncio.to_thread(self.metrics.close)
+            self.metrics = None
         for task in (
             self._clocks,
             self._heartbeat,

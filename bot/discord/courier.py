@@ -50,7 +50,7 @@ from dataclasses import replace
 
 import discord
 
-from bot import i18n, logs
+from bot import i18n, logs, metrics
 from bot.computer import for_people, is_computer
 from bot.discord.components import move_buttons, release, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
@@ -203,6 +203,7 @@ class Courier:
         self.painter = Painter()
         self.gauge = gauge or Gauge()
         self.queue = Outgoing(self._lane_free_at)
+        metrics.watch_waiting(lambda: self.queue.by_priority)
         self.workers = workers
         self._workers: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
@@ -258,7 +259,11 @@ class Courier:
                 skipped.append(delivery)
             else:
                 self._enqueue(delivery)
-        endings = {d.match_id: d for d in people if d.kind == "notice" and d.status == "finished"}
+        endings = {
+            d.match_id: d
+            for d in people
+            if d.kind == "notice" and d.status == "finished" and not d.leg
+        }
         for ending in endings.values():
             self.offer_rematch(ending)
         if skipped:
@@ -406,6 +411,82 @@ class Courier:
 
         self._queue_job(("channel", ending.place.channel or 0), NOTICE, ending.match_id, offer)
 
+    async def post(
+        self,
+        channel_id: int,
+        text: str,
+        *,
+        guild_id: int | None = None,
+        picture: bytes | None = None,
+        filename: str = "table",
+        components: discord.ui.View | None = None,
+        mentions: discord.AllowedMentions = NO_PINGS,
+        nonce: str | None = None,
+        level: int = NOTICE,
+    ) -> discord.Message | None:
+        """Post a message that is no match's delivery (a tournament's news, a round's
+        standings, a challenge) through the queue, within the rate limits like every other,
+        and hand back the message once it went; None if the channel is gone.
+
+        ``nonce``: what the caller stored says this message is owed until it marks it posted;
+        a post again after a crash between the two carries the same nonce, and Discord shows
+        it once (and gives back the message it made the first time)."""
+        self._start()
+        done: asyncio.Future[discord.Message | None] = asyncio.get_running_loop().create_future()
+
+        async def job() -> None:
+            try:
+                message = await self._post_now(
+                    channel_id, guild_id, text, picture, filename, components, mentions, nonce
+                )
+            except BaseException as error:
+                if not done.done():
+                    done.set_exception(error)
+                raise
+            if not done.done():
+                done.set_result(message)
+
+        self._queue_job(("channel", channel_id), level, 0, job)
+        return await done
+
+    async def _post_now(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        text: str,
+        picture: bytes | None,
+        filename: str,
+        components: discord.ui.View | None,
+        mentions: discord.AllowedMentions,
+        nonce: str | None,
+    ) -> discord.Message | None:
+        if channel_id in self._gone:
+            return None
+        # The channel as cached, if it is: a message posted there knows its server, and a
+        # thread can be opened on it.
+        cached = self.bot.get_channel(channel_id)
+        channel: discord.abc.Messageable = (
+            cached
+            if isinstance(cached, discord.abc.Messageable)
+            else self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        )
+        await self._slot()
+        try:
+            return await channel.send(
+                text[:LIMIT],
+                file=_png(picture, filename),
+                view=components or discord.utils.MISSING,
+                allowed_mentions=mentions,
+                nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
+            )
+        except discord.HTTPException as error:
+            if error.code not in GONE:
+                raise
+            self._gone.add(channel_id)
+            log.warning("channel %s is gone or closed to me (%s): no more posts there",
+                        channel_id, error.code)  # fmt: skip
+            return None
+
     # -- the workers -------------------------------------------------------------------------
 
     def _start(self) -> None:
@@ -484,6 +565,7 @@ class Courier:
                 log.exception("could not send a message of match %s", match_id)
             except Exception:
                 log.exception("sending a message of match %s failed", match_id)
+        metrics.sent(item.priority)
         if delivery is not None and delivery.outbox_id is not None:
             self._mark(delivery)
         for earlier in item.carried:  # boards it told the moves of
@@ -729,7 +811,7 @@ class Courier:
             file=_png(picture, "hand"),
             view=components or discord.utils.MISSING,
             allowed_mentions=NO_PINGS,
-            nonce=nonce or discord.utils.MISSING,
+            nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
         )
 
     def dms_closed(self, user_id: int, known_closed: bool) -> bool:
@@ -768,7 +850,7 @@ class Courier:
                 file=_png(picture, "table"),
                 view=components or discord.utils.MISSING,
                 allowed_mentions=pings(mention),  # the one player meant, never a name's mention
-                nonce=nonce or discord.utils.MISSING,
+                nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
             )
         except discord.HTTPException as error:
             if error.code not in GONE:
@@ -776,6 +858,11 @@ class Courier:
             self._gone.add(channel_id)
             log.warning("channel %s is gone or closed to me (%s): no more posts there",
                         channel_id, error.code)  # fmt: skip
+
+
+# A message with no nonce is sent with None, discord.py's own default: its MISSING would be
+# sent as the nonce "...", the same for every such message, which Discord (enforce_nonce) then
+# shows once per channel for a few minutes.
 
 
 def _png(data: bytes | None, name: str) -> discord.File:

@@ -29,6 +29,20 @@ class Sender(Protocol):
         reply: str | None = None,
     ) -> bool: ...
 
+    async def post(
+        self,
+        channel_id: int,
+        text: str,
+        *,
+        guild_id: int | None = None,
+        picture: bytes | None = None,
+        filename: str = "table",
+        components: discord.ui.View | None = None,
+        mentions: discord.AllowedMentions = ...,
+        nonce: str | None = None,
+        level: int = ...,
+    ) -> discord.Message | None: ...
+
 
 class Presses(Protocol):
     """What a pressed button asks for (``bot.discord.actions.Actions`` does it)."""

@@ -32,6 +32,8 @@ from typing import Any
 
 import aiohttp
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 GLOBAL_PER_SECOND = 50
@@ -171,9 +173,11 @@ class Gauge:
             reset = _float(headers.get("X-RateLimit-Reset-After"))
             if reset:
                 self._free_at[channel] = now + reset
-        if status in INVALID and not (
+        invalid = status in INVALID and not (
             status == 429 and headers.get("X-RateLimit-Scope") == "shared"
-        ):
+        )
+        metrics.requested(status, invalid=invalid)
+        if invalid:
             self._count_invalid(now)
 
     def _count_invalid(self, now: float) -> None:

@@ -47,6 +47,8 @@ FORMAT_CHOICES = [
 ]
 RELATIVE = re.compile(r"^in\s+(\d{1,3})\s*(m|min|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
 MAX_AHEAD = timedelta(days=60)
+THREAD_ALREADY_OPEN = 160004
+"""Discord's code for a thread asked on a message that has one already."""
 
 
 def parse_start(text: str | None, now: datetime) -> float | None:
@@ -95,13 +97,20 @@ def standings_rows(lines: list[StandingLine] | tuple[StandingLine, ...]) -> list
     ]
 
 
+async def standings_png(
+    title: str, lines: list[StandingLine] | tuple[StandingLine, ...], words: Words = ENGLISH
+) -> bytes:
+    """The standings picture, drawn off the event loop (a picture takes some milliseconds)."""
+    return await asyncio.to_thread(
+        rendering.standings.standings_png, title, standings_rows(lines), words
+    )
+
+
 async def standings_file(
     title: str, lines: list[StandingLine] | tuple[StandingLine, ...], words: Words = ENGLISH
 ) -> discord.File:
-    """The standings picture, drawn off the event loop (a picture takes some milliseconds)."""
-    data = await asyncio.to_thread(
-        rendering.standings.standings_png, title, standings_rows(lines), words
-    )
+    """The standings picture as a file for an answer to a command."""
+    data = await standings_png(title, lines, words)
     return discord.File(io.BytesIO(data), filename="standings.png")
 
 
@@ -181,15 +190,6 @@ class TournamentCommands(
         """The words of a post on ``guild_id``: its server's language."""
         return i18n.words(self.bot.service.languages.of(guild_id))
 
-    async def _news(self, info: TournamentInfo, text: str) -> None:
-        """A line in the tournament's thread (its channel if it has none)."""
-        channel = await channel_of(self.bot, info.thread_id or info.channel_id)
-        if channel is not None:
-            try:
-                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
-            except discord.HTTPException:
-                log.info("could not post in tournament #%s's thread", info.id)
-
     @app_commands.command(description=N_("Open a tournament for members to join"))
     @app_commands.describe(
         game=N_("Which game"),
@@ -241,22 +241,19 @@ class TournamentCommands(
         except ServiceError as error:
             await tell(interaction, error)
             return
-        assert isinstance(home, discord.abc.Messageable)
         public = self._public(interaction.guild_id)
-        message = await home.send(
-            created(info.id, info.terms(public), public)[:2000], allowed_mentions=NO_PINGS
+        message = await self.bot.courier.post(
+            home.id, created(info.id, info.terms(public), public), guild_id=interaction.guild_id
         )
         where = home.id
-        if isinstance(home, discord.TextChannel):
-            try:
-                thread = await message.create_thread(
-                    name=f"{plain_name(info.name)} · #{info.id}"[:100],
-                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                )
-                await self.bot.service.tournaments.set_thread(info.id, thread.id)
-                where = thread.id
-            except discord.HTTPException as error:
-                log.info("no thread for tournament %s (%s): news in the channel", info.id, error)
+        if message is not None and isinstance(home, discord.TextChannel):
+            name = f"{plain_name(info.name)} · #{info.id}"
+            thread_id = await thread_on(message, name)
+            if thread_id is None:
+                log.info("no thread for tournament %s: news in the channel", info.id)
+            else:
+                await self.bot.service.tournaments.set_thread(info.id, thread_id)
+                where = thread_id
         said = words_of(interaction).gettext("Tournament #{id} is open in {where}.")
         await interaction.followup.send(
             said.format(id=info.id, where=f"<#{where}>"), ephemeral=True
@@ -274,7 +271,7 @@ class TournamentCommands(
         except ServiceError as error:
             await tell(interaction, error)
             return
-        await self._news(info, news)
+        await self.bot.courier.send([news])
         said = words_of(interaction).gettext("You are in {name}.").format(name=info.name)
         await interaction.followup.send(said, ephemeral=True)
 
@@ -292,12 +289,40 @@ class TournamentCommands(
         except ServiceError as error:
             await tell(interaction, error)
             return
-        await self.bot.courier.send(deliveries, interaction)
-        await self._news(info, news)
+        await self.bot.courier.send([news, *deliveries], interaction)
         said = words_of(interaction).gettext("You have left {name}.").format(name=info.name)
         await interaction.followup.send(said, ephemeral=True)
 
     leave.autocomplete("tournament")(tournament_choices)
+
+    @app_commands.command(
+        description=N_("Take a player off a tournament (its creator or a manager)")
+    )
+    @app_commands.describe(
+        player=N_("Who to take off (during it, their match is resigned)"),
+        tournament=N_("Which tournament"),
+    )
+    @app_commands.guild_only()
+    async def remove(
+        self, interaction: discord.Interaction, player: discord.User, tournament: int | None = None
+    ) -> None:
+        await defer(interaction)
+        manager = bool(interaction.permissions.manage_guild)
+        try:
+            which = await self._which(interaction, tournament)
+            info, news, deliveries = await self.bot.service.tournaments.leave(
+                which, player.id, interaction.guild_id, by=interaction.user.id, manager=manager
+            )
+        except ServiceError as error:
+            await tell(interaction, error)
+            return
+        await self.bot.courier.send([news, *deliveries])
+        said = words_of(interaction).gettext("{player} is off {name}.")
+        await interaction.followup.send(
+            said.format(player=safe_name(player.display_name), name=info.name), ephemeral=True
+        )
+
+    remove.autocomplete("tournament")(tournament_choices)
 
     @app_commands.command(description=N_("Start a tournament now (its creator or a manager)"))
     @app_commands.describe(tournament=N_("Which tournament"))
@@ -349,7 +374,12 @@ class TournamentCommands(
 
 class TournamentPoster:
     """What the tournament task owes Discord after each pass: deliveries (second legs,
-    duplicate results), reports (pairings, standings pictures) and new matches' threads."""
+    duplicate results), reports (pairings, standings pictures) and new matches' threads.
+
+    Every post goes through the courier, within the rate limits. A report or a new match is
+    owed as long as its mark (``reported``, ``announced``, ``posted``) is not set, and is
+    posted with a nonce of its own: a stop between posting and marking posts it again at
+    the next start, and Discord shows it once."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -364,20 +394,20 @@ class TournamentPoster:
             await self._post(posting)
 
     async def _report(self, report: Report) -> None:
-        channel = await channel_of(self.bot, report.place)
-        if channel is None:
-            log.info("tournament #%s: its thread is gone, report dropped", report.tournament_id)
-            return
+        picture = None
         if report.kind == "standings":
-            await channel.send(
-                report.text[:2000],
-                file=await standings_file(
-                    plain_name(report.title), report.lines, i18n.words(report.lang)
-                ),
-                allowed_mentions=NO_PINGS,
+            picture = await standings_png(
+                plain_name(report.title), report.lines, i18n.words(report.lang)
             )
-        else:
-            await channel.send(report.text[:2000], allowed_mentions=NO_PINGS)
+        message = await self.bot.courier.post(
+            report.place,
+            report.text,
+            picture=picture,
+            filename="standings",
+            nonce=report_nonce(report),
+        )
+        if message is None:
+            log.info("tournament #%s: its thread is gone, report dropped", report.tournament_id)
 
     async def _post(self, posting: Posting) -> None:
         """A new tournament match: a message naming both players (they are pinged: it is
@@ -389,17 +419,37 @@ class TournamentPoster:
             info = await self.bot.service.get(posting.match_id)
             users = [p.user_id for p in info.seats or ()]
             mentions = " ".join(f"<@{u}>" for u in users)
-            message = await channel.send(
-                f"{mentions} {posting.text}"[:2000], allowed_mentions=pings(*users)
+            message = await self.bot.courier.post(
+                posting.channel_id,
+                f"{mentions} {posting.text}",
+                mentions=pings(*users),
+                nonce=f"tp{posting.match_id}",
             )
-            if isinstance(channel, discord.TextChannel):
-                try:
-                    thread = await message.create_thread(
-                        name=plain_name(posting.thread_name)[:100],
-                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                    )
-                    thread_id = thread.id
-                except discord.HTTPException as error:
-                    log.info("no thread for match %s (%s)", posting.match_id, error)
+            if message is not None and isinstance(channel, discord.TextChannel):
+                thread_id = await thread_on(message, posting.thread_name)
+                if thread_id is None:
+                    log.info("no thread for match %s", posting.match_id)
         deliveries = await tournaments.opening(posting, thread_id)
         await self.bot.courier.send(deliveries)
+
+
+def report_nonce(report: Report) -> str:
+    """A report's nonce: its tournament, kind and round, so the same report posted again
+    after a stop carries the same one."""
+    return f"tr{report.tournament_id}{report.kind[0]}{report.round}"
+
+
+async def thread_on(message: discord.Message, name: str) -> int | None:
+    """Open a thread on ``message``; its id, or None where threads cannot be made. A message
+    posted again after a stop (the same nonce: Discord gave back the first one) may have its
+    thread already, which is then the one: a thread opened on a message bears its id."""
+    try:
+        thread = await message.create_thread(
+            name=plain_name(name)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        )
+    except discord.HTTPException as error:
+        if error.code == THREAD_ALREADY_OPEN:
+            return message.id
+        log.info("no thread on message %s (%s)", message.id, error)
+        return None
+    return thread.id

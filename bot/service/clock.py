@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
-from bot import clocks, logs, sql
+from bot import clocks, logs, metrics, sql
 from bot.service.store import MatchStore
 from bot.service.values import Delivery, ServiceError
 
@@ -86,6 +86,7 @@ class ClockTask:
                 with logs.about_match(match_id):  # every line about this clock names the match
                     try:
                         deliveries += await self._handle(match_id, now)
+                        metrics.clock_event("due")
                     except ServiceError as error:
                         log.warning("clock of match #%s: %s", match_id, error)
                     except _DATABASE_ERRORS:

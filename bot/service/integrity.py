@@ -7,6 +7,7 @@ damaged stored match and nothing else is held up by it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import games
@@ -167,12 +168,17 @@ class Integrity:
             return "the stored state differs from the replayed one"
         return None
 
-    async def verify_all(self, *, active_only: bool = False) -> list[int]:
-        """Verify every match (or every active one); the ids of those set aside."""
+    async def verify_all(
+        self, *, active_only: bool = False, progress: Callable[[int, int], None] | None = None
+    ) -> list[int]:
+        """Verify every match (or every active one); the ids of those set aside.
+        ``progress(done, total)`` is told after each match."""
         where = "status = 'active'" if active_only else "status NOT IN ('corrupt', 'challenge')"
         ids = await self._store.db.fetchall(f"SELECT id FROM matches WHERE {where} ORDER BY id")
         bad = []
-        for match in ids:
+        for done, match in enumerate(ids, 1):
             if not await self.verify(match["id"]):
                 bad.append(match["id"])
+            if progress is not None:
+                progress(done, len(ids))
         return bad

@@ -13,8 +13,10 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Self
 
 import bot.service.wording as wording
+from bot import metrics
 from bot.backends import open_database
 from bot.ratings import Standing
 from bot.service.integrity import Integrity, SetAside
@@ -36,6 +38,7 @@ from bot.service.values import (
     PlayerProfile,
     PlayerRef,
     PlayerStats,
+    Refused,
     ServiceError,
     game_view,
 )
@@ -118,6 +121,14 @@ class MatchService:
 
     async def close(self) -> None:
         await self.store.db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        """Closed however the block ends: ``async with await MatchService.open(db) as
+        service:`` in a script leaves nothing open when it fails."""
+        await self.close()
 
     async def warm(self) -> int:
         """Read the live matches into the cache (see :meth:`MatchStore.warm`): a bot
@@ -301,14 +312,33 @@ class MatchService:
 
     async def rematch(self, match_id: int, user: PlayerRef) -> Outcome:
         """Ask the same opponent for another match on the same terms; if they asked first,
-        this accepts their rematch."""
-        return await self.life.rematch(match_id, user)
+        this accepts their rematch. After a duplicate match, another duplicate match: asked
+        from its second leg (where its result is told), made from its first."""
+        pair = await self.tournaments.duplicate_of(match_id) if 0 < match_id < 2**63 else None
+        if pair is None:
+            return await self.life.rematch(match_id, user)
+        first, second = pair
+        rated, over = await self.tournaments.duplicate_terms(first)
+        if not over or match_id != (first if second is None else second):
+            raise Refused(
+                N_(
+                    "Match #{id} is one leg of a duplicate match: a rematch is asked once both "
+                    "legs are over, under the duplicate match's result."
+                ),
+                id=match_id,
+            )
+        info, deliveries = await self.life.rematch(first, user)
+        if info.status != "challenge":
+            return info, deliveries  # accepted theirs: a duplicate match already
+        return info, await self.tournaments.register_duplicate(info.id, deliveries, rated)
 
     async def move(
         self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None
     ) -> Outcome:
         """Play ``move`` for ``user_id`` (see :meth:`MatchLife.move`)."""
-        return await self.life.move(match_id, user_id, move, expected_version=expected_version)
+        outcome = await self.life.move(match_id, user_id, move, expected_version=expected_version)
+        metrics.moved(outcome[0].game)
+        return outcome
 
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         return await self.life.resign(match_id, user_id)
@@ -432,6 +462,9 @@ class MatchService:
         self.clock.wake()  # its clock, if any, starts again
         return info
 
-    async def verify_all(self, *, active_only: bool = False) -> list[int]:
-        """Verify every match (or every active one); the ids of those set aside."""
-        return await self.integrity.verify_all(active_only=active_only)
+    async def verify_all(
+        self, *, active_only: bool = False, progress: Callable[[int, int], None] | None = None
+    ) -> list[int]:
+        """Verify every match (or every active one); the ids of those set aside;
+        ``progress(done, total)`` told as it goes."""
+        return await self.integrity.verify_all(active_only=active_only, progress=progress)

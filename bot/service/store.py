@@ -30,6 +30,7 @@ from typing import Any, Literal, TypeVar
 import orjson
 
 import games
+from bot import metrics
 from bot.service.values import (
     Change,
     Changed,
@@ -851,7 +852,7 @@ class MatchStore:
                 raise _Stale
             found = None if also is None else also(conn)
             if isinstance(made, Ending):
-                ending = made.make(found)
+                ending = _legs_marked(conn, after.id, made.make(found))
                 return found, ending, post(conn, encode(ending), now)
             assert ready is not None
             return found, made, post(conn, ready, now)
@@ -902,7 +903,19 @@ class MatchStore:
         done = await self.db.transact(plan)
         if done:
             log.error("match #%s set aside: %s", match_id, problem)
+            metrics.set_aside()
         return bool(done)
+
+
+def _legs_marked(conn: Connection, match_id: int, ending: list[Delivery]) -> list[Delivery]:
+    """In an ending's transaction: if the match is a leg of a duplicate match, its ending's
+    words say so (no rematch under a leg: the pair's result offers one)."""
+    if not any(d.kind == "notice" for d in ending):
+        return ending
+    leg = conn.execute(
+        "SELECT 1 FROM duplicates WHERE first_leg = ? OR second_leg = ?", (match_id, match_id)
+    ).fetchone()
+    return ending if leg is None else [replace(d, leg=True) for d in ending]
 
 
 def _profile(stored: Row) -> PlayerProfile:

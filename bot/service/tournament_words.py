@@ -84,6 +84,21 @@ def left_during(name: str, who: str, round_: int, w: Words) -> str:
     ).format(who=who, name=name, round=w.number(round_))
 
 
+def removed_before(name: str, who: str, count: int, w: Words) -> str:
+    return w.ngettext(
+        "{who} is taken off {name} by its organisers: {n} player now.",
+        "{who} is taken off {name} by its organisers: {n} players now.",
+        count,
+    ).format(who=who, name=name, n=w.number(count))
+
+
+def removed_during(name: str, who: str, round_: int, w: Words) -> str:
+    return w.gettext(
+        "{who} is taken off {name} by its organisers in round {round}: any match of theirs "
+        "still going is resigned, and they are paired no more."
+    ).format(who=who, name=name, round=w.number(round_))
+
+
 def cancelled(name: str, count: int, w: Words) -> str:
     return w.ngettext(
         "{name} could not start: it needs at least 2 players and has {n} player. It is cancelled.",

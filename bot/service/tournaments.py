@@ -34,7 +34,7 @@ from typing import Any, Final
 import bot.service.tournament_words as words
 import bot.service.wording as wording
 import games
-from bot import clocks, i18n, ratings, sql
+from bot import clocks, i18n, metrics, ratings, sql
 from bot.service import pairing, seasons
 from bot.service.life import MatchLife, checked_terms, fresh_seed
 from bot.service.store import (
@@ -53,6 +53,7 @@ from bot.service.values import (
     NotAPlayer,
     NotFound,
     Phrase,
+    Place,
     PlayerRef,
     Refused,
     ServiceError,
@@ -289,8 +290,9 @@ class Tournaments:
 
     async def join(
         self, tournament_id: int, player: PlayerRef, guild_id: int | None
-    ) -> tuple[TournamentInfo, str]:
-        """Join an open tournament; the tournament and what to tell its thread."""
+    ) -> tuple[TournamentInfo, Delivery]:
+        """Join an open tournament; the tournament and the line its thread is told (stored in
+        the outbox with the joining, so a stop before it is posted does not lose it)."""
         info = await self.get(tournament_id, guild_id)
         if info.status != "open":
             raise Refused(N_("{state}: it can no longer be joined."), state=_state(info))
@@ -299,15 +301,16 @@ class Tournaments:
         if len(info.players) >= MAX_PLAYERS:
             raise Refused(N_("{name} is full ({most} players)."), name=info.name, most=MAX_PLAYERS)
         now = self._store.ts()
+        said = self.words_of(info.guild_id)
 
-        def plan(conn: Connection) -> bool:
+        def plan(conn: Connection) -> Delivery | None:
             # Two presses at once: the second finds the first's row (no error from either
             # database's unique index to tell apart).
             if conn.execute(
                 "SELECT 1 FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
                 (tournament_id, player.user_id),
             ).fetchone():
-                return False
+                return None
             self._store.remember(conn, (player,), now)
             conn.execute(
                 "INSERT INTO tournament_players (tournament_id, user_id, place, joined_at)"
@@ -315,55 +318,96 @@ class Tournaments:
                 " WHERE tournament_id = ?",
                 (tournament_id, player.user_id, now, tournament_id),
             )
-            return True
+            count = _count_players(conn, tournament_id)
+            return self._tell(conn, info, words.joined(info.name, player.name, count, said), now)
 
-        if not await self._db.transact(plan):
+        news = await self._db.transact(plan)
+        if news is None:
             raise Refused(N_("You are already in {name}."), name=info.name)
         self._store.remembered((player,))
-        after = await self.get(tournament_id, guild_id)
-        said = self.words_of(after.guild_id)
-        return after, words.joined(after.name, player.name, len(after.players), said)
+        return await self.get(tournament_id, guild_id), news
 
     async def leave(
-        self, tournament_id: int, user_id: int, guild_id: int | None
-    ) -> tuple[TournamentInfo, str, list[Delivery]]:
+        self,
+        tournament_id: int,
+        user_id: int,
+        guild_id: int | None,
+        *,
+        by: int | None = None,
+        manager: bool = False,
+    ) -> tuple[TournamentInfo, Delivery, list[Delivery]]:
         """Leave a tournament: before it starts, simply; during it, the player's matches in
-        it are resigned and they are paired no more (their results so far stay)."""
+        it are resigned and they are paired no more (their results so far stay). The line
+        for its thread is stored in the outbox with the change.
+
+        ``by``: someone else removes the player — the tournament's creator, or a server
+        ``manager`` — and the thread is told so."""
         info = await self.get(tournament_id, guild_id)
         entry = info.entry(user_id)
+        if by is not None and by != info.creator_id and not manager:
+            raise Refused(
+                N_("Only the creator of {name} or a server manager can remove a player."),
+                name=info.name,
+            )
         if entry is None or entry.left_round is not None:
+            if by is not None:
+                raise NotAPlayer(N_("They are not playing in {name}."), name=info.name)
             raise NotAPlayer(N_("You are not playing in {name}."), name=info.name)
         if info.status not in ("open", "running"):
             raise Refused(N_("{state}: there is nothing to leave."), state=_state(info))
+        said = self.words_of(info.guild_id)
+        now = self._store.ts()
         if info.status == "open":
 
-            def drop(conn: Connection) -> None:
+            def drop(conn: Connection) -> Delivery:
                 conn.execute(
                     "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
                     (tournament_id, user_id),
                 )
+                count = _count_players(conn, tournament_id)
+                if by is not None:
+                    text = words.removed_before(info.name, entry.name, count, said)
+                else:
+                    text = words.left_before(info.name, entry.name, count, said)
+                return self._tell(conn, info, text, now)
 
-            await self._db.transact(drop)
-            after = await self.get(tournament_id, guild_id)
-            said = self.words_of(info.guild_id)
-            return after, words.left_before(info.name, entry.name, len(after.players), said), []
+            news = await self._db.transact(drop)
+            return await self.get(tournament_id, guild_id), news, []
 
-        def mark(conn: Connection) -> None:
+        def mark(conn: Connection) -> Delivery:
             conn.execute(
                 "UPDATE tournament_players SET left_round = ? WHERE tournament_id = ?"
                 " AND user_id = ?",
                 (info.round, tournament_id, user_id),
             )
+            if by is not None:
+                text = words.removed_during(info.name, entry.name, info.round, said)
+            else:
+                text = words.left_during(info.name, entry.name, info.round, said)
+            return self._tell(conn, info, text, now)
 
         # Under the pass's lock: a round paired meanwhile either leaves them out, or made a
         # match that the query below finds and resigns.
         async with self._step:
-            await self._db.transact(mark)
+            news = await self._db.transact(mark)
             deliveries = await self._resign_all(tournament_id, user_id)
         self.wake()
-        after = await self.get(tournament_id, guild_id)
-        news = words.left_during(info.name, entry.name, info.round, self.words_of(info.guild_id))
-        return after, news, deliveries
+        return await self.get(tournament_id, guild_id), news, deliveries
+
+    def _news(self, info: TournamentInfo, text: str) -> Delivery:
+        """A line for the tournament's thread (its channel if it has none), as the outbox
+        keeps it: a notice of no match (its match number 0)."""
+        place = Place(info.guild_id, info.channel_id, info.thread_id)
+        return Delivery(
+            "notice", 0, None, text, place=place, lang=self.words_of(info.guild_id).lang
+        )
+
+    def _tell(self, conn: Connection, info: TournamentInfo, text: str, now: float) -> Delivery:
+        """In a plan: store ``text`` for the tournament's thread in the outbox; the delivery
+        with its row, to send once the plan is committed."""
+        news = self._news(info, text)
+        (outbox_id,) = post(conn, encode([news]), now)
+        return news.posted(outbox_id)
 
     async def _resign_all(self, tournament_id: int, user_id: int) -> list[Delivery]:
         """Resign every match of ``user_id`` still going in the tournament."""
@@ -742,6 +786,7 @@ class Tournaments:
                 )
 
         await self._db.transact(plan)
+        metrics.tournament_round()
         for row in new_rows:
             self._life.clock.changed(row.reminder_at)
         if new_rows == [] and drawn.pairs == ():
@@ -883,6 +928,16 @@ class Tournaments:
             for d in deliveries
         ]
 
+    async def duplicate_terms(self, first_leg: int) -> tuple[bool, bool]:
+        """Whether the duplicate match of ``first_leg`` is rated (as one result), and whether
+        it is over (its result written)."""
+        found = await self._db.fetchone(
+            "SELECT rated, finished_at FROM duplicates WHERE first_leg = ?", (first_leg,)
+        )
+        if found is None:
+            return False, False
+        return bool(found["rated"]), found["finished_at"] is not None
+
     async def duplicate_of(self, match_id: int) -> tuple[int, int | None] | None:
         """(first leg, second leg) if ``match_id`` is a leg of a duplicate match."""
         found = await self._db.fetchone(
@@ -893,6 +948,13 @@ class Tournaments:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
+
+def _count_players(conn: Connection, tournament_id: int) -> int:
+    row = conn.execute(
+        "SELECT COUNT(*) AS n FROM tournament_players WHERE tournament_id = ?", (tournament_id,)
+    ).fetchone()
+    return int(row["n"]) if row is not None else 0
 
 
 def _json(text: str | None) -> Json:

@@ -158,6 +158,9 @@ class Delivery:
     # A hand or board stored before it was worded (see ``Owed``): the time, whether a deal
     # had just ended and a hand's seat, for the service to word it from the match when read.
     owed: Json | None = None
+    # The end of one leg of a duplicate match: no rematch is offered under it (the pair's
+    # result offers one, for the pair).
+    leg: bool = False
 
     @property
     def private(self) -> bool:

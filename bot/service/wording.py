@@ -507,6 +507,7 @@ class Owed(Delivery):
             lang=lang,
             news=news,
             owed=owed,
+            leg=False,  # a leg's ending is marked so with its change (store._legs_marked)
             _from=made_from,
         )
         return made

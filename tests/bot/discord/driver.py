@@ -7,12 +7,20 @@ move, everything public that the bot sent is checked against the hands still hid
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
 import re
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from PIL import Image, ImageChops
 
 import rendering
 from bot.discord.client import TapisBot
@@ -186,8 +194,15 @@ class Table:
                 assert not leaked, f"public message shows hidden cards {leaked}: {sent.text()}"
                 for name, data in sent.files:
                     assert data.startswith(PNG), name
-                    if table is not None and sent.channel_id == self.thread_id:
-                        assert data == table, "a public picture is not the public table"
+                    if (
+                        table is not None
+                        and sent.channel_id == self.thread_id
+                        and not same_picture(data, table)
+                    ):
+                        raise AssertionError(
+                            "a public picture is not the public table: "
+                            + picture_difference(data, table, public, names, sent.text())
+                        )
             elif sent.reader is not None and sent.files and check_images:
                 for _, data in sent.files:
                     assert data.startswith(PNG)
@@ -206,7 +221,7 @@ class Table:
                     and hand.at > 0
                     and views[user_id]["result"] is None
                 ):
-                    assert hand.files[0][1] == rendering.hand_png(views[user_id]), (
+                    assert same_picture(hand.files[0][1], rendering.hand_png(views[user_id])), (
                         "a player's latest hand picture is not their hand as it stands"
                     )
 
@@ -278,3 +293,52 @@ def unreachable(rows: list[dict[str, Any]], legal: list[str], match_id: int) -> 
                 continue
         missing.append(move)
     return missing
+
+
+def same_picture(first: bytes, second: bytes) -> bool:
+    """Whether two PNGs hold the same picture: size, palette and every pixel. Not their
+    bytes: a deflater may write the same rows as two different, equally valid streams (ISA-L's
+    did, one drawing to the next), and what players see is the pixels."""
+    if first == second:
+        return True
+    a, b = Image.open(io.BytesIO(first)), Image.open(io.BytesIO(second))
+    return (
+        a.size == b.size
+        and a.mode == b.mode
+        and a.getpalette() == b.getpalette()
+        and a.tobytes() == b.tobytes()
+    )
+
+
+def picture_difference(
+    sent: bytes, table: bytes, view: dict[str, Any], names: tuple[str, str], text: str
+) -> str:
+    """What differs between a public picture and the table drawn here: both PNGs and the view
+    kept on disk, the pixels compared, and the table drawn again here and in a fresh process
+    (which of the two pictures a drawing from nothing agrees with)."""
+    keep = Path(os.environ.get("TAPIS_TEST_KEEP", tempfile.mkdtemp(prefix="tapis-picture-")))
+    keep.mkdir(parents=True, exist_ok=True)
+    (keep / "sent.png").write_bytes(sent)
+    (keep / "table.png").write_bytes(table)
+    (keep / "view.json").write_text(json.dumps({"view": view, "names": names, "text": text}))
+    a, b = Image.open(io.BytesIO(sent)).convert("RGB"), Image.open(io.BytesIO(table)).convert("RGB")
+    if a.size != b.size:
+        pixels = f"sizes differ: {a.size} sent, {b.size} here"
+    else:
+        diff = ImageChops.difference(a, b)
+        changed = sum(1 for value in diff.convert("L").tobytes() if value)
+        pixels = f"{changed} pixels differ, within {diff.getbbox()}"
+    again = rendering.table_png(view, names)
+    fresh = subprocess.run(
+        [sys.executable, "-c",
+         "import json, sys, rendering; d = json.load(open(sys.argv[1]));"
+         "sys.stdout.buffer.write(rendering.table_png(d['view'], tuple(d['names'])))",
+         str(keep / "view.json")],
+        capture_output=True, check=False, timeout=120,
+    ).stdout  # fmt: skip
+    (keep / "fresh.png").write_bytes(fresh)
+    agrees = "sent" if fresh == sent else "here" if fresh == table else "neither"
+    return (
+        f"{pixels}; drawn again here: {'same' if again == table else 'different'}; "
+        f"drawn in a fresh process: same as {agrees}; kept in {keep}"
+    )

@@ -3,7 +3,9 @@
 ``python -m tests.bot.discord.held_bot WHERE`` runs ``python -m bot`` with its courier held
 at WHERE, so that the test can kill the process exactly there: ``before-send`` (a change
 committed, nothing of it sent) or ``before-mark`` (a message sent, not yet marked sent in the
-outbox). The bot itself knows nothing of this: the courier's own methods are wrapped here.
+outbox); ``post-before-send`` and ``post-before-mark`` likewise for a post owed by a mark of
+its own (a tournament round's report, run by ``test_tournament_outbox.py``). The bot itself
+knows nothing of this: the courier's own methods are wrapped here.
 """
 
 from __future__ import annotations
@@ -48,8 +50,24 @@ def hold(where: str) -> None:
             await _forever(where)
 
         Courier._deliver = held_deliver  # type: ignore[method-assign]
+    elif where in ("post-before-send", "post-before-mark"):
+        post = Courier.post
+
+        async def held_post(self: Courier, *args: Any, **kwargs: Any) -> Any:
+            owed = kwargs.get("nonce") is not None
+            if owed and where == "post-before-send":
+                await _forever(where)
+            message = await post(self, *args, **kwargs)
+            if owed:
+                await _forever(where)  # posted, and never marked
+            return message
+
+        Courier.post = held_post  # type: ignore[method-assign]
     else:
-        raise SystemExit(f"held where? before-send or before-mark, not {where!r}")
+        raise SystemExit(
+            "held where? before-send, before-mark, post-before-send or post-before-mark,"
+            f" not {where!r}"
+        )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import games
 import rendering
 from bot.service import Delivery
 from tests.bot.discord.conftest import StartBot
-from tests.bot.discord.driver import PNG, Table, resign
+from tests.bot.discord.driver import PNG, Table, resign, same_picture
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 
@@ -216,6 +216,7 @@ async def test_commands_are_grouped_and_described(fake: FakeDiscord, start_bot: 
         "create",
         "join",
         "leave",
+        "remove",
         "start",
         "standings",
     }
@@ -286,7 +287,7 @@ async def test_board_is_public_and_resign_ends_the_match_with_a_summary(
     board = await (await fake.slash(bob, "board", table.thread_id)).finished()
     assert not board.ephemeral and board.files
     public = await bot.service.view_for(table.match_id, None)
-    assert board.files[0][1] == rendering.table_png(public, ("Alice", "Bob"))
+    assert same_picture(board.files[0][1], rendering.table_png(public, ("Alice", "Bob")))
     since = len(fake.log)
     done = await resign(fake, bob, table.thread_id)
     assert not fake.is_public(done) and "You resigned" in done.content and not done.custom_ids()
@@ -353,10 +354,10 @@ async def test_four_colour_hands_on_request(
     await (await fake.slash(alice, "hand", table.thread_id, where="dm")).finished()
     dm = await fake.wait_for(lambda s: s.dm_to == alice.id and bool(s.files), since=since)
     view = await bot.service.view_for(table.match_id, alice.id)
-    assert dm.files[0][1] == rendering.hand_png(view, four_colour=True)
+    assert same_picture(dm.files[0][1], rendering.hand_png(view, four_colour=True))
     # Only diamonds and clubs change colour: a hand of spades and hearts looks the same.
     recoloured = any(card[-1] in "DC" for card in view["hand"])
-    assert (dm.files[0][1] != rendering.hand_png(view)) == recoloured
+    assert (not same_picture(dm.files[0][1], rendering.hand_png(view))) == recoloured
 
 
 async def test_accept_by_command_with_the_challenge_listed(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 
 import pytest
 
@@ -274,3 +275,26 @@ async def test_a_picture_dropped_for_one_caller_is_still_drawn_for_another() -> 
         assert (painter.stats.drawn, painter.stats.dropped) == (1, 1)
     finally:
         painter.close()
+
+
+def test_pictures_are_compared_by_their_pixels_not_their_deflated_bytes() -> None:
+    """The same rows deflated two ways (ISA-L's stream may differ from one call to the
+    next; zlib's differs from ISA-L's) are the same picture; one pixel changed is not."""
+    import zlib
+
+    from PIL import Image
+
+    from rendering import encode
+    from tests.bot.discord.driver import same_picture
+
+    state = games.get("ecarte").new_match(seed=5)
+    png = rendering.table_png(state.view(None), ("Alice", "Bob"))
+    picture = Image.open(io.BytesIO(png))
+    rows = picture.crop((-1, 0, picture.width, picture.height)).tobytes()
+    start = png.index(b"IDAT") - 4
+    end = start + 12 + int.from_bytes(png[start : start + 4], "big")
+    other = png[:start] + encode._chunk(b"IDAT", zlib.compress(rows, 9)) + png[end:]
+    assert other != png and same_picture(other, png)
+    changed = picture.copy()
+    changed.putpixel((0, 0), (changed.getpixel((0, 0)) + 1) % 256)  # type: ignore[operator]
+    assert not same_picture(encode.png(changed), png)

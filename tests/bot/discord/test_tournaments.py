@@ -17,7 +17,7 @@ from bot.service import MatchService
 from bot.web import queries
 from rendering.standings import standings_png
 from tests.bot.discord.conftest import StartBot
-from tests.bot.discord.driver import PNG, Table, resign
+from tests.bot.discord.driver import PNG, Table, resign, same_picture
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 
@@ -126,7 +126,7 @@ async def test_a_swiss_of_six_over_three_rounds(
     assert sum(line.score for line in lines) == 9
     assert lines[0].name in final.content  # "Congratulations to …"
     picture = standings_png("Cup · round 3 of 3", standings_rows(lines))
-    assert final.files[0][1] == picture
+    assert same_picture(final.files[0][1], picture)
     # Anyone may look at the table again, as a picture.
     shown = await (
         await fake.slash(carol := others[1], "tournament standings", tournament=tournament)
@@ -237,6 +237,11 @@ async def test_a_duplicate_match_two_legs_one_rated_result_and_seasons(
     net = one["scores"][0] + two["scores"][1], one["scores"][1] + two["scores"][0]
     assert f"{first.seats[0].name} {net[0]} – {net[1]} {first.seats[1].name}" in over.content
     await fake.wait_for(standings_post(fake, thread, "Final standings"))
+    # No rematch under either leg: one, under the pair's result, for the pair.
+    await bot.courier.settled()
+    offers = [c for s in fake.log if s.channel_id == first.thread_id
+              for c in s.custom_ids() if c.startswith("tapis:rematch:")]  # fmt: skip
+    assert offers == [f"tapis:rematch:{legs[1]}"], offers
     # Rated once, as one match, on the server and everywhere.
     for user in (alice, bob):
         stats = await service.stats(user.id, "piquet", fake.guild_id)
@@ -308,3 +313,44 @@ async def test_a_swedish_server_hears_its_tournament_in_swedish(
     await fake.wait_for(lambda s: "Bob går med i Cup: 1 spelare hittills." in s.content)
     again = await (await fake.slash(bob, "tournament join", tournament=tournament)).finished()
     assert again.content == "Vous êtes déjà inscrit à Cup."
+
+
+async def test_the_organiser_takes_a_player_off_a_running_tournament(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, carol: FakeUser
+) -> None:
+    bot = await start_bot()
+    service = bot.service
+    dan = fake.add_user("Dan")
+    tournament = await create(
+        fake, alice, game="piquet", format="swiss", rounds=2, options="deals=1"
+    )
+    thread = await thread_of(service, tournament)
+    await join_all(fake, tournament, [alice, bob, carol, dan])
+    await (await fake.slash(alice, "tournament start", tournament=tournament)).finished()
+    first_round = await round_matches(service, tournament, 1)
+    carols = next(
+        i for i in [await service.get(m) for m in first_round] if i.seat_of(carol.id) is not None
+    )
+    # Only its creator (or a manager) may take someone off.
+    member = fake.users[bob.id] = replace(bob, manager=False)
+    refused = await (
+        await fake.slash(member, "tournament remove", player=carol, tournament=tournament)
+    ).finished()
+    assert "Only the creator" in refused.content
+    done = await (
+        await fake.slash(alice, "tournament remove", player=carol, tournament=tournament)
+    ).finished()
+    assert done.content == "Carol is off Piquet tournament.", done.content
+    await fake.wait_for(
+        lambda s: (
+            s.channel_id == thread and "Carol is taken off" in s.content and "round 1" in s.content
+        )
+    )
+    await fake.wait_for(lambda s: s.channel_id == carols.thread_id and "resigned" in s.content)
+    assert (await service.get(carols.id)).result["how"] == "resignation"  # type: ignore[index]
+    again = await (
+        await fake.slash(alice, "tournament remove", player=carol, tournament=tournament)
+    ).finished()
+    assert "not playing" in again.content
+    lines = await service.tournaments.standings(tournament, fake.guild_id)
+    assert next(line for line in lines if line.name == "Carol").left

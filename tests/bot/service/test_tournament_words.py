@@ -146,7 +146,7 @@ async def test_the_service_speaks_the_servers_language(service: MatchService) ->
         starts_at=None,
     )  # fmt: skip
     _, news = await service.tournaments.join(info.id, PlayerRef(2, "Ben"), GUILD)
-    assert news == "Ben går med i Cup: 1 spelare hittills."
+    assert news.text == "Ben går med i Cup: 1 spelare hittills."
     await service.tournaments.join(info.id, PlayerRef(3, "Cy"), GUILD)
     await service.tournaments.start(info.id, 1, GUILD, manager=True)
     await service.tournaments.step()
