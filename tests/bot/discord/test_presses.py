@@ -13,7 +13,7 @@ import games
 from games.core import move_cards
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
-from tests.bot.discord.test_matches import SHORT
+from tests.bot.discord.test_matches import short
 from tests.fakediscord import FakeDiscord, FakeUser
 
 
@@ -25,7 +25,7 @@ async def test_a_whole_match_by_pressing_alone(
     """Bézigue's default match, to 1,500 points, long enough to meet melds naming a card
     twice, which must be picked from the menu too; the other games' shortest."""
     bot = await start_bot()
-    options = "" if game == "bezique" else SHORT.get(game, "")
+    options = "" if game == "bezique" else short(game)
     table = await Table.open(fake, bot, game, options, alice, bob)
     table.presses_only = True
     table.secrecy = False  # what is public is checked by test_matches.py; here, the presses
