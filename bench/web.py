@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot import ratings
-from bot.backends import open_database
-from bot.sql import Connection, Database
+from bot.service import ratings
+from bot.storage.backends import open_database
+from bot.storage.sql import Connection, Database
 
 STORED_MATCHES = 10_000
 PLAYERS = 400
@@ -132,9 +132,9 @@ def _percentile(samples: list[float], fraction: float) -> float:
 async def _measure(seconds: float) -> None:
     from aiohttp import ClientSession, web
 
+    from bot.service.replays import warm_up
+    from bot.service.settings import set_web
     from bot.web.app import create_app
-    from bot.web.replays import warm_up
-    from bot.web.settings import set_web
 
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "web.db")

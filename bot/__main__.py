@@ -33,9 +33,11 @@ import threading
 from pathlib import Path
 
 import ai
-from bot import config, health, i18n, logs, sql
-from bot.progress import Progress
-from bot.sql import redact
+from bot import config, i18n
+from bot.process import health, logs
+from bot.process.progress import Progress
+from bot.storage import sql
+from bot.storage.sql import redact
 
 SANDBOX_FOLDER = Path("data") / "sandbox"
 # A database that cannot be used: a damaged or too new file, a server out of reach.
@@ -73,7 +75,9 @@ def run_discord(log_format: str | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    code = run(log_format)
+    from bot.web import beside_bot  # the site, served beside the bot when asked for
+
+    code = run(log_format, beside=beside_bot)
     return int(code) if isinstance(code, int) else 0
 
 
@@ -221,8 +225,8 @@ def _vacuum_into(source: sqlite3.Connection, target: Path, failed: list[BaseExce
 
 def migrate_db(source: Path, target: str) -> int:
     """Copy a SQLite database into an empty PostgreSQL one and check the copy."""
-    from bot import sql
-    from bot.migrate_db import MigrationError, migrate
+    from bot.service.migrate_db import MigrationError, migrate
+    from bot.storage import sql
 
     if not sql.is_postgres(target):
         print(

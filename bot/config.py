@@ -1,8 +1,8 @@
 """Settings every entry point shares (the Discord bot, the sandbox, the command line).
 
 They are read here, from the environment (or a mapping built from it and a ``.env`` file), and
-handed to the storage as plain arguments, so ``bot/storage.py`` never looks at the environment
-and a test can open any database with any setting.
+handed to the storage as plain arguments, so ``bot/storage/sqlite.py`` never looks at the
+environment and a test can open any database with any setting.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from bot.sql import is_postgres
+from bot.storage.sql import is_postgres
 
 DEFAULT_PATH = Path("data") / "tapis.db"
 _YES = ("1", "true", "yes", "on")

@@ -29,7 +29,7 @@ LONGEST = (
     "tests/bot/discord/test_matches.py::",
     "tests/bot/discord/test_behaviour.py::test_the_bot_restarted_mid_match_continues_it",
     "tests/bot/service/test_match_service.py::test_a_whole_match_of_every_game_through_the_",
-    "tests/bot/test_sandbox.py::test_a_whole_match_in_the_sandbox",
+    "tests/bot/sandbox/test_sandbox.py::test_a_whole_match_in_the_sandbox",
 )
 
 

@@ -11,23 +11,28 @@ import asyncio
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
 
-from bot import instance, logs
 from bot.discord.config import ConfigError, Settings, environment, point_at
+from bot.process import instance, logs
+
+if TYPE_CHECKING:  # the client imports the service, rendering and games: only when run
+    from bot.discord.client import Beside
 
 __all__ = ["run"]
 
 log = logging.getLogger("tapis.bot")
 
 
-def run(log_format: str | None = None) -> int:
+def run(log_format: str | None = None, *, beside: Beside | None = None) -> int:
     """Run the bot; the exit status says whether it could start (messages go to stderr).
 
-    Logs go to stderr one line per record (``bot.logs``), as ``key=value`` or JSON lines
-    (``log_format``, else ``TAPIS_LOG_FORMAT``)."""
+    Logs go to stderr one line per record (``bot.process.logs``), as ``key=value`` or JSON lines
+    (``log_format``, else ``TAPIS_LOG_FORMAT``). ``beside`` is what the process serves beside
+    the bot (the web site, handed in by ``python -m bot``)."""
     log_format = log_format or logs.format_from_env()
     if log_format not in logs.FORMATS:
         print(
@@ -45,23 +50,23 @@ def run(log_format: str | None = None) -> int:
     if settings.database_url is not None:
         # PostgreSQL: several processes share the database by design (each serving its
         # shards); the server, not a lock file, keeps them from doing anything twice.
-        return _run(settings)
+        return _run(settings, beside)
     try:
         lock = instance.claim(settings.database)
     except instance.AlreadyRunning as error:
         print(f"Tapis cannot start: {error}", file=sys.stderr)
         return 2
     try:
-        return _run(settings)
+        return _run(settings, beside)
     finally:
         lock.release()
 
 
-def _run(settings: Settings) -> int:
+def _run(settings: Settings, beside: Beside | None) -> int:
     point_at(settings)
     from bot.discord.client import make_bot  # imports the service, rendering and games
 
-    bot = make_bot(settings, settle_heap=True)
+    bot = make_bot(settings, settle_heap=True, beside=beside)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:

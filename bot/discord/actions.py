@@ -17,13 +17,13 @@ from typing import Any, Literal, TypeVar
 
 import discord
 
-from bot import i18n, logs, metrics
-from bot.computer import computer_player, is_computer
+from bot import i18n
 from bot.discord.components import challenge_buttons, move_buttons, release, resign_buttons
 from bot.discord.courier import Courier
 from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.discord.queue import TURN
+from bot.process import logs, metrics
 from bot.service import (
     Delivery,
     MatchInfo,
@@ -33,6 +33,7 @@ from bot.service import (
     shown_here,
     wording,
 )
+from bot.service.computer import computer_player, is_computer
 from bot.service.values import Phrase, Sayable
 from games.words import N_, Words
 

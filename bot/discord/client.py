@@ -7,14 +7,13 @@ import gc
 import hashlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot import health, metrics
-from bot.computer import Computer, computer_turns
 from bot.discord.actions import SORRY, Actions, words_of
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
@@ -26,9 +25,17 @@ from bot.discord.privacy import DYNAMIC_ITEMS as PRIVACY_ITEMS
 from bot.discord.replay import DYNAMIC_ITEMS as REPLAY_ITEMS
 from bot.discord.replay import Replay
 from bot.discord.tournaments import TournamentCommands, TournamentPoster
+from bot.process import health, metrics
 from bot.service import ChallengeLimits, Delivery, MatchService
+from bot.service.computer import Computer, computer_turns
+from bot.service.queries import Reads
 
 log = logging.getLogger(__name__)
+
+# What else the process serves beside the bot, over the same reads (``bot.web.beside_bot``):
+# started with the bot, and its ``cleanup()`` awaited when the bot stops. The entry point
+# (``python -m bot``) hands it in, so the Discord side never imports the web's.
+Beside = Callable[[Reads], Awaitable[Any]]
 # Seconds between two looks for messages another process left unsent (see _sweep_outbox):
 # well inside the outbox's lease, so a dead process's messages go out within minutes.
 OUTBOX_SWEEP = 30.0
@@ -43,6 +50,7 @@ class TapisBot(commands.Bot):
         *,
         service: MatchService | None = None,
         settle_heap: bool = False,
+        beside: Beside | None = None,
         **options: Any,
     ) -> None:
         # Every send that does not name whom it pings pings nobody: names typed by users end
@@ -66,6 +74,7 @@ class TapisBot(commands.Bot):
         # Only a bot that is the whole process tells the collector what stays (``_warm``):
         # one started inside another program (a test) leaves that program's collector be.
         self._settle_heap = settle_heap
+        self._beside = beside
         self._owns_service = service is None
         self.service: MatchService = service  # type: ignore[assignment]  # opened in setup_hook
         self.courier = Courier(
@@ -82,7 +91,7 @@ class TapisBot(commands.Bot):
         self._tournaments: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._closing: asyncio.Future[None] | None = None  # set by the first close()
-        self._web: Any = None  # the web site's runner, when TAPIS_WEB_PORT asks for it
+        self._web: Any = None  # what ``beside`` started (the web site's runner), if anything
         self.metrics: metrics.Served | None = None  # /metrics, when TAPIS_METRICS_PORT asks
         self._heartbeat: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
@@ -103,7 +112,8 @@ class TapisBot(commands.Bot):
         await self.add_cog(Info(self))
         await self.add_cog(Replay(self))
         await self.add_cog(TournamentCommands(self))
-        await self._start_web()
+        if self._beside is not None:
+            self._web = await self._beside(self.service.reads)
         self.metrics = metrics.serve_from_env()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
@@ -185,26 +195,8 @@ class TapisBot(commands.Bot):
             except Exception:  # tried again at the next sweep
                 log.exception("sending what was left unsent failed")
 
-    async def _start_web(self) -> None:
-        """Serve the web site from this process too, when ``TAPIS_WEB_PORT`` is set."""
-        from bot.web import host_from_env, port_from_env
-
-        try:
-            port = port_from_env()
-        except ValueError as error:
-            log.error("web site not started: %s", error)
-            return
-        if port is None:
-            return
-        from bot.web.app import start
-
-        try:
-            self._web = await start(self.service.database, host_from_env(), port)
-        except OSError as error:
-            log.error("web site not started on port %d: %s", port, error)
-
     async def _beat(self) -> None:
-        """Touch the heartbeat file while connected to the gateway (``bot.health``)."""
+        """Touch the heartbeat file while connected to the gateway (``bot.process.health``)."""
         path = health.heartbeat_path(self.settings.database)
         await self.wait_until_ready()
         while True:

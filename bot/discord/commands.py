@@ -14,10 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-import ai
 import games
-from bot import ratings
-from bot.computer import LEVEL_NAMES
 from bot.discord import privacy
 from bot.discord.actions import Actions, tell, words_of
 from bot.discord.components import pretty
@@ -27,7 +24,8 @@ from bot.discord.names import plain_name, safe_name
 from bot.discord.privacy import CHOICE_NAMES as PRIVACY
 from bot.discord.replay import export_match, finished_choices, switch_language, switch_web
 from bot.discord.seasons import season_table, start_season
-from bot.service import MatchInfo, ServiceError, wording
+from bot.service import MatchInfo, ServiceError, ratings, wording
+from bot.service.computer import LEVEL_NAMES, LEVELS
 from bot.service.wording import rules_text
 from games.words import N_, Words
 
@@ -39,7 +37,7 @@ ANYWHERE = app_commands.allowed_contexts(guilds=True, dms=True, private_channels
 MAX_CHOICES = 25
 MAX_LABEL = 100  # Discord's limit on a choice's name and string value
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
-LEVEL_CHOICES = [Choice(name=LEVEL_NAMES[level], value=level) for level in ai.LEVELS]
+LEVEL_CHOICES = [Choice(name=LEVEL_NAMES[level], value=level) for level in LEVELS]
 
 LANGUAGE_CHOICES: list[Choice[str]] = [
     # Each language named in itself, as language menus do; "auto" is said in the reader's.

@@ -50,14 +50,15 @@ from dataclasses import replace
 
 import discord
 
-from bot import i18n, logs, metrics
-from bot.computer import for_people, is_computer
+from bot import i18n
 from bot.discord.components import move_buttons, release, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
+from bot.process import logs, metrics
 from bot.service import Delivery, Place, wording
+from bot.service.computer import for_people, is_computer
 from games.words import Words
 
 log = logging.getLogger(__name__)

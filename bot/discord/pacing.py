@@ -32,7 +32,7 @@ from typing import Any
 
 import aiohttp
 
-from bot import metrics
+from bot.process import metrics
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from typing import Any, Final
 import games
 import rendering
 from bot import i18n
-from bot.workers import Workers
+from bot.process.workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ queued here while the workers stood idle most of the time."""
 WORKER_PATIENCE: Final = 30.0
 """Seconds a picture waits for the workers: it takes tens of milliseconds and waits behind a
 few others at most (the slots), so one not back in this long never will be, and is drawn
-here instead (see bot/workers.py)."""
+here instead (see bot/process/workers.py)."""
 
 Drawn = tuple[bytes, float, float]
 """A picture from a worker: (PNG, seconds drawing, seconds encoding)."""

@@ -21,10 +21,8 @@ from discord.ext import commands
 from bot import i18n
 from bot.discord.components import Rebuilt, button, release
 from bot.discord.host import Host, host_of
-from bot.service import reachable, shown_here, wording
-from bot.web import queries
-from bot.web.replays import Replays, composite, export
-from bot.web.settings import set_web
+from bot.service import queries, reachable, shown_here, wording
+from bot.service.replays import Replays, composite, export
 from games.words import N_, Words
 
 MAX_ANIMATED_PLIES: Final = 60  # longer matches are paged: one picture a move, on demand
@@ -37,8 +35,8 @@ HOLD_LAST_MS: Final = 3000  # the final position stays a moment before the loop 
 def _replays(bot: Host) -> Replays:
     """One cache of replayed matches per bot (made on first use, over the bot's database)."""
     found: Replays | None = getattr(bot, "_replays", None)
-    if found is None or found.db is not bot.service.database:
-        found = Replays(bot.service.database)
+    if found is None or found.db is not bot.service.reads:
+        found = Replays(bot.service.reads)
         bot._replays = found  # type: ignore[attr-defined]
     return found
 
@@ -59,7 +57,7 @@ async def _finished(
     """The match if it can be replayed by the one asking, where they ask (a match of this
     server, or one of their own), else the sentence that says why not: another server's
     match, or one outside any server, is as unknown as one that does not exist."""
-    match = await queries.match(bot.service.database, match_id)
+    match = await queries.match(bot.service.reads, match_id)
     if match is None or not reachable(
         match.guild_id, match.seat_ids or (), interaction.user.id, interaction.guild_id
     ):
@@ -284,7 +282,7 @@ async def finished_choices(
     bot: Host, interaction: discord.Interaction, current: str
 ) -> list[Choice[int]]:
     """The invoker's finished matches, newest first, filtered by what is typed."""
-    mine = await queries.recent_of(bot.service.database, interaction.user.id, 25)
+    mine = await queries.recent_of(bot.service.reads, interaction.user.id, 25)
     typed = current.strip().lower().lstrip("#")
     found = []
     for m in mine:
@@ -307,7 +305,7 @@ async def export_match(bot: Host, interaction: discord.Interaction, match_id: in
     if isinstance(found, str):
         await interaction.followup.send(found, ephemeral=True)
         return
-    log = await queries.moves(bot.service.database, found.id, found.version)
+    log = await queries.moves(bot.service.reads, found.id, found.version)
     text = export(found, log)
     await interaction.followup.send(
         w.gettext(
@@ -341,7 +339,7 @@ async def switch_web(bot: Host, interaction: discord.Interaction, on: bool) -> N
     if not await _manager(interaction, refused) or interaction.guild_id is None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    await set_web(bot.service.database, interaction.guild_id, on)
+    await bot.service.set_web(interaction.guild_id, on)
     if on:
         link = web_url(f"/servers/{interaction.guild_id}")
         text = (

@@ -7,7 +7,7 @@ it ends (a crash, SIGKILL), so a stale lock never blocks a restart. Only the bot
 ``python -m bot backup`` and ``verify`` read (and set aside) through SQLite's own locking and
 may run beside the bot. On PostgreSQL (``TAPIS_DB=postgresql://…``) there is no such lock:
 several processes share that database by design, and the server keeps them from doing
-anything twice (see ``bot/storage_pg.py``).
+anything twice (see ``bot/storage/postgres.py``).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import SimpleQueue
 from typing import Any, TypeVar
 
-from bot import metrics
+from bot.process import metrics
 
 log = logging.getLogger(__name__)
 

@@ -2,10 +2,11 @@
 
 It drives the very same match service and database as the Discord bot — the same
 challenge, accept and move calls, the same move notation, the same deliveries — so what works
-here works on Discord. The opponent is the computer at a chosen level (bot/computer.py), which
-decides off the event loop. The match is told as a host tells it at the table, in the
-service's and the games' own words and the reader's language: each move, who took the trick,
-the cards drawn, the table in sentences, the hand and its moves in the picture's order.
+here works on Discord. The opponent is the computer at a chosen level
+(bot/service/computer.py), which decides off the event loop. The match is told as a host
+tells it at the table, in the service's and the games' own words and the reader's language:
+each move, who took the trick, the cards drawn, the table in sentences, the hand and its moves
+in the picture's order.
 Pictures, when the renderer provides them, are written as PNG files to a folder named at the
 start, in the reader's words too. Nothing of Discord shows: no buttons, no markup.
 """
@@ -24,11 +25,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import ai
 import games
 from bot import i18n
-from bot.computer import (
+from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
+from bot.service.computer import (
     DEFAULT_LEVEL,
+    LEVELS,
     NAME,
     Computer,
     check_level,
@@ -37,7 +39,6 @@ from bot.computer import (
     level_named,
     level_of,
 )
-from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
 from bot.service.standings import game_name
 from bot.service.wording import rules_text
 from games.cards import SUIT_SYMBOLS, card_name, sort_key
@@ -295,7 +296,7 @@ class Sandbox:
                 ).format(
                     level=level_name(self.level, w),
                     example=f"piquet {level_name('strong', w)}",
-                    levels=", ".join(level_name(level, w) for level in ai.LEVELS),
+                    levels=", ".join(level_name(level, w) for level in LEVELS),
                 ),
                 pictures,
                 w.gettext(
@@ -409,7 +410,7 @@ class Sandbox:
                     raise ServiceError(
                         N_("There is no level “{level}”. The levels are {levels}."),
                         level=value,
-                        levels=", ".join(f"`{level}`" for level in ai.LEVELS),
+                        levels=", ".join(f"`{level}`" for level in LEVELS),
                     )
                 level = chosen
                 continue
@@ -763,7 +764,7 @@ async def run_sandbox(
     computer = Computer(service, processes=1)
     try:
         box = Sandbox(service, folder=folder, level=level, computer=computer, lang=lang)
-        print(box.w.gettext("Database: {path}").format(path=service.database.describe))
+        print(box.w.gettext("Database: {path}").format(path=service.where))
         return await box.run()
     finally:
         await computer.close()

@@ -17,9 +17,9 @@ The rooms, each readable alone, none importing one that imports it back:
 - ``match_service``: :class:`MatchService`, the one object callers use.
 """
 
-from bot.ratings import Standing
 from bot.service.life import fresh_seed
 from bot.service.match_service import MatchService, reachable, shown_here, utcnow
+from bot.service.ratings import Standing
 from bot.service.values import (
     ChallengeLimits,
     Conflict,

@@ -15,9 +15,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
-from bot import clocks, logs, metrics, sql
+from bot.process import logs, metrics
+from bot.service import clocks
 from bot.service.store import MatchStore
 from bot.service.values import Delivery, ServiceError
+from bot.storage import sql
 
 log = logging.getLogger("tapis.service")
 

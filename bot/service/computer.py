@@ -19,12 +19,14 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 import ai
-from bot.service import Conflict, Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
-from bot.workers import Workers
+from bot.process.workers import Workers
+from bot.service.match_service import MatchService
+from bot.service.values import Conflict, Delivery, MatchInfo, PlayerRef, ServiceError
 from games.words import N_, Words
 
 log = logging.getLogger(__name__)
 
+LEVELS = ai.LEVELS  # the front ends offer these, from here: they never import the computer
 DEFAULT_LEVEL = "normal"
 COMPUTER_IDS = {"easy": 101, "normal": 102, "strong": 103}
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}

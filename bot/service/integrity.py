@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import games
-from bot import clocks
+from bot.service import clocks
 from bot.service.store import SELECT_MATCHES, MatchStore, storable_id, unknown_match
 from bot.service.values import Conflict, Refused
-from bot.sql import Connection, Row
+from bot.storage.sql import Connection, Row
 from games.words import N_
 
 

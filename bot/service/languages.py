@@ -20,7 +20,7 @@ import asyncio
 import time
 
 from bot import i18n
-from bot.sql import Connection, Database
+from bot.storage.sql import Connection, Database
 
 # The notification channel that tells every process a server's settings changed; its
 # payload is the server's id.

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import bot.service.wording as wording
 import games
-from bot import clocks, ratings
+from bot.service import clocks, ratings
 from bot.service.clock import ClockTask
 from bot.service.languages import GuildLanguages
 from bot.service.standings import write_result
@@ -41,7 +41,7 @@ from bot.service.values import (
     Refused,
     person,
 )
-from bot.sql import Connection
+from bot.storage.sql import Connection
 from games import State
 from games.words import N_
 

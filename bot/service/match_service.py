@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Self
 
 import bot.service.wording as wording
-from bot import metrics
-from bot.backends import open_database
-from bot.ratings import Standing
+from bot.process import metrics
+from bot.service import settings
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
 from bot.service.privacy import Privacy
+from bot.service.queries import Reads
+from bot.service.ratings import Standing
 from bot.service.seasons import Seasons
 from bot.service.standings import Standings
 from bot.service.store import MatchStore, unknown_match
@@ -42,8 +43,9 @@ from bot.service.values import (
     ServiceError,
     game_view,
 )
-from bot.sql import Database
-from bot.storage import Closed
+from bot.storage.backends import open_database
+from bot.storage.sql import Database
+from bot.storage.sqlite import Closed
 from games.words import N_
 
 ACTIVE = ("challenge", "active")
@@ -143,7 +145,22 @@ class MatchService:
 
     @property
     def database(self) -> Database:
+        """The database itself: the service's own, and the tests'; a front end reads ``reads``."""
         return self.store.db
+
+    @property
+    def reads(self) -> Reads:
+        """The database for the front ends' read-only queries (``bot.service.queries``)."""
+        return self.store.db
+
+    @property
+    def where(self) -> str:
+        """Where the matches are kept, for a person (a file's path; a server without password)."""
+        return self.store.db.describe
+
+    async def set_web(self, guild_id: int, on: bool) -> None:
+        """Turn a server's web pages on or off (``/tapis web on|off``)."""
+        await settings.set_web(self.store.db, guild_id, on)
 
     @property
     def languages(self) -> GuildLanguages:

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import asyncpg
 
-from bot import storage
-from bot.progress import Progress
-from bot.sql import redact
-from bot.storage_pg import PgDatabase
+from bot.process.progress import Progress
+from bot.storage import sqlite as storage
+from bot.storage.postgres import PgDatabase
+from bot.storage.sql import redact
 
 # Copied first, in this order, as later tables refer to them; the rest follow by name.
 FIRST = ("players", "matches")
@@ -139,7 +139,7 @@ async def _copy(
 
 async def _check(source: Path, target: str, report: Report, show: bool = False) -> None:
     """The same rows counted on both sides; every match replayed on the copy."""
-    from bot.service import MatchService
+    from bot.service.match_service import MatchService
 
     reader = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
     try:

@@ -1,7 +1,7 @@
 """A player's own choices about their data: ``/tapis privacy``.
 
 - *hidden*: the web site names them "a player" and has no profile of them (``players.web``
-  = -1, read by the site's one consent rule in ``bot.web.queries``); *public*: their matches
+  = -1, read by the site's one consent rule in ``bot.service.queries``); *public*: their matches
   outside any server may be shown when their opponent chose so too; *as their servers
   chose*, the default.
 - *forget me*: their open challenges are withdrawn and their running matches resigned
@@ -23,7 +23,7 @@ from typing import Final
 from bot.service.life import MatchLife
 from bot.service.store import MatchStore
 from bot.service.values import Delivery, ServiceError
-from bot.sql import Connection
+from bot.storage.sql import Connection
 from games.words import N_
 
 log = logging.getLogger("tapis.privacy")

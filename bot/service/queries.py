@@ -1,7 +1,9 @@
-"""The site's read-only queries, through ``Database.fetchone``/``fetchall`` only.
+"""The read-only queries of the front ends (the site, ``/tapis replay``), through ``Reads``.
 
-The site never writes (but for a server's own "web on" switch, in ``bot.web.settings``), so it
-reads through the database's reader connection and cannot slow or block a move. Every query
+A front end never writes (a server's own "web on" switch is the service's, in
+``bot.service.settings``) and never holds the database itself: it holds a :class:`Reads`, which
+offers ``fetchone``/``fetchall`` and nothing else. So it reads through the database's reader
+connection and cannot slow or block a move. Every query
 here is bounded (a page, a LIMIT) and served by an index, so a page costs the same with ten
 matches or a million.
 
@@ -20,11 +22,15 @@ scope is everywhere or one server, all time; seasons will add a field there and 
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from pathlib import Path
+from typing import Any, Final, Protocol
 
-from bot.ratings import GLOBAL_SCOPE, Standing, displayed
-from bot.sql import Database, Row, ranked
+from bot.service.ratings import GLOBAL_SCOPE, Standing, displayed
+from bot.storage.backends import open_database
+from bot.storage.sql import Row, ranked
 
 PAGE_SIZE: Final = 50
 RECENT: Final = 20
@@ -33,6 +39,24 @@ MAX_ID: Final = 2**63 - 1  # SQLite's integers; anything larger is no row's id
 # still being played, or one set aside as corrupt (whose log may not be trusted), never does.
 REPLAYABLE: Final = frozenset({"finished", "aborted"})
 SHOWN: Final = frozenset({"active", "finished", "aborted", "corrupt"})
+
+
+class Reads(Protocol):
+    """What a front end may ask of the database: reads of what is committed, never a write."""
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> Sequence[Row]: ...
+
+
+@asynccontextmanager
+async def reading(path: Path | str, *, durable: bool = False) -> AsyncIterator[Reads]:
+    """The database at ``path`` opened for reading (``python -m bot web`` alone), then closed."""
+    db = await open_database(path, durable=durable)
+    try:
+        yield db
+    finally:
+        await db.close()
 
 
 HIDDEN: Final = -1  # players.web: hidden from the site by their own choice
@@ -145,7 +169,7 @@ def valid_id(text: str) -> int | None:
     return number if 0 < number <= MAX_ID else None
 
 
-async def leaderboard(db: Database, board: Board, page: int) -> Page | None:
+async def leaderboard(db: Reads, board: Board, page: int) -> Page | None:
     """One page (1-based) of a leaderboard; None for a page past the last (page 1 always
     exists, empty when no one has played). Only players who did not hide are ranked.
 
@@ -177,7 +201,7 @@ async def leaderboard(db: Database, board: Board, page: int) -> Page | None:
     return Page(standings, page, pages, total)
 
 
-async def web_enabled(db: Database, guild_id: int) -> bool:
+async def web_enabled(db: Reads, guild_id: int) -> bool:
     """Whether a server turned its pages on (``/tapis web on``); off unless it did."""
     row = await db.fetchone("SELECT web FROM guild_settings WHERE guild_id = ?", (guild_id,))
     return bool(row and row["web"])
@@ -195,7 +219,7 @@ def _web_ratings(where: str) -> str:
     )
 
 
-async def player(db: Database, user_id: int) -> Player | None:
+async def player(db: Reads, user_id: int) -> Player | None:
     """A player the site may show: not hidden, with a match it may show."""
     row = await db.fetchone(
         f"SELECT user_id, name FROM players p WHERE user_id = ? AND web <> {HIDDEN}"
@@ -207,7 +231,7 @@ async def player(db: Database, user_id: int) -> Player | None:
     return None if row is None else Player(row["user_id"], row["name"])
 
 
-async def records(db: Database, user_id: int) -> list[GameRecord]:
+async def records(db: Reads, user_id: int) -> list[GameRecord]:
     """A player's rating and record in each game, over the servers whose pages are on; the
     streak is the one on the server where they played last."""
     rows = await db.fetchall(
@@ -226,7 +250,7 @@ async def records(db: Database, user_id: int) -> list[GameRecord]:
     ]  # fmt: skip
 
 
-async def history(db: Database, user_id: int, game: str, limit: int = 500) -> list[Point]:
+async def history(db: Reads, user_id: int, game: str, limit: int = 500) -> list[Point]:
     """A player's rating after each rated match of a game, oldest first (at most the latest
     ``limit``), on the server whose pages are on where they played that game most."""
     rows = await db.fetchall(
@@ -290,7 +314,7 @@ def _shown(row: Row, public: bool) -> tuple[tuple[str, str], tuple[int, int]]:
 
 
 async def recent_of(
-    db: Database, user_id: int, limit: int = RECENT, *, public: bool = False
+    db: Reads, user_id: int, limit: int = RECENT, *, public: bool = False
 ) -> list[Finished]:
     """A player's latest finished matches, newest first (each seat's index, then merged);
     ``public``: only those the site may show, as it shows them."""
@@ -306,7 +330,7 @@ async def recent_of(
     return [_finished(row, public) for row in rows]
 
 
-async def recent(db: Database, limit: int = RECENT) -> list[Finished]:
+async def recent(db: Reads, limit: int = RECENT) -> list[Finished]:
     """The latest finished matches the site may show, as it shows them."""
     rows = await db.fetchall(
         f"{_FINISHED} WHERE {consented('r')} ORDER BY r.finished_at DESC LIMIT ?", (limit,)
@@ -314,7 +338,7 @@ async def recent(db: Database, limit: int = RECENT) -> list[Finished]:
     return [_finished(row, True) for row in rows]
 
 
-async def match(db: Database, match_id: int, *, public: bool = False) -> Match | None:
+async def match(db: Reads, match_id: int, *, public: bool = False) -> Match | None:
     """A started match (live, over, or set aside); None otherwise. ``public``: only if the
     site may show it, with its players as the site shows them."""
     only = f" AND {consented('m')}" if public else ""
@@ -348,7 +372,7 @@ async def match(db: Database, match_id: int, *, public: bool = False) -> Match |
     )
 
 
-async def moves(db: Database, match_id: int, upto: int | None = None) -> list[tuple[int, str]]:
+async def moves(db: Reads, match_id: int, upto: int | None = None) -> list[tuple[int, str]]:
     """The move log, ``(seat, move)`` in order, up to ply ``upto`` if given."""
     rows = await db.fetchall(
         "SELECT seat, move FROM moves WHERE match_id = ? AND ply <= ? ORDER BY ply",
@@ -377,7 +401,7 @@ class UnratedRecord:
     draws: int
 
 
-async def unrated(db: Database, user_id: int) -> list[UnratedRecord]:
+async def unrated(db: Reads, user_id: int) -> list[UnratedRecord]:
     """A player's record in each game from their unrated matches the site may show: someone
     who has only played the computer still has a record of what they played (each seat's
     index, then counted)."""

@@ -13,7 +13,7 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
-from bot.sql import Connection
+from bot.storage.sql import Connection
 
 GLOBAL_SCOPE: Final = 0  # Discord ids are never 0, so no server can take it
 _MODEL: Final = PlackettLuce()

@@ -28,8 +28,7 @@ from PIL import Image
 
 import games
 import rendering
-from bot.sql import Database
-from bot.web import queries
+from bot.service import queries
 from games import notation
 from games.words import ENGLISH, Words
 
@@ -93,7 +92,7 @@ def _size(value: Any) -> int:
 class Replays:
     """States and pictures of the matches in one database, with their caches."""
 
-    def __init__(self, db: Database, *, cache_bytes: int = CACHE_BYTES) -> None:
+    def __init__(self, db: queries.Reads, *, cache_bytes: int = CACHE_BYTES) -> None:
         self.db = db
         self._states: _Lru = _Lru(CACHE_MATCHES)
         self._frames: _Lru = _Lru(100_000, cache_bytes)

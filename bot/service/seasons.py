@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.service.store import MatchStore
 from bot.service.values import Refused
-from bot.sql import Connection, ranked
+from bot.storage.sql import Connection, ranked
 
 
 @dataclass(frozen=True)

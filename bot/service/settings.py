@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from bot.sql import Connection, Database
-from bot.web.queries import web_enabled
+from bot.service.queries import web_enabled
+from bot.storage.sql import Connection, Database
 
 __all__ = ["set_web", "web_enabled"]
 

@@ -7,12 +7,11 @@ ratings are stored together or not at all; the rest only reads.
 from __future__ import annotations
 
 import games
-from bot import ratings
-from bot.ratings import Standing
-from bot.service import seasons
+from bot.service import ratings, seasons
+from bot.service.ratings import Standing
 from bot.service.store import MatchStore, dumps
 from bot.service.values import MatchRow, NotFound, PlayerStats
-from bot.sql import Connection, ranked
+from bot.storage.sql import Connection, ranked
 from games.words import N_
 
 _TOTALS = (

@@ -30,7 +30,7 @@ from typing import Any, Literal, TypeVar
 import orjson
 
 import games
-from bot import metrics
+from bot.process import metrics
 from bot.service.values import (
     Change,
     Changed,
@@ -44,7 +44,7 @@ from bot.service.values import (
     PlayerProfile,
     PlayerRef,
 )
-from bot.sql import Connection, Database, Row
+from bot.storage.sql import Connection, Database, Row
 from games import State
 from games.words import N_
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot import clocks
+from bot.service import clocks
 from bot.service.wording import game_title
 from games.words import N_, Words
 

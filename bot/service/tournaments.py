@@ -34,8 +34,9 @@ from typing import Any, Final
 import bot.service.tournament_words as words
 import bot.service.wording as wording
 import games
-from bot import clocks, i18n, metrics, ratings, sql
-from bot.service import pairing, seasons
+from bot import i18n
+from bot.process import metrics
+from bot.service import clocks, pairing, ratings, seasons
 from bot.service.life import MatchLife, checked_terms, fresh_seed
 from bot.service.store import (
     SELECT_MATCHES,
@@ -59,7 +60,8 @@ from bot.service.values import (
     ServiceError,
     person,
 )
-from bot.sql import Connection
+from bot.storage import sql
+from bot.storage.sql import Connection
 from games.words import ENGLISH, N_, Words
 
 _DATABASE_ERRORS = sql.errors()

@@ -14,8 +14,8 @@ from functools import cached_property
 from typing import Any, Generic, Literal, Protocol, TypeVar, cast, runtime_checkable
 
 import games
-from bot import clocks
-from bot.sql import Connection
+from bot.service import clocks
+from bot.storage.sql import Connection
 from games import State
 from games.phrases import typed_in
 from games.words import ENGLISH, Words

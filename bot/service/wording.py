@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 import games
-from bot import clocks, i18n, ratings
+from bot import i18n
+from bot.service import clocks, ratings
 from bot.service.values import (
     DELIVERY_FIELDS,
     Delivery,

@@ -1,8 +1,8 @@
 """PostgreSQL storage (asyncpg): the same plans and reads as SQLite, for several bot processes.
 
-Chosen by ``TAPIS_DB=postgresql://…`` (see ``bot/sql.py``). What the service sees is what
-``bot.storage.Database`` offers: ``transact(plan)`` runs a plan inside a write transaction and
-returns once it has committed, ``fetchone``/``fetchall`` read what is committed.
+Chosen by ``TAPIS_DB=postgresql://…`` (see ``bot/storage/sql.py``). What the service sees is what
+``bot.storage.sqlite.Database`` offers: ``transact(plan)`` runs a plan inside a write
+transaction and returns once it has committed, ``fetchone``/``fetchall`` read what is committed.
 
 Writes. A plan is a plain (not async) function, written once for both backends against the
 small DB-API part ``sqlite3`` offers. Here it runs on a writer thread of its own, with its own
@@ -28,7 +28,7 @@ Reads go through a small asyncpg pool on the caller's event loop. Processes tell
 of a change they cannot see otherwise (a server's language) with NOTIFY, heard on a
 connection kept for LISTEN (:meth:`PgDatabase.listen`).
 
-Migrations are the SQLite ones (``bot.migrations``), turned into PostgreSQL's spelling by
+Migrations are the SQLite ones (``bot.storage.migrations``), turned into PostgreSQL's spelling by
 ``migrations.for_postgres``; the schema version is kept in ``tapis_schema``. Processes that
 start together migrate one at a time (an advisory lock), and a database newer than this
 program is refused with the same sentence as a SQLite file.
@@ -51,9 +51,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.migrations import MIGRATIONS, for_postgres
-from bot.sql import Connection, redact
-from bot.storage import Closed
+from bot.storage.migrations import MIGRATIONS, for_postgres
+from bot.storage.sql import Connection, redact
+from bot.storage.sqlite import Closed
 
 log = logging.getLogger("tapis.storage")
 
@@ -360,7 +360,7 @@ class PgDatabase:
         return redact(self.dsn)
 
     async def listen(self, channel: str, heard: Callable[[str | None], None]) -> None:
-        """``heard(payload)`` for each notification on ``channel`` (see ``bot.sql.Database``):
+        """``heard(payload)`` for each notification on ``channel`` (see ``sql.Database``):
         PostgreSQL's LISTEN on a connection kept for it. If that connection is lost, it is
         made again (retrying while the server is away), then everyone is told ``None``:
         what was notified meanwhile was missed."""
@@ -488,7 +488,7 @@ class PgDatabase:
 
     async def transact(self, plan: Callable[[Connection], T]) -> T:
         """Run ``plan(conn)`` in a write transaction; its result once committed (see
-        ``bot.storage.Database.transact``: the same promise)."""
+        ``bot.storage.sqlite.Database.transact``: the same promise)."""
         if self._closing is not None:
             raise Closed("the database is closed")
         # The writer with the fewest plans waiting: plans that come together still share a

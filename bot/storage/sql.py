@@ -6,11 +6,11 @@ write transaction by ``await db.transact(plan)``, and reads with ``db.fetchone``
 ``sqlite3.Connection`` offers (``execute`` with ``?`` placeholders, ``executemany``, and a
 cursor's ``rowcount``, ``lastrowid``, ``fetchone``, ``fetchall``), so on SQLite a plan runs on
 the very connection, with no layer in between (the embedded default stays as fast as it was),
-and on PostgreSQL on an adapter that speaks the same (``bot/storage_pg.py``). The SQL itself
+and on PostgreSQL on an adapter that speaks the same (``bot/storage/postgres.py``). The SQL itself
 is written once, in the dialect both accept.
 
 ``TAPIS_DB`` picks the backend: a ``postgresql://`` (or ``postgres://``) address is a
-PostgreSQL server, anything else a SQLite file. Only ``bot.backends.open_database`` looks at
+PostgreSQL server, anything else a SQLite file. Only ``bot.storage.backends.open_database`` looks at
 which; this module stands below both backends, which take their protocol and helpers from it.
 """
 
@@ -69,7 +69,7 @@ Plan = Callable[[Connection], T]
 
 
 class Database(Protocol):
-    """A database the service runs on (``bot.storage.Database``, ``bot.storage_pg``'s)."""
+    """A database the service runs on (``sqlite.Database``, ``postgres.PgDatabase``)."""
 
     @property
     def shared(self) -> bool:

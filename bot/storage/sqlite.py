@@ -58,7 +58,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS
+from bot.storage.migrations import MIGRATIONS
 
 BUSY_TIMEOUT_MS = 5000
 MAX_BATCH = 256  # plans committed together at most
@@ -114,7 +114,7 @@ def private_file(path: Path) -> None:
 class Database:
     """The database file, its writer thread and its reader."""
 
-    # One process owns the file (bot/instance.py): what it read stays true until it writes.
+    # One process owns the file (bot/process/instance.py): what it read stays true until it writes.
     shared = False
 
     def __init__(self, path: Path, writer: _Writer, reader: aiosqlite.Connection) -> None:
@@ -175,14 +175,14 @@ class Database:
     @contextlib.asynccontextmanager
     async def claim(self, kind: str, ids: Iterable[int]) -> AsyncIterator[list[int]]:
         """Of ``ids``, those this process may work on alone: all of them, as no other
-        process opens the file (see ``bot.storage_pg.PgDatabase.claim``)."""
+        process opens the file (see ``bot.storage.postgres.PgDatabase.claim``)."""
         yield list(ids)
 
     async def listen(self, channel: str, heard: Callable[[str | None], None]) -> None:
-        """Nothing to hear: no other process writes to the file (see ``bot.sql.Database``)."""
+        """Nothing to hear: no other process writes to the file (see ``sql.Database``)."""
 
     def notify(self, conn: Any, channel: str, payload: str) -> None:
-        """Nobody else to tell (see ``bot.sql.Database``)."""
+        """Nobody else to tell (see ``bot.storage.sql.Database``)."""
 
     async def transact(self, plan: Plan[T]) -> T:
         """Run ``plan(conn)`` in a write transaction; its result once committed.

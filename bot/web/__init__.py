@@ -1,16 +1,21 @@
 """Tapis on the web: read-only pages of leaderboards, profiles, matches and replays.
 
 ``python -m bot web`` serves it alone; the bot serves it too when ``TAPIS_WEB_PORT`` is set.
-Both read the same database through ``bot.storage.Database``.
+Both read the same database through the service's read-only queries (``bot.service.queries``):
+the site never opens, holds or writes the database itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from pathlib import Path
+from typing import Any
 
-from bot.backends import open_database
+from bot.service.queries import Reads, reading
+
+log = logging.getLogger("tapis.web")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
@@ -35,13 +40,29 @@ async def serve(db_path: Path | str, host: str, port: int, *, durable: bool = Fa
     """Serve the site until cancelled (Ctrl-C)."""
     from bot.web.app import start
 
-    db = await open_database(db_path, durable=durable)
-    try:
+    async with reading(db_path, durable=durable) as db:
         runner = await start(db, host, port)
         print(f"Tapis web site on http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
         try:
             await asyncio.Event().wait()
         finally:
             await runner.cleanup()
-    finally:
-        await db.close()
+
+
+async def beside_bot(reads: Reads) -> Any:
+    """Serve the site from the bot's process too, when ``TAPIS_WEB_PORT`` is set: its runner
+    (the bot cleans it up when it stops), or None when no port is asked for or none is free."""
+    try:
+        port = port_from_env()
+    except ValueError as error:
+        log.error("web site not started: %s", error)
+        return None
+    if port is None:
+        return None
+    from bot.web.app import start
+
+    try:
+        return await start(reads, host_from_env(), port)
+    except OSError as error:
+        log.error("web site not started on port %d: %s", port, error)
+        return None

@@ -1,8 +1,9 @@
 """The web site: aiohttp handlers over the read-only queries, pages from Jinja2 templates.
 
-Read-only and self-contained: every page is drawn from the database (through ``Database``'s
-reader) and the engines, in the reader's language (``bot.web.languages``: English, French or
-Swedish, asked for with ``?lang=`` or negotiated from ``Accept-Language``); fonts are the
+Read-only and self-contained: every page is drawn from the database (through the service's
+read-only queries, ``bot.service.queries``) and the engines, in the reader's language
+(``bot.web.languages``: English, French or Swedish, asked for with ``?lang=`` or negotiated
+from ``Accept-Language``); fonts are the
 reader's own and the one script is served from here, so a page makes no request to anyone
 else (the Content-Security-Policy says so to the browser). Anything that cannot be shown —
 an unknown or malformed id, a page past the last, a server that has not turned its pages on,
@@ -37,11 +38,10 @@ from markupsafe import Markup
 
 import games
 from bot import i18n
-from bot.sql import Database
-from bot.web import queries
+from bot.service import queries
+from bot.service.replays import KINDS, Hidden, Line, Replays, export, warm_up
 from bot.web.chart import Chart, chart
 from bot.web.languages import Speech, speech_of
-from bot.web.replays import KINDS, Hidden, Line, Replays, export, warm_up
 from games.words import N_
 
 log = logging.getLogger("tapis.web")
@@ -59,7 +59,7 @@ CSP: Final = (
 RATE: Final = 10.0  # requests per second per client, on average
 BURST: Final = 120  # requests a client may make at once (a replay fetches three pictures)
 
-DB_KEY: Final = web.AppKey("db", Database)
+DB_KEY: Final = web.AppKey("db", queries.Reads)
 REPLAYS_KEY: Final = web.AppKey("replays", Replays)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -247,7 +247,7 @@ def _site(request: web.Request) -> Site:
     return request.app[SITE_KEY]
 
 
-def _db(request: web.Request) -> Database:
+def _db(request: web.Request) -> queries.Reads:
     return request.app[DB_KEY]
 
 
@@ -523,7 +523,7 @@ async def static(request: web.Request) -> web.StreamResponse:
 
 
 def create_app(
-    db: Database,
+    db: queries.Reads,
     *,
     rate: float | None = RATE,
     burst: int = BURST,
@@ -558,7 +558,7 @@ def create_app(
     return app
 
 
-async def start(db: Database, host: str, port: int, **options: Any) -> web.AppRunner:
+async def start(db: queries.Reads, host: str, port: int, **options: Any) -> web.AppRunner:
     """Serve the site in the running event loop (the bot's, or ``python -m bot web``'s)."""
     app = create_app(db, **options)
     # Card faces drawn once in the background, so the first replays need not wait for them;

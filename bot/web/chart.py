@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from bot.web.queries import Point
+from bot.service.queries import Point
 from games.words import ENGLISH, Words
 
 WIDTH: Final = 600

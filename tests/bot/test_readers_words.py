@@ -18,7 +18,7 @@ from bot.sandbox import HUMAN_ID, as_typed
 from bot.service import MatchService, wording
 from games.core import IllegalMove
 from games.phrases import MOVE_WORDS
-from tests.bot.test_sandbox import Script, session
+from tests.bot.sandbox.test_sandbox import Script, session
 
 # The first word of anything shown as typed, between backticks.
 _TYPED = re.compile(r"`([^\W\d_]+)")

@@ -258,7 +258,7 @@ def test_a_match_given_up_behind_says_the_score_as_it_stood(how: str, lang: str,
 
 
 def test_a_first_loss_never_reads_as_a_negative_rating() -> None:
-    from bot import ratings
+    from bot.service import ratings
 
     start = ratings.Skill()
     first, second = ratings.rate(start, start, 0)

@@ -14,8 +14,8 @@ import sys
 import discord
 
 from bot.discord import serve
-from bot.sql import Connection
-from bot.storage_pg import PgDatabase
+from bot.storage.postgres import PgDatabase
+from bot.storage.sql import Connection
 
 CHANNEL = "tapis_busy"
 

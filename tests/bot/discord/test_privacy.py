@@ -16,9 +16,8 @@ import games
 from bot.discord.client import TapisBot
 from bot.service import PlayerRef
 from bot.service.privacy import FORGOTTEN_NAME
-from bot.sql import Connection
+from bot.storage.sql import Connection
 from bot.web.app import create_app
-from bot.web.settings import set_web
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -170,7 +169,7 @@ async def test_leaving_a_server_ends_what_was_played_there(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, carol: FakeUser
 ) -> None:
     bot = await start_bot()
-    await set_web(bot.service.database, fake.guild_id, True)
+    await bot.service.set_web(fake.guild_id, True)
     table = await Table.open(fake, bot, "ecarte", "", alice, bob)
     opened = await _answer(fake, carol, "tournament create", None, game="piquet")
     assert "went wrong" not in opened.content
@@ -209,7 +208,7 @@ async def test_forget_me_end_to_end(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     bot = await start_bot()
-    await set_web(bot.service.database, fake.guild_id, True)
+    await bot.service.set_web(fake.guild_id, True)
     over = await Table.open(fake, bot, "ecarte", "", alice, bob)
     _, sent = await bot.service.resign(over.match_id, alice.id)
     await bot.courier.send(sent)

@@ -10,9 +10,8 @@ import pytest
 from PIL import Image
 
 from bench.web import populate
-from bot.service import MatchService
-from bot.sql import Connection
-from bot.web import queries
+from bot.service import MatchService, queries
+from bot.storage.sql import Connection
 from games import notation
 from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser

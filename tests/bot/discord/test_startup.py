@@ -165,7 +165,7 @@ async def test_every_description_has_its_translations(
 async def test_the_running_bot_keeps_a_heartbeat_and_removes_it_on_close(
     fake: FakeDiscord, start_bot: StartBot
 ) -> None:
-    from bot import health
+    from bot.process import health
 
     bot = await start_bot()
     path = health.heartbeat_path(bot.settings.database)

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from bot.discord.client import TapisBot
 from bot.discord.tournaments import standings_rows
-from bot.service import MatchService
-from bot.web import queries
+from bot.service import MatchService, queries
 from rendering.standings import standings_png
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import PNG, Table, resign, same_picture

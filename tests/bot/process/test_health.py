@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as entry
-from bot import health
+from bot.process import health
 
 
 def test_a_fresh_heartbeat_is_healthy_and_a_stale_or_missing_one_is_not(tmp_path: Path) -> None:

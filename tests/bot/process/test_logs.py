@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import logs
+from bot.process import logs
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.progress import EVERY, Progress, duration
+from bot.process.progress import EVERY, Progress, duration
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 class Clock:

@@ -8,7 +8,7 @@ import os
 import signal
 import time
 
-from bot.workers import Workers
+from bot.process.workers import Workers
 
 
 def _where() -> int:

@@ -25,7 +25,7 @@ from bot.service import life as life_module
 from tests import style
 from tests.bot.test_words import style_problems
 
-GOLDEN = Path(__file__).parent / "golden" / "sandbox"
+GOLDEN = Path(__file__).parents[1] / "golden" / "sandbox"
 SHORT = {"bezique": "target=100", "cinq-as": "rounds=1", "ecarte": "", "piquet": "deals=1"}
 PICTURES = "pictures"
 

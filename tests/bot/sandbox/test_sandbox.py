@@ -16,9 +16,9 @@ import ai
 import games
 from bot import __main__ as entry
 from bot import i18n, sandbox
-from bot.computer import computer_player, is_computer, level_name
 from bot.sandbox import HUMAN_ID, Sandbox
 from bot.service import MatchService, ServiceError
+from bot.service.computer import computer_player, is_computer, level_name
 from bot.service.wording import pretty
 from tests.style import english_left, problems
 

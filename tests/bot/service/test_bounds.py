@@ -11,8 +11,8 @@ import pytest
 
 import games
 from bot.service import ChallengeLimits, MatchService, NotFound, PlayerRef, Refused
-from bot.sql import Row
-from bot.storage import Database
+from bot.storage.sql import Row
+from bot.storage.sqlite import Database
 from tests.bot.conftest import (
     ALICE,
     BOB,

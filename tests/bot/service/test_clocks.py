@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import clocks
-from bot.service import Delivery, MatchService
+from bot.service import Delivery, MatchService, clocks
 from tests.bot.conftest import ALICE, BOB, FakeClock, play_random, start_match, write
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.migrate_db import MigrationError, migrate
 from bot.service import MatchService
+from bot.service.migrate_db import MigrationError, migrate
 from tests import pg
 from tests.bot.conftest import (
     ALICE,

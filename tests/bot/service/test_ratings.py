@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from bot import ratings
-from bot.service import MatchService, NotFound, PlayerRef
+from bot.service import MatchService, NotFound, PlayerRef, ratings
 from tests.bot.conftest import ALICE, BOB, CAROL, GAME, GUILD, play_random, start_match
 
 OTHER_GUILD = GUILD + 1

@@ -16,9 +16,9 @@ import pytest
 
 import games
 from bot.service import Conflict, MatchService, NotYourTurn, Refused
-from bot.sql import Connection
-from bot.storage import Closed
-from bot.storage_pg import PgDatabase, combined, translate
+from bot.storage.postgres import PgDatabase, combined, translate
+from bot.storage.sql import Connection
+from bot.storage.sqlite import Closed
 from tests import pg, threads
 from tests.bot.conftest import ALICE, BOB, GAME, GUILD, FakeClock, rows, start_match
 

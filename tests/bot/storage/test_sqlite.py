@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from bot import config, sql, storage
+from bot import config
 from bot.__main__ import backup
-from bot.backends import open_database
-from bot.migrations import MIGRATIONS
 from bot.service import MatchOver, MatchService
-from bot.sql import Connection, Plan
+from bot.storage import sql
+from bot.storage import sqlite as storage
+from bot.storage.backends import open_database
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.sql import Connection, Plan
 from tests import pg, threads
 from tests.bot.conftest import ALICE, FakeClock, play_random, rows, start_match, write
 

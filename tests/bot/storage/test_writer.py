@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import storage
+from bot.storage import sqlite as storage
 from tests import threads
 
 FILLER = 64 * 1024  # bytes a sustained-write plan stores: sixteen pages

@@ -17,8 +17,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bench.web import FIRST_USER, GUILDS, populate
 from bot.service import MatchService, PlayerRef
+from bot.service.settings import set_web
 from bot.web.app import create_app
-from bot.web.settings import set_web
 
 FINISHED = 12  # three of each game
 GUILD_OFF = GUILDS[1] + 1  # a server that never turned its pages on

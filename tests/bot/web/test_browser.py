@@ -17,8 +17,8 @@ from aiohttp import web
 
 import games
 from bot import i18n
-from bot.ratings import displayed
-from bot.web import queries
+from bot.service import queries
+from bot.service.ratings import displayed
 from bot.web.app import create_app
 from games.cards import SUIT_SYMBOLS, card_name
 from tests.bot.web.conftest import World

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.service.queries import Point
 from bot.web.chart import BOTTOM, PAD_LEFT, WIDTH, chart
-from bot.web.queries import Point
 from games.words import ENGLISH
 
 LABEL_W = 66

@@ -14,8 +14,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.service import MatchService, PlayerRef
 from bot.service.privacy import HIDDEN, PUBLIC
+from bot.service.settings import set_web
 from bot.web.app import create_app
-from bot.web.settings import set_web
 from tests import pg
 
 SERVER_ON = 910_000_000_000_000_001

@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient
 
 import games
 from bot import i18n
-from bot.web import queries
+from bot.service import queries
 from bot.web.languages import Speech, negotiate, preferred
 from games.cards import card_name
 from tests import style

@@ -10,10 +10,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 import games
 from bench.web import GUILDS
-from bot.web import queries
+from bot.service import queries
+from bot.service.replays import Hidden, Replays
+from bot.service.settings import set_web
 from bot.web.app import RateLimiter, create_app
-from bot.web.replays import Hidden, Replays
-from bot.web.settings import set_web
 from games import notation
 from tests.bot.web.conftest import World
 
@@ -223,8 +223,8 @@ async def test_rating_history_follows_every_rated_match(world: World) -> None:
 async def test_a_profile_counts_matches_against_the_computer_as_unrated(
     client: TestClient, world: World
 ) -> None:
-    from bot.computer import computer_player
     from bot.service import PlayerRef
+    from bot.service.computer import computer_player
 
     newcomer = PlayerRef(777_000_001, "Newcomer")
     computer = computer_player()
