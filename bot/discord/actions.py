@@ -701,11 +701,11 @@ class Actions:
         picture = await courier.picture(delivery)
         legal = list((delivery.view or {}).get("legal_moves") or [])
         components = move_buttons(match_id, delivery.version, legal, w, delivery.game)
-        text = courier.heading(delivery) + delivery.text
-        closed = courier.dms_closed(user_id, delivery.dms_closed)
+        text = courier.transport.heading(delivery) + delivery.text
+        closed = courier.transport.dms_closed(user_id, delivery.dms_closed)
         try:
             if where == "dm" or (where is None and not closed):
-                sent = await courier.dm(
+                sent = await courier.transport.dm(
                     user_id, text, picture, components, closed=delivery.dms_closed,
                     retry=where == "dm", channel=delivery.dm_channel,
                 )  # fmt: skip

@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
-import io
 import json
 import logging
 import math
@@ -52,38 +50,35 @@ import discord
 
 from bot import i18n
 from bot.discord.components import move_buttons, release, rematch_buttons
-from bot.discord.names import NO_PINGS, pings, plain_name
+from bot.discord.names import NO_PINGS, plain_name
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
+from bot.discord.transport import (
+    LIMIT,
+    PREPAID,
+    DmOpened,
+    DmsNoted,
+    Transport,
+    board_ping,
+    png,
+)
 from bot.process import logs, metrics
-from bot.service import Delivery, Place, wording
+from bot.service import Delivery
 from bot.service.computer import for_people, is_computer
 from games.words import Words
 
 log = logging.getLogger(__name__)
-DMS_CLOSED = 50007
-GONE = {10003, 50001, 50083}  # unknown channel, missing access, thread archived (locked)
-UNKNOWN_CHANNEL = 10003
 WORKERS = 8
 """Requests in flight at once: enough to fill 45 a second at Discord's usual round trip."""
 MAX_WORKERS = 64
 """The most workers a raised global budget gets (see :func:`workers_for`)."""
 MID_TURN_WAIT = 15.0
 """Seconds a board made in the middle of a player's turn waits for the turn's end."""
-LIMIT = 2000
-"""Characters Discord takes in a message's content."""
 
-# Told when a player's DMs turn out closed (True) or open again (False), to store it.
-DmsNoted = Callable[[int, bool], Awaitable[None]]
-# Told of a DM channel just opened with a player (user id, channel id), to store it.
-DmOpened = Callable[[int, int], Awaitable[None]]
 # Told of deliveries just sent (or given up on), to mark them sent in the outbox.
 Sent = Callable[[list[Delivery]], Awaitable[None]]
 Job = Callable[[], Awaitable[None]]
-
-# Whether the worker running this task holds a place in the rolling second already.
-_PREPAID: contextvars.ContextVar[int] = contextvars.ContextVar("prepaid", default=0)
 
 
 def workers_for(per_second: int) -> int:
@@ -122,11 +117,6 @@ def mid_turn(delivery: Delivery) -> bool:
         and last.get("seat") is not None
         and last.get("seat") == view.get("to_move")
     )
-
-
-def board_ping(mention: int, lang: str) -> str:
-    """The line under a board that calls the player to move."""
-    return "\n" + i18n.words(lang).gettext("{mention}, your move.").format(mention=f"<@{mention}>")
 
 
 def board_text(board: Delivery, earlier: Sequence[Delivery], w: Words, room: int = LIMIT) -> str:
@@ -188,22 +178,16 @@ class Courier:
         gauge: Gauge | None = None,
         workers: int = WORKERS,
     ) -> None:
-        self.bot = bot  # only to reach Discord: what to send comes with each delivery
-        self._dms_noted = dms_noted
-        self._dm_opened = dm_opened
+        self.transport = Transport(bot, dms_noted, dm_opened=dm_opened, gauge=gauge)
         self._sent = sent
         # Told of every batch as it comes, before anything is sent (the computer opponent
         # learns from its own hand that it is to move).
         self._on_batch = on_batch
-        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, so DMs open once
-        self._closed: set[int] = set()
-        self._gone: set[int] = set()  # channels deleted or closed to the bot
         self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
         self._rematch_offered: set[int] = set()
         self.painter = Painter()
-        self.gauge = gauge or Gauge()
-        self.queue = Outgoing(self._lane_free_at)
+        self.queue = Outgoing(self.transport.lane_free_at)
         metrics.watch_waiting(lambda: self.queue.by_priority)
         self.workers = workers
         self._workers: list[asyncio.Task[None]] = []
@@ -213,6 +197,11 @@ class Courier:
         self._settled.set()
         self._marks: list[Delivery] = []
         self._marker: asyncio.Task[None] | None = None
+
+    @property
+    def gauge(self) -> Gauge:
+        """Discord's rate limits as its answers tell them (``pacing.py``)."""
+        return self.transport.gauge
 
     # -- the batch ---------------------------------------------------------------------------
 
@@ -284,7 +273,7 @@ class Courier:
             lane: Lane = ("user", delivery.to or 0)
             if delivery.dm_channel is not None and delivery.to is not None:
                 # Opened before (by an earlier process): known here now, and not opened again.
-                self._dm_channels.setdefault(delivery.to, delivery.dm_channel)
+                self.transport.knows_dm_channel(delivery.to, delivery.dm_channel)
             coalesce = ("hand", delivery.match_id, delivery.to) if delivery.kind == "hand" else None
         else:
             lane = ("channel", delivery.place.channel or 0)
@@ -361,7 +350,7 @@ class Courier:
         hand_text = delivery.text
         if reply and unless is not None and unless in hand_text.split("\n"):
             reply = ""  # the hand says it already: "You: 4♠ on the expedition."
-        text = (reply + "\n" if reply else "") + self.heading(delivery) + hand_text
+        text = (reply + "\n" if reply else "") + self.transport.heading(delivery) + hand_text
         legal = list(delivery.view.get("legal_moves") or [])
         w = i18n.words(delivery.lang)
         components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
@@ -369,14 +358,14 @@ class Courier:
             if in_place:
                 await interaction.edit_original_response(
                     content=text[:2000],
-                    attachments=[] if picture is None else [_png(picture, "hand")],
+                    attachments=[] if picture is None else [png(picture, "hand")],
                     view=components,
                     allowed_mentions=NO_PINGS,
                 )
             else:
                 # In a DM it stays, as a hand should; in a server only its player sees it.
                 await interaction.followup.send(
-                    text[:2000], file=_png(picture, "hand"),
+                    text[:2000], file=png(picture, "hand"),
                     view=components or discord.utils.MISSING,
                     ephemeral=interaction.guild_id is not None,
                     allowed_mentions=NO_PINGS,
@@ -403,7 +392,7 @@ class Courier:
         async def offer() -> None:
             components = rematch_buttons(ending.match_id, w)
             try:
-                await self.public(
+                await self.transport.public(
                     ending.place, text, None, None, components=components,
                     nonce=nonce(ending, "r"),
                 )  # fmt: skip
@@ -437,7 +426,7 @@ class Courier:
 
         async def job() -> None:
             try:
-                message = await self._post_now(
+                message = await self.transport.post_now(
                     channel_id, guild_id, text, picture, filename, components, mentions, nonce
                 )
             except BaseException as error:
@@ -450,44 +439,6 @@ class Courier:
         self._queue_job(("channel", channel_id), level, 0, job)
         return await done
 
-    async def _post_now(
-        self,
-        channel_id: int,
-        guild_id: int | None,
-        text: str,
-        picture: bytes | None,
-        filename: str,
-        components: discord.ui.View | None,
-        mentions: discord.AllowedMentions,
-        nonce: str | None,
-    ) -> discord.Message | None:
-        if channel_id in self._gone:
-            return None
-        # The channel as cached, if it is: a message posted there knows its server, and a
-        # thread can be opened on it.
-        cached = self.bot.get_channel(channel_id)
-        channel: discord.abc.Messageable = (
-            cached
-            if isinstance(cached, discord.abc.Messageable)
-            else self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        )
-        await self._slot()
-        try:
-            return await channel.send(
-                text[:LIMIT],
-                file=_png(picture, filename),
-                view=components or discord.utils.MISSING,
-                allowed_mentions=mentions,
-                nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
-            )
-        except discord.HTTPException as error:
-            if error.code not in GONE:
-                raise
-            self._gone.add(channel_id)
-            log.warning("channel %s is gone or closed to me (%s): no more posts there",
-                        channel_id, error.code)  # fmt: skip
-            return None
-
     # -- the workers -------------------------------------------------------------------------
 
     def _start(self) -> None:
@@ -498,19 +449,6 @@ class Courier:
             for n in range(self.workers)
         ]
 
-    def _lane_free_at(self, lane: Lane) -> float:
-        kind, key = lane
-        channel = self._dm_channels.get(key) if kind == "user" else key
-        return self.gauge.free_at(channel)
-
-    async def _slot(self) -> None:
-        """A place in the rolling second for one request: the one the worker took before it
-        chose its message, else wait for one."""
-        if _PREPAID.get() > 0:
-            _PREPAID.set(_PREPAID.get() - 1)
-            return
-        await self.gauge.slot()
-
     async def _work(self) -> None:
         while True:
             item = None
@@ -520,7 +458,10 @@ class Courier:
                 # the moment a request may go, not the one that was first when the wait
                 # began. A first DM to someone takes two (its channel is opened first).
                 needed = (
-                    2 if first.lane[0] == "user" and first.lane[1] not in self._dm_channels else 1
+                    2
+                    if first.lane[0] == "user"
+                    and not self.transport.knows_dm_channel(first.lane[1])
+                    else 1
                 )
                 await self.gauge.slot(needed)
                 item = self.queue.take(time.monotonic())
@@ -538,13 +479,13 @@ class Courier:
                     await asyncio.wait_for(self._wake.wait(), timeout)
                 continue
             self._in_flight += 1
-            _PREPAID.set(needed)
+            PREPAID.set(needed)
             try:
                 await self._deliver(item)
             finally:
-                for _ in range(_PREPAID.get()):
+                for _ in range(PREPAID.get()):
                     self.gauge.release()  # places not used after all
-                _PREPAID.set(0)
+                PREPAID.set(0)
                 self._in_flight -= 1
                 self.queue.done(item)
                 self._wake.set()
@@ -664,12 +605,12 @@ class Courier:
             await self.hand(delivery, picture)
         elif delivery.kind == "dm":
             to = delivery.to or 0
-            text = self.heading(delivery) + delivery.text
-            if not await self.dm(
+            text = self.transport.heading(delivery) + delivery.text
+            if not await self.transport.dm(
                 to, text, closed=delivery.dms_closed, nonce=nonce(delivery),
                 channel=delivery.dm_channel,
             ):  # fmt: skip
-                await self.public(
+                await self.transport.public(
                     delivery.place, f"<@{to}> {delivery.text}", None, to, nonce=nonce(delivery)
                 )
         else:
@@ -678,7 +619,7 @@ class Courier:
                 w = i18n.words(delivery.lang)
                 ping = "" if delivery.mention is None else board_ping(delivery.mention, w.lang)
                 text = board_text(delivery, earlier, w, LIMIT - len(ping))
-            await self.public(
+            await self.transport.public(
                 delivery.place,
                 text,
                 picture,
@@ -690,29 +631,15 @@ class Courier:
 
     # -- private -----------------------------------------------------------------------------
 
-    def heading(self, delivery: Delivery) -> str:
-        """Which match a DM is about: server, channel (a link), match id."""
-        place = delivery.place
-        guild = self.bot.get_guild(place.guild_id) if place.guild_id else None
-        parts = [f"**{guild.name}**" if guild else None]
-        parts.append(f"<#{place.channel}>" if place.channel else None)
-        w = i18n.words(delivery.lang)
-        parts.append(
-            w.gettext("{game} match #{id}").format(
-                game=wording.game_title(delivery.game, w), id=delivery.match_id
-            )
-        )
-        return " · ".join(p for p in parts if p) + "\n"
-
     async def hand(self, delivery: Delivery, picture: bytes | None) -> bool:
         """The hand by DM; False (and the thread told how to open DMs) if they are closed."""
         assert delivery.to is not None and delivery.view is not None
-        text = self.heading(delivery) + delivery.text
+        text = self.transport.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
         w = i18n.words(delivery.lang)
         components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
         try:
-            sent = await self.dm(
+            sent = await self.transport.dm(
                 delivery.to,
                 text,
                 picture,
@@ -740,133 +667,9 @@ class Courier:
         )
 
         async def tell() -> None:
-            await self.public(delivery.place, text.format(mention=f"<@{user_id}>"), None, user_id)
+            await self.transport.public(
+                delivery.place, text.format(mention=f"<@{user_id}>"), None, user_id
+            )
 
         lane: Lane = ("channel", delivery.place.channel or 0)
         self._queue_job(lane, TURN, delivery.match_id, tell)
-
-    async def dm(
-        self,
-        user_id: int,
-        text: str,
-        picture: bytes | None = None,
-        components: discord.ui.View | None = None,
-        *,
-        closed: bool = False,
-        retry: bool = False,
-        nonce: str | None = None,
-        channel: int | None = None,
-    ) -> bool:
-        """Send a DM; False (and remembered) when the user's DMs are closed.
-
-        ``closed``: the delivery says they were known closed; ``retry`` tries all the same
-        (the user asked for a DM) and notes them open again if it goes through. ``channel``:
-        their DM channel as stored, if it was ever opened.
-        """
-        if not retry and self.dms_closed(user_id, closed):
-            return False
-        if channel is not None:
-            self._dm_channels.setdefault(user_id, channel)
-        try:
-            try:
-                await self._dm_send(user_id, text, picture, components, nonce)
-            except discord.NotFound as error:
-                if error.code != UNKNOWN_CHANNEL or user_id not in self._dm_channels:
-                    raise
-                # A DM channel remembered but unknown to Discord now: opened afresh, once.
-                del self._dm_channels[user_id]
-                await self._dm_send(user_id, text, picture, components, nonce)
-        except discord.Forbidden as error:
-            if error.code != DMS_CLOSED:
-                raise
-            self._closed.add(user_id)
-            await self._dms_noted(user_id, True)
-            return False
-        if retry and (user_id in self._closed or closed):
-            self._closed.discard(user_id)
-            await self._dms_noted(user_id, False)
-        return True
-
-    async def _dm_send(
-        self,
-        user_id: int,
-        text: str,
-        picture: bytes | None,
-        components: discord.ui.View | None,
-        nonce: str | None,
-    ) -> None:
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            await self._slot()
-            data = await self.bot.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
-            if self._dm_opened is not None:
-                try:
-                    await self._dm_opened(user_id, channel_id)
-                except Exception:  # the DM goes all the same; a restart opens it again
-                    log.exception("could not store the DM channel of user %s", user_id)
-        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        await self._slot()
-        await channel.send(
-            text[:2000],
-            file=_png(picture, "hand"),
-            view=components or discord.utils.MISSING,
-            allowed_mentions=NO_PINGS,
-            nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
-        )
-
-    def dms_closed(self, user_id: int, known_closed: bool) -> bool:
-        """Whether not to try a DM: closed as seen here, or as the delivery says."""
-        if known_closed:
-            self._closed.add(user_id)
-        return user_id in self._closed
-
-    # -- public ------------------------------------------------------------------------------
-
-    async def public(
-        self,
-        place: Place,
-        text: str,
-        picture: bytes | None,
-        mention: int | None,
-        kind: str = "notice",
-        *,
-        components: discord.ui.View | None = None,
-        nonce: str | None = None,
-        lang: str = i18n.DEFAULT_LANG,
-    ) -> None:
-        channel_id = place.channel
-        if channel_id is None or channel_id in self._gone:
-            return  # nowhere to post, or a thread deleted: not asked again and again
-        if mention is not None and f"<@{mention}>" not in text:
-            if kind == "board":
-                text += board_ping(mention, lang)
-            else:
-                text = f"<@{mention}> {text}"
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=place.guild_id)
-        await self._slot()
-        try:
-            await channel.send(
-                text[:2000],
-                file=_png(picture, "table"),
-                view=components or discord.utils.MISSING,
-                allowed_mentions=pings(mention),  # the one player meant, never a name's mention
-                nonce=nonce,  # type: ignore[arg-type]  # None: no nonce (discord.py's default)
-            )
-        except discord.HTTPException as error:
-            if error.code not in GONE:
-                raise
-            self._gone.add(channel_id)
-            log.warning("channel %s is gone or closed to me (%s): no more posts there",
-                        channel_id, error.code)  # fmt: skip
-
-
-# A message with no nonce is sent with None, discord.py's own default: its MISSING would be
-# sent as the nonce "...", the same for every such message, which Discord (enforce_nonce) then
-# shows once per channel for a few minutes.
-
-
-def _png(data: bytes | None, name: str) -> discord.File:
-    if data is None:
-        return discord.utils.MISSING  # type: ignore[no-any-return]
-    return discord.File(io.BytesIO(data), filename=f"{name}.png")

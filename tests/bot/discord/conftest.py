@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord.client import TapisBot
+from bot.discord.client import Beside, TapisBot
 from bot.discord.config import Settings, point_at
 from bot.service import MatchService
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -50,9 +50,14 @@ async def start_bot(
     )
 
     async def start(
-        service: MatchService | None = None, *, dev_guild: bool = True, **changes: Any
+        service: MatchService | None = None,
+        *,
+        dev_guild: bool = True,
+        beside: Beside | None = None,
+        **changes: Any,
     ) -> TapisBot:
-        """``changes``: settings other than the fixture's (``requests_per_second=4``)."""
+        """``changes``: settings other than the fixture's (``requests_per_second=4``);
+        ``beside``: what the process serves beside the bot (``python -m bot``: the site)."""
         for bot, task in running:  # a restart: the old process is gone first
             if not bot.is_closed():
                 await bot.close()
@@ -61,7 +66,7 @@ async def start_bot(
         chosen = chosen if dev_guild else replace(chosen, dev_guild=None)
         point_at(chosen)
         # One guild: no need to wait discord.py's 2 s for more guilds to arrive.
-        bot = TapisBot(chosen, service=service, guild_ready_timeout=0.05)
+        bot = TapisBot(chosen, service=service, beside=beside, guild_ready_timeout=0.05)
         await bot.login(chosen.token)
         task = asyncio.create_task(bot.connect(reconnect=False))
         running.append((bot, task))

@@ -48,7 +48,7 @@ async def test_a_hand_s_buttons_are_freed_once_sent_not_left_to_the_collector() 
     gc.disable()
     try:
         for opened in (True, False):  # sent, or their DMs closed
-            courier.dm = dm_answering(opened)  # type: ignore[method-assign]
+            courier.transport.dm = dm_answering(opened)  # type: ignore[method-assign]
             assert await courier.hand(hand, None) is opened
             assert seen[-1]() is None
     finally:

@@ -12,6 +12,7 @@ from PIL import Image
 from bench.web import populate
 from bot.service import MatchService, queries
 from bot.storage.sql import Connection
+from bot.web import beside_bot
 from games import notation
 from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -99,7 +100,7 @@ async def test_the_bot_serves_the_site_when_asked(
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     monkeypatch.setenv("TAPIS_WEB_PORT", str(port))
-    bot = await start_bot()
+    bot = await start_bot(beside=beside_bot)  # as the entry point hands it in
     await populate(bot.service.database, 1, players=2)
     async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/") as page:
         assert page.status == 200 and "Latest matches" in await page.text()

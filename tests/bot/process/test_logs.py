@@ -104,7 +104,7 @@ def test_the_command_line_format_reaches_the_bot(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("DISCORD_TOKEN", "secret")
     given: list[str | None] = []
     adapter = types.ModuleType("bot.discord")
-    adapter.run = lambda log_format=None: given.append(log_format) or 0  # type: ignore[attr-defined]
+    adapter.run = lambda log_format=None, beside=None: given.append(log_format) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bot.discord", adapter)
     assert entry.main(["--log-format", "json"]) == 0 and given == ["json"]
     assert entry.main([]) == 0 and given == ["json", None]  # None: TAPIS_LOG_FORMAT decides

@@ -363,7 +363,7 @@ def test_a_token_starts_the_discord_adapter(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("DISCORD_TOKEN", "secret")
     started: list[bool] = []
     adapter = types.ModuleType("bot.discord")
-    adapter.run = lambda log_format=None: started.append(True) or 0  # type: ignore[attr-defined]
+    adapter.run = lambda log_format=None, beside=None: started.append(True) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bot.discord", adapter)
     assert entry.main([]) == 0 and started == [True]
 
