@@ -24,7 +24,7 @@ async def test_a_whole_match_against_the_computer(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser
 ) -> None:
     bot = await start_bot()
-    assert bot.service.computer is not None
+    assert bot.computer is not None
     handle = await fake.slash(
         alice, "challenge", game="ecarte", opponent=fake.bot_user, level="easy"
     )
@@ -38,7 +38,7 @@ async def test_a_whole_match_against_the_computer(
     table = Table(fake, bot, players, info.id, info.thread_id)
     rng = random.Random(3)
     for _ in range(400):
-        await bot.service.computer.idle()  # its turns run in the background after each move
+        await bot.computer.idle()  # its turns run in the background after each move
         info = await bot.service.get(table.match_id)
         if info.status != "active":
             break
@@ -60,7 +60,7 @@ async def test_a_whole_match_against_the_computer(
     again = [m for m in await bot.service.matches_of(alice.id) if m.id != info.id]
     assert len(again) == 1 and again[0].status == "active" and again[0].seats is not None
     assert computer in again[0].seats
-    await bot.service.computer.idle()
+    await bot.computer.idle()
     assert fake.unexpected == []
 
 
@@ -91,7 +91,7 @@ async def test_the_computer_takes_up_its_turn_after_a_restart(
     version = info.version
     await service.close()
     bot = await start_bot()
-    assert bot.service.computer is not None
+    assert bot.computer is not None
     for _ in range(200):
         info = await bot.service.get(info.id)
         if info.version > version and info.to_move != computer.user_id:

@@ -42,13 +42,13 @@ async def test_the_figures_move_while_a_match_is_played(
 ) -> None:
     monkeypatch.setenv("TAPIS_METRICS_PORT", "0")  # any free port, on 127.0.0.1
     bot = await start_bot()
-    assert bot.process.metrics is not None
-    before = await _scrape(bot.process.metrics.port)
+    assert bot.metrics is not None
+    before = await _scrape(bot.metrics.port)
     table = await Table.open(fake, bot, "ecarte", "target=11", alice, bob)
     rng = random.Random(3)
     for _ in range(3):
         assert await table.step(rng, check_images=False)
-    after = await _scrape(bot.process.metrics.port)
+    after = await _scrape(bot.metrics.port)
     grown = {
         name: _total(after, name) - _total(before, name)
         for name in (
@@ -78,7 +78,7 @@ async def test_the_figures_move_while_a_match_is_played(
                if name == "tapis_deliveries_waiting"}  # fmt: skip
     assert set(waiting) == set(metrics.PRIORITIES)
     await bot.courier.settled()
-    settled = await _scrape(bot.process.metrics.port)
+    settled = await _scrape(bot.metrics.port)
     assert _total(settled, "tapis_deliveries_waiting") == 0
     assert _total(settled, "tapis_discord_rate_limited_total") >= 0
     for name in ("tapis_worker_restarts", "tapis_matches_set_aside", "tapis_clock_events",
