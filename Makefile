@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test soak lint format bench lock messages clean
+.PHONY: run test test-slow soak lint format bench lock messages clean
 
 # The suite runs side by side in a few processes (pytest-xdist; tests/conftest.py picks how
 # many): its end-to-end tests mostly wait on Discord's real rate limits. Tests that share a
@@ -23,7 +23,11 @@ run: $(STAMP)
 test: $(STAMP) lint
 	@command -v chromium >/dev/null 2>&1 || [ -n "$$TAPIS_CHROMIUM" ] || \
 		echo "NOTE: no Chromium found: the browser tests (tests/bot/web/test_browser.py) will be SKIPPED. Install it with: apt-get install chromium"
-	$(BIN)/python -m pytest $(TEST_WORKERS)
+	$(BIN)/python -m pytest $(TEST_WORKERS) -m "not slow"
+
+# The whole matches at Discord's pace that `make test` leaves out (marked slow); CI runs both.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest $(TEST_WORKERS) -m slow
 
 # The service's state machine (tests/bot/service/test_machine.py) at length: many long runs
 # of moves, strangers, double presses, clock passes, restarts and crashes on every game.

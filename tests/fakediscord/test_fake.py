@@ -11,6 +11,7 @@ import yarl
 from discord import app_commands
 
 from tests.fakediscord import FakeDiscord
+from tests.waiting import until
 
 
 async def test_real_client_connects_and_answers_a_slash_command() -> None:
@@ -55,8 +56,7 @@ async def test_heartbeats_are_acknowledged_and_the_session_stays_up() -> None:
     task = asyncio.create_task(client.connect(reconnect=False))
     try:
         await asyncio.wait_for(client.wait_until_ready(), 10)
-        await asyncio.sleep(0.4)
-        assert fake.heartbeats >= 3
+        await until(lambda: fake.heartbeats >= 3, "three heartbeats")
         assert not task.done() and client.latency < 1.0  # every beat was acknowledged
     finally:
         await client.close()

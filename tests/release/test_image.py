@@ -15,6 +15,7 @@ from packaging.utils import canonicalize_name
 
 from tests.fakediscord import FakeDiscord
 from tests.release.conftest import DOCKERFILE, ROOT, Image, instructions
+from tests.waiting import until
 
 LOCK = ROOT / "requirements.lock"
 
@@ -73,21 +74,17 @@ async def test_the_image_boots_against_the_fake_discord(image: Image, fake: Fake
     )
     try:
         await asyncio.wait_for(fake.identified.wait(), 60)
-        for _ in range(600):
-            if fake.command_syncs:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: fake.command_syncs, "the commands synced")
         assert fake.command_syncs == [fake.guild_id]
         user = fake.add_user("Dora")
         reply = await (await fake.slash(user, "tapis rules", game="piquet")).reply(timeout=30)
         assert "Piquet" in reply.content
+
         # Ready (and so healthy) once discord.py stops waiting for more guilds, about 2 s.
-        for _ in range(40):
-            healthy = await _health(image, home, env)
-            if healthy.returncode == 0:
-                break
-            await asyncio.sleep(0.5)
-        assert healthy.returncode == 0, healthy.stdout + healthy.stderr
+        async def healthy() -> bool:
+            return (await _health(image, home, env)).returncode == 0
+
+        await until(healthy, "the health check to pass")
     finally:
         process.send_signal(signal.SIGTERM)
         _, err = await asyncio.wait_for(process.communicate(), 30)

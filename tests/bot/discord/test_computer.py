@@ -3,7 +3,6 @@ restart in the middle of its turn."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import cast
@@ -18,6 +17,7 @@ from bot.service.computer import COMPUTER_IDS, Computer, computer_player, level_
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.waiting import until
 
 
 async def test_a_whole_match_against_the_computer(
@@ -92,11 +92,14 @@ async def test_the_computer_takes_up_its_turn_after_a_restart(
     await service.close()
     bot = await start_bot()
     assert bot.computer is not None
-    for _ in range(200):
-        info = await bot.service.get(info.id)
-        if info.version > version and info.to_move != computer.user_id:
-            break
-        await asyncio.sleep(0.05)
+    match_id = info.id
+
+    async def moved() -> bool:
+        now = await bot.service.get(match_id)
+        return now.version > version and now.to_move != computer.user_id
+
+    await until(moved, "the computer to move")
+    info = await bot.service.get(match_id)
     assert info.version > version and info.to_move == alice.id
     posted = await fake.wait_for(lambda s: fake.is_public(s) and f"{computer.name}: " in s.content)
     assert posted.channel_id == fake.channel_id  # its move is shown where the match lives

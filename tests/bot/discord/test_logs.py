@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.fakediscord import FakeDiscord
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -59,11 +60,7 @@ async def boot_and_play(fake: FakeDiscord, cwd: Path, *args: str, env: dict[str,
 
 
 async def _wait_synced(fake: FakeDiscord) -> None:
-    for _ in range(300):
-        if fake.command_syncs:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the bot never synced its commands")
+    await until(lambda: fake.command_syncs, "the bot to sync its commands")
 
 
 async def test_json_lines_name_the_match(fake: FakeDiscord, tmp_path: Path) -> None:

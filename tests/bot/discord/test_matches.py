@@ -20,7 +20,15 @@ def short(game: str) -> str:
     return " ".join(f"{name}={value}" for name, value in games.get(game).short_options().items())
 
 
-@pytest.mark.parametrize("game", games.names())
+# A whole match at Discord's pace takes minutes: the longest games run with `make test-slow`,
+# the shortest (Piquet) stays in `make test` as the fast representative.
+LONG = ("bezique", "cinq-as", "ecarte")
+
+
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param(g, marks=pytest.mark.slow) if g in LONG else g for g in games.names()],
+)
 async def test_a_whole_match_through_commands_and_buttons(
     game: str,
     fake: FakeDiscord,

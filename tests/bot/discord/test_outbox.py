@@ -8,18 +8,18 @@ import os
 import signal
 import sqlite3
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from bot.discord import client
-from bot.service import MatchService, PlayerRef, wording
+from bot.service import Delivery, MatchService, PlayerRef, wording
 from games.words import ENGLISH
 from tests.bot.conftest import FakeClock
 from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -62,22 +62,19 @@ async def _bot(fake: FakeDiscord, db: Path, hold: str = "") -> asyncio.subproces
     # A held courier: the bot run with its courier wrapped to stop there (held_bot.py).
     command = ["-m", "tests.bot.discord.held_bot", hold] if hold else ["-m", "bot"]
     fake.identified.clear()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, *command,
-        cwd=db.parent, env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-        start_new_session=True,  # its own group: a crash takes its picture workers with it
-    )  # fmt: skip
+    with _log(db).open("ab") as err:  # the test reads where a held bot stopped
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, *command,
+            cwd=db.parent, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=err,
+            start_new_session=True,  # its own group: a crash takes its picture workers with it
+        )  # fmt: skip
     await asyncio.wait_for(fake.identified.wait(), 30)
     return process
 
 
-async def _until(check: object, what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
+def _log(db: Path) -> Path:
+    return db.parent / "bot.log"
 
 
 def _outbox(db: Path) -> list[tuple[int, float | None]]:
@@ -100,12 +97,13 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
     first = await _bot(fake, db, hold)
     try:
         await fake.slash(mover, "play", move=move)
-        await _until(lambda: _version(db) == 2, "the move to be committed")
+        await until(lambda: _version(db) == 2, "the move to be committed")
         owed = [row_id for row_id, _ in _outbox(db) if row_id not in already]
         assert len(owed) >= 3  # the board and both hands at least
         if hold == "before-mark":
-            await _until(lambda: any(s.payload.get("nonce") for s in fake.log), "a first send")
-        await asyncio.sleep(0.2)
+            await until(lambda: any(s.payload.get("nonce") for s in fake.log), "a first send")
+        held = f"the courier is held {hold}"
+        await until(lambda: held in _log(db).read_text(), "the courier to be held")
     finally:
         os.killpg(first.pid, signal.SIGKILL)  # the bot and its workers, as a crash would
         await first.wait()
@@ -119,7 +117,7 @@ async def test_a_move_is_told_exactly_once_across_a_kill(
 
     second = await _bot(fake, db)
     try:
-        await _until(
+        await until(
             lambda: all(sent_at is not None for _, sent_at in _outbox(db)), "the outbox to empty"
         )
     finally:
@@ -197,10 +195,20 @@ async def test_a_running_bot_sends_what_another_process_left_unsent(
     info, told = await service.challenge(
         a, b, "ecarte", guild_id=fake.guild_id, channel_id=fake.channel_id
     )  # made "elsewhere": never handed to this bot's courier
-    await asyncio.sleep(0.3)
-    assert not [s for s in fake.log if s.kind == "message"]  # too fresh: maybe in flight
+    # A whole sweep came by after the challenge (a second began once the first was done)...
+    sweeps = 0
+    left_unsent = service.left_unsent
+
+    async def counted() -> list[Delivery]:
+        nonlocal sweeps
+        sweeps += 1
+        return await left_unsent()
+
+    monkeypatch.setattr(service, "left_unsent", counted)
+    await until(lambda: sweeps >= 2, "two sweeps")
+    assert not [s for s in fake.log if s.kind == "message"]  # ...too fresh: maybe in flight
     clock.advance(seconds=service.store.UNSENT_GRACE + 1)
-    await _until(lambda: bool([s for s in fake.log if s.kind == "message"]), "the sweep")
+    await until(lambda: bool([s for s in fake.log if s.kind == "message"]), "the sweep")
     await bot.courier.settled()
     sent = [s for s in fake.log if s.kind == "message"]
     assert [s.payload.get("nonce") for s in sent] == [f"ob{d.outbox_id}" for d in told]

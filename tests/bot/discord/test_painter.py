@@ -10,6 +10,7 @@ import pytest
 import games
 import rendering
 from bot.discord.painter import Painter, PictureCache, Slots, worker_count
+from tests.waiting import until
 
 
 @pytest.mark.parametrize("processes", [0, 1])
@@ -216,14 +217,14 @@ async def test_a_picture_nobody_waits_for_any_more_is_not_drawn() -> None:
     try:
         taken = await _fill_slots(painter)
         asked = asyncio.ensure_future(painter.hand(state.view(0), False))
-        await asyncio.sleep(0.01)
+        await until(lambda: painter._slots.waiting == 1, "the hand to wait for a slot")
         asked.cancel()
         await asyncio.sleep(0)
         for _ in range(taken):
             painter._slots.give(True)
-        await asyncio.sleep(0.05)
+        slots = painter._slots
+        await until(lambda: slots.free == taken and slots.waiting == 0, "every slot free")
         assert (painter.stats.drawn, painter.stats.dropped) == (0, 1)
-        assert painter._slots.free == taken and painter._slots.waiting == 0
         assert await painter.hand(state.view(0), False) == rendering.hand_png(state.view(0))
         assert (painter.stats.drawn, painter.stats.dropped) == (1, 1)
     finally:
@@ -237,11 +238,9 @@ async def test_a_picture_begun_is_finished_and_kept_when_its_caller_goes() -> No
         asked = asyncio.ensure_future(painter.table(state.view(None), ("A", "B")))
         # Begun, or (on a busy machine) already drawn between two looks: either way the
         # picture must be counted once and kept.
-        while not painter._begun and not asked.done():
-            await asyncio.sleep(0.001)
+        await until(lambda: painter._begun or asked.done(), "the drawing to begin")
         asked.cancel()
-        while painter._drawing:
-            await asyncio.sleep(0.005)
+        await until(lambda: not painter._drawing, "the drawing to end")
         assert (painter.stats.drawn, painter.stats.dropped) == (1, 0)
         assert await painter.table(state.view(None), ("A", "B")) == rendering.table_png(
             state.view(None), ("A", "B")
@@ -261,7 +260,7 @@ async def test_a_picture_dropped_for_one_caller_is_still_drawn_for_another() -> 
         taken = await _fill_slots(painter)
         first = asyncio.ensure_future(painter.hand(state.view(0), False))
         second = asyncio.ensure_future(painter.hand(state.view(0), False))
-        await asyncio.sleep(0.01)
+        await until(lambda: painter._slots.waiting == 1, "the hand to wait for a slot")
         first.cancel()
         await asyncio.sleep(0)
         assert painter.stats.dropped == 0

@@ -16,9 +16,16 @@ from tests.bot.discord.driver import Table
 from tests.bot.discord.test_matches import short
 from tests.fakediscord import FakeDiscord, FakeUser
 
+# A whole match at Discord's pace takes minutes: the longest games run with `make test-slow`,
+# the shortest (Piquet) stays in `make test` as the fast representative.
+LONG = ("bezique", "cinq-as", "ecarte")
+
 
 @pytest.mark.timeout(1800)  # a long Bézigue match is some thousand moves
-@pytest.mark.parametrize("game", games.names())
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param(g, marks=pytest.mark.slow) if g in LONG else g for g in games.names()],
+)
 async def test_a_whole_match_by_pressing_alone(
     game: str, fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
 ) -> None:

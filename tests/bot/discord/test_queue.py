@@ -3,7 +3,6 @@ global budget and the count of invalid requests."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import weakref
@@ -17,6 +16,7 @@ from bot.discord.courier import Courier, board_text
 from bot.discord.pacing import Gauge
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Outgoing
 from bot.service import Delivery, Place
+from tests.waiting import until
 
 
 def _drain(queue: Outgoing, now: float = 0.0) -> list[str]:
@@ -121,11 +121,10 @@ async def test_a_hand_is_drawn_while_it_waits_to_go(monkeypatch: pytest.MonkeyPa
     )  # fmt: skip
     try:
         await courier.send([board, hand])
-        for _ in range(200):
-            if courier.painter.stats.drawn:
-                break
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.1)
+        painter = courier.painter
+        # Drawn, and nothing else being drawn: the board is drawn only once a worker has
+        # a place in the second for it, which never comes here.
+        await until(lambda: painter.stats.drawn and not painter._drawing, "the hand drawn")
         assert courier.painter.stats.drawn == 1  # the hand, not the board
         assert courier.queue.depth == 2  # neither has gone
     finally:
@@ -162,17 +161,14 @@ async def test_a_hand_replaced_before_a_worker_was_free_is_never_drawn(
         )  # fmt: skip
 
     try:
+        painter = courier.painter
         await courier.send([hand(3)])
-        await asyncio.sleep(0.01)
+        await until(lambda: slots.waiting == 1, "the hand to wait for a worker")
         await courier.send([hand(4)])  # the same player's newer hand of the same match
-        await asyncio.sleep(0.01)
+        await until(lambda: painter.stats.dropped == 1, "the older hand dropped")
         for _ in range(busy):
             slots.give(True)
-        for _ in range(200):
-            if courier.painter.stats.drawn:
-                break
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.1)
+        await until(lambda: painter.stats.drawn and not painter._drawing, "the newer hand drawn")
         assert courier.painter.stats.drawn == 1  # the newer hand only
         assert courier.painter.stats.dropped == 1
         assert courier.queue.depth == 1  # the newer hand, waiting to go

@@ -4,7 +4,6 @@ drained without loss, deleted threads not asked again."""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import random
 
@@ -20,6 +19,7 @@ from bot.service import Delivery, MatchService, PlayerRef
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.waiting import until
 
 
 async def test_no_429_and_at_most_two_limited_requests_per_turn(
@@ -88,9 +88,7 @@ async def test_overloaded_turns_go_first_boards_coalesce_and_nothing_is_lost(
     owed = [d for m in matches for d in await _moves(bot.service, m, 3)]
     since, asked = len(fake.log), len(fake.requests)
     await bot.courier.deliver(owed)
-    await bot.courier.settled(timeout=60)
-    await asyncio.sleep(0.4)  # boards held in mid-turn are due now
-    await bot.courier.settled(timeout=60)
+    await _drained(bot)  # boards held in mid-turn went too
     sent = [s for s in fake.log[since:] if s.kind == "message"]
     assert not [r for r in fake.requests[asked:] if r.status == 429]
     # Every turn notification left before any board.
@@ -149,6 +147,19 @@ async def test_a_deleted_thread_is_asked_once(fake: FakeDiscord, start_bot: Star
     assert await bot.service.unsent() == []
 
 
+async def _drained(bot: TapisBot) -> None:
+    """Wait until everything owed went, the boards held in mid-turn too."""
+
+    async def owes_nothing() -> bool:
+        left = await bot.service.database.fetchone(
+            "SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL"
+        )
+        return left is not None and left["n"] == 0
+
+    await until(owes_nothing, "every message owed to go")
+    await bot.courier.settled(timeout=60)
+
+
 def _news(boards: list[Delivery]) -> set[str]:
     return {line for board in boards for line in board.news}
 
@@ -168,9 +179,7 @@ async def test_a_burst_of_moves_is_told_in_the_thread_every_move_once_in_order(
         owed = await _moves(bot.service, match_id, 1)
         boards += [d for d in owed if d.kind == "board"]
         await bot.courier.deliver(owed)
-    await bot.courier.settled(timeout=60)
-    await asyncio.sleep(0.4)  # a board held in mid-turn is due now
-    await bot.courier.settled(timeout=60)
+    await _drained(bot)  # a board held in mid-turn went too
     posts = [s for s in fake.log[since:] if s.channel_id == thread and s.kind == "message"]
     assert 1 < len(posts) < len(boards)  # they did coalesce
     said = [line for post in posts for line in post.content.split("\n") if line in _news(boards)]

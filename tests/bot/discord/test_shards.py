@@ -13,6 +13,7 @@ import pytest
 from bot.discord.client import ShardedTapisBot, TapisBot, make_bot
 from bot.discord.config import ConfigError, Settings
 from tests.fakediscord import FakeDiscord
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[3]
 PG = "postgresql://tapis:secret@db:5432/tapis"
@@ -90,18 +91,18 @@ async def test_two_processes_serve_their_shards_on_one_postgresql(
     try:
         # Both connected, and each ready (its heartbeat written once its clocks started).
         beats = [tmp_path / f"shard{shard}" / "data" / "tapis.db.alive" for shard in (0, 1)]
-        for _ in range(600):
-            if len(fake._sockets) >= 2 and all(beat.exists() for beat in beats):
-                break
-            await asyncio.sleep(0.1)
-        assert len(fake._sockets) >= 2 and all(beat.exists() for beat in beats)
+        await until(
+            lambda: len(fake._sockets) >= 2 and all(beat.exists() for beat in beats),
+            "both shards connected and ready",
+        )
         asked = await fake.slash(alice, "hand")
         answer = await asked.callback()
         assert answer.kind == "callback"  # answered, by one process (the logs say which)
         # Stopped once quiet: a stop in the middle of a request is another test's matter.
-        for _ in range(20):
+        # Quiet is no request for a while: nothing else says the bot has no more to send.
+        for _ in range(40):
             made = len(fake.requests)
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.25)
             if len(fake.requests) == made:
                 break
     finally:
@@ -137,6 +138,7 @@ async def test_a_process_busy_on_postgresql_stops_cleanly_on_sigterm(pg_url: str
             assert await asyncio.wait_for(process.stdout.readline(), 60) == b"busy\n"
     finally:
         for number, process in enumerate(processes):
+            # Not a wait for anything: the signal is meant to land at a different moment.
             await asyncio.sleep(0.05 * number)
             process.send_signal(signal.SIGTERM)
         errors = [(await asyncio.wait_for(p.communicate(), 30))[1].decode() for p in processes]

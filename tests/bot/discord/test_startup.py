@@ -14,6 +14,7 @@ from bot.discord.client import TapisBot
 from bot.discord.config import ConfigError, Settings, environment, read_dotenv
 from tests.bot.discord.conftest import StartBot
 from tests.fakediscord import FakeDiscord
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -169,10 +170,7 @@ async def test_the_running_bot_keeps_a_heartbeat_and_removes_it_on_close(
 
     bot = await start_bot()
     path = health.heartbeat_path(bot.settings.database)
-    for _ in range(100):
-        if path.exists():
-            break
-        await asyncio.sleep(0.02)
+    await until(path.exists, "the heartbeat")
     assert health.problem(path) is None
     await bot.close()
     assert not path.exists()

@@ -10,9 +10,7 @@ import os
 import signal
 import sqlite3
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 import asyncpg
@@ -20,6 +18,7 @@ import pytest
 
 from bot.service import MatchService, PlayerRef
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -97,14 +96,6 @@ async def _bot(
     return process
 
 
-async def _until(check: Callable[[], object], what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-
-
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 @pytest.mark.parametrize("hold", ["before-send", "before-mark"])
 async def test_a_rounds_report_is_shown_exactly_once_across_a_kill(
@@ -125,9 +116,9 @@ async def test_a_rounds_report_is_shown_exactly_once_across_a_kill(
     first = await _bot(fake, target, tmp_path, log, hold)
     try:
         # The bot stops for good at the crash point: before the post, or once it went.
-        await _until(lambda: f"the courier is held post-{hold}" in log.read_text(), "the hold")
+        await until(lambda: f"the courier is held post-{hold}" in log.read_text(), "the hold")
         if hold == "before-mark":
-            await _until(lambda: any(s.payload.get("nonce") == nonce for s in fake.log), "a post")
+            await until(lambda: any(s.payload.get("nonce") == nonce for s in fake.log), "a post")
     finally:
         os.killpg(first.pid, signal.SIGKILL)
         await first.wait()
@@ -138,13 +129,12 @@ async def test_a_rounds_report_is_shown_exactly_once_across_a_kill(
 
     second = await _bot(fake, target, tmp_path, log)
     try:
-        await _until(lambda: any(s.payload.get("nonce") == nonce for s in fake.log), "the post")
+        await until(lambda: any(s.payload.get("nonce") == nonce for s in fake.log), "the post")
 
-        async def marked() -> None:
-            while await _reported(target, tournament) != 1:
-                await asyncio.sleep(0.05)
+        async def marked() -> bool:
+            return await _reported(target, tournament) == 1
 
-        await asyncio.wait_for(marked(), 30)
+        await until(marked, "the report marked")
     finally:
         second.send_signal(signal.SIGTERM)
         await second.wait()

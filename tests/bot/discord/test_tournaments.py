@@ -4,7 +4,6 @@ restart, and a duplicate match whose two legs count as one rated result in a sea
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from dataclasses import replace
@@ -18,6 +17,7 @@ from rendering.standings import standings_png
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import PNG, Table, resign, same_picture
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
+from tests.waiting import until
 
 
 class Leg(Table):
@@ -51,17 +51,20 @@ async def join_all(fake: FakeDiscord, tournament: int, users: list[FakeUser]) ->
 
 async def round_matches(service: MatchService, tournament: int, number: int) -> list[int]:
     """The matches of a round once each has its thread (the task posts them)."""
-    for _ in range(500):
+    found: list[int] = []
+
+    async def posted() -> bool:
         games = await service.database.fetchall(
             "SELECT g.match_id, g.posted, m.thread_id FROM tournament_games g LEFT JOIN"
             " matches m ON m.id = g.match_id WHERE g.tournament_id = ? AND g.round = ?",
             (tournament, number),
         )
         played = [g for g in games if g["match_id"] is not None]
-        if games and all(g["posted"] and g["thread_id"] for g in played):
-            return [g["match_id"] for g in played]
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"round {number} of tournament #{tournament} was never posted")
+        found[:] = [g["match_id"] for g in played]
+        return bool(games) and all(g["posted"] and g["thread_id"] for g in played)
+
+    await until(posted, f"round {number} of tournament #{tournament} to be posted")
+    return found
 
 
 async def thread_of(service: MatchService, tournament: int) -> int:

@@ -11,6 +11,7 @@ import pytest
 
 from bot.service import Delivery, MatchService, clocks
 from tests.bot.conftest import ALICE, BOB, FakeClock, play_random, start_match, write
+from tests.waiting import until
 
 
 async def test_a_move_starts_the_clock_of_the_player_to_move(
@@ -75,7 +76,7 @@ async def test_a_move_in_time_puts_off_the_deadline(
 
 
 async def test_the_clock_task_sleeps_to_the_earliest_and_is_woken(
-    service: MatchService, clock: FakeClock
+    service: MatchService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     delivered: asyncio.Queue[Delivery] = asyncio.Queue()
 
@@ -83,18 +84,26 @@ async def test_the_clock_task_sleeps_to_the_earliest_and_is_woken(
         for delivery in deliveries:
             delivered.put_nowait(delivery)
 
+    # Each pass of the task ends by asking when to look next: the test waits on that answer.
+    passes: asyncio.Queue[float | None] = asyncio.Queue()
+    next_due = service.clock.next_due
+
+    async def watched() -> float | None:
+        due = await next_due()
+        passes.put_nowait(due)
+        return due
+
+    monkeypatch.setattr(service.clock, "next_due", watched)
     task = asyncio.create_task(service.run_clocks(deliver))
     try:
-        await asyncio.sleep(0.05)
-        assert service.clock_next is None  # nothing to wait for
+        assert await asyncio.wait_for(passes.get(), 5) is None  # nothing to wait for
         info = await start_match(service, days=7)
-        await asyncio.sleep(0.05)
         # Woken by the new deadline, it now sleeps until the reminder.
         reminder_at = clock.now + timedelta(days=7) - timedelta(hours=12)
-        assert service.clock_next == reminder_at.timestamp()
+        await until(lambda: service.clock_next == reminder_at.timestamp(), "the reminder planned")
         sooner = await start_match(service, days=1)
-        await asyncio.sleep(0.05)
-        assert service.clock_next == (clock.now + timedelta(hours=12)).timestamp()
+        sooner_at = (clock.now + timedelta(hours=12)).timestamp()
+        await until(lambda: service.clock_next == sooner_at, "the sooner reminder planned")
 
         clock.advance(days=1, minutes=1)
         service.wake_clocks()
@@ -126,8 +135,8 @@ async def test_clocks_survive_a_restart(db_path: Path, clock: FakeClock) -> None
     try:
         await asyncio.wait_for(got.wait(), 5)
         assert [d.kind for d in delivered] == ["dm"] and delivered[0].to == info.to_move
-        await asyncio.sleep(0.05)  # then it plans the deadline
-        assert service.clock_next == (info.deadline.timestamp() if info.deadline else None)
+        planned = info.deadline.timestamp() if info.deadline else None
+        await until(lambda: service.clock_next == planned, "the deadline planned")  # then
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
@@ -187,8 +196,7 @@ async def test_a_failing_delivery_does_not_stop_the_clock_task(
     clock.advance(hours=13)
     task = asyncio.create_task(service.run_clocks(deliver))
     try:
-        while not calls:
-            await asyncio.sleep(0.01)
+        await until(lambda: calls, "the first delivery")
         assert calls[0][0].match_id == first.id
         clock.advance(days=3)
         service.wake_clocks()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from functools import partial
 
 import asyncpg
@@ -21,6 +21,7 @@ from bot.storage.sql import Connection
 from bot.storage.sqlite import Closed
 from tests import pg, threads
 from tests.bot.conftest import ALICE, BOB, GAME, GUILD, FakeClock, rows, start_match
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -176,14 +177,6 @@ async def test_what_a_process_claimed_and_never_marked_goes_out_after_its_lease(
     assert rows(pg_url, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL") == [(0,)]
 
 
-async def _until(check: Callable[[], Awaitable[bool]], what: str) -> None:
-    for _ in range(200):
-        if await check():
-            return
-        await asyncio.sleep(0.025)
-    raise AssertionError(f"not seen within 5 s: {what}")
-
-
 async def test_a_servers_language_chosen_in_one_process_is_spoken_by_every_one(
     two: tuple[MatchService, MatchService], pg_url: str
 ) -> None:
@@ -199,22 +192,22 @@ async def test_a_servers_language_chosen_in_one_process_is_spoken_by_every_one(
         return second.languages.of(GUILD) == lang
 
     await first.languages.choose(GUILD, "fr")
-    await _until(lambda: second_speaks("fr"), "French chosen in the other process")
+    await until(lambda: second_speaks("fr"), "French chosen in the other process")
     _, told = await second.challenge(ALICE, BOB, "ecarte", guild_id=GUILD, channel_id=1)
     challenge = "lance un défi à Bob\N{NO-BREAK SPACE}: Écarté"  # French, the chosen language
     assert [d.text for d in told if challenge in (d.text or "")], told
     await second.languages.seen(GUILD, "sv")  # Discord's locale: still the chosen one wins
     await first.languages.choose(GUILD, None)  # back to Discord's locale, seen by the second
-    await _until(lambda: second_speaks("sv"), "the server's own locale again")
+    await until(lambda: second_speaks("sv"), "the server's own locale again")
 
     # The second's listening connection is cut; the first changes the language meanwhile.
     listener = second.database._listener  # type: ignore[attr-defined]
     assert listener is not None
     pg.query(pg_url, "SELECT pg_terminate_backend($1)", listener.get_server_pid())
     await first.languages.choose(GUILD, "fr")
-    await _until(lambda: second_speaks("fr"), "French, after listening again")
+    await until(lambda: second_speaks("fr"), "French, after listening again")
     await first.languages.choose(GUILD, "en")
-    await _until(lambda: second_speaks("en"), "English, heard on the new connection")
+    await until(lambda: second_speaks("en"), "English, heard on the new connection")
 
 
 async def test_the_writer_commits_plans_together_and_retries_a_deadlock(pg_url: str) -> None:
@@ -314,11 +307,8 @@ async def test_closing_while_busy_commits_what_was_handed_over_and_leaves_nothin
             await db.transact(plan)
     assert rows(pg_url, "SELECT COUNT(*) FROM guild_settings") == [(120,)]
     assert not threads.left_since(before)
-    for _ in range(50):  # the server notices a closed connection a moment later
-        if rows(pg_url, others) == alone:
-            break
-        await asyncio.sleep(0.1)
-    assert rows(pg_url, others) == alone
+    # The server notices a closed connection a moment later.
+    await until(lambda: rows(pg_url, others) == alone, "the server to let the connections go")
 
 
 async def test_opening_cancelled_at_any_moment_leaves_nothing_behind(

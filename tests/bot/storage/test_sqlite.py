@@ -19,6 +19,7 @@ from bot.storage.migrations import MIGRATIONS
 from bot.storage.sql import Connection, Plan
 from tests import pg, threads
 from tests.bot.conftest import ALICE, FakeClock, play_random, rows, start_match, write
+from tests.waiting import until
 
 
 async def pragma(db: storage.Database, name: str) -> object:
@@ -225,8 +226,5 @@ async def test_a_file_that_is_not_a_database_is_refused_cleanly(tmp_path: Path) 
     before = threads.running()
     with pytest.raises(sqlite3.DatabaseError):
         await storage.Database.open(bad)
-    for _ in range(100):  # its connection's thread has stopped (it would keep the process up)
-        if not threads.left_since(before):
-            break
-        await asyncio.sleep(0.01)
-    assert not threads.left_since(before)
+    # Its connection's thread has stopped (it would keep the process up).
+    await until(lambda: not threads.left_since(before), "the connection's thread to stop")

@@ -11,6 +11,7 @@ import pytest
 
 from bot.storage import sqlite as storage
 from tests import threads
+from tests.waiting import until
 
 FILLER = 64 * 1024  # bytes a sustained-write plan stores: sixteen pages
 
@@ -29,10 +30,11 @@ async def test_plans_that_arrive_together_share_one_transaction(db_file: Path) -
     BEGIN IMMEDIATE for all of them, a savepoint each; every caller resumes after COMMIT."""
     db = await storage.Database.open(db_file)
     statements: list[str] = []
-    release = threading.Event()
+    release, taken = threading.Event(), threading.Event()
 
     def blocker(conn: sqlite3.Connection) -> None:
         conn.set_trace_callback(statements.append)
+        taken.set()
         release.wait(10)  # holds the writer while the others are handed over
 
     def untrace(conn: sqlite3.Connection) -> None:
@@ -40,9 +42,10 @@ async def test_plans_that_arrive_together_share_one_transaction(db_file: Path) -
 
     try:
         first = asyncio.ensure_future(db.transact(blocker))
-        await asyncio.sleep(0.05)  # the writer has taken the blocker alone
+        await until(taken.is_set, "the writer to take the blocker alone")
         others = [asyncio.ensure_future(db.transact(insert(n))) for n in range(10)]
-        await asyncio.sleep(0.05)
+        jobs = db._writer._jobs
+        await until(lambda: jobs.qsize() == 10, "the ten to be handed over")
         assert not any(task.done() for task in others)
         release.set()
         assert await asyncio.gather(first, *others) == [None, *range(10)]
