@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import io
 import json
 import logging
@@ -52,7 +53,8 @@ import discord
 
 from bot import i18n, logs, metrics
 from bot.computer import for_people, is_computer
-from bot.discord.components import move_buttons, release, rematch_buttons
+from bot.discord import talk
+from bot.discord.components import hand_button, move_buttons, release, rematch_buttons
 from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
@@ -212,6 +214,9 @@ class Courier:
         self._settled.set()
         self._marks: list[Delivery] = []
         self._marker: asyncio.Task[None] | None = None
+        # Matches in conversations the bot is no member of: their interactions (talk.py).
+        self.talks = talk.Talks()
+        self._held: dict[int, list[Delivery]] = {}  # a conversation's DMs that could not go
 
     # -- the batch ---------------------------------------------------------------------------
 
@@ -241,6 +246,9 @@ class Courier:
         # Nobody to send to (the computer's own hand), not worth sending again, or a hand
         # its player cannot use yet: marked sent all the same, so no start-up tries them.
         people = for_people(deliveries)
+        # What a conversation the bot is no member of must see goes with an interaction.
+        spoken = [d for d in people if d.place.talk and not d.private]
+        people = [d for d in people if not (d.place.talk and not d.private)]
         mine = next((d for d in people if d.kind == "hand" and d.to == acting), None)
         skipped = [d for d in deliveries if is_computer(d.to)]
         if mine is not None:
@@ -268,9 +276,62 @@ class Courier:
             self.offer_rematch(ending)
         if skipped:
             await self._sent([d for d in skipped if d.outbox_id is not None])
-        if mine is None or interaction is None:
-            return False
-        return await self._answer(mine, interaction, reply, in_place=in_place, unless=unless)
+        told = False
+        if mine is not None and interaction is not None:
+            told = await self._answer(mine, interaction, reply, in_place=in_place, unless=unless)
+        elif spoken and reply and interaction is not None and talk.is_command(interaction):
+            # A command's first follow-up is as private as its "thinking": the invoker's
+            # word first, so that the conversation's board after it is public.
+            await interaction.followup.send(reply[:LIMIT], ephemeral=True)
+            self.talks.spend(interaction)
+            told = True
+        if spoken or (interaction is not None and self._held):
+            await self._speak(spoken, interaction)
+        return told
+
+    async def _speak(self, spoken: list[Delivery], interaction: discord.Interaction | None) -> None:
+        """Boards and notices of matches in conversations, as follow-ups of an interaction
+        made there (see talk.py); what finds none stays unsent, for the next one. A DM that
+        could not go in such a match (held) goes with it too."""
+        by_match: dict[int, list[Delivery]] = {}
+        for delivery in spoken:
+            by_match.setdefault(delivery.match_id, []).append(delivery)
+        if interaction is not None:
+            for match_id in self._held:
+                by_match.setdefault(match_id, [])
+        for match_id, fresh in by_match.items():
+            items = [*self._held.get(match_id, []), *fresh]
+            carrier = self.talks.carrier(match_id, items[0].place.channel, interaction)
+            if carrier is None:
+                continue
+            self._held.pop(match_id, None)
+            words = functools.partial(_board_words, i18n.words(items[-1].lang))
+            for said in talk.compose(items, words, board_ping):
+                if self.talks.left(carrier) <= 0:
+                    break
+                await self._say(carrier, said, match_id)
+
+    async def _say(self, carrier: discord.Interaction, said: talk.Said, match_id: int) -> None:
+        """One follow-up in a conversation; its deliveries marked sent once it went."""
+        picture = None if said.board is None else await self.picture(said.board)
+        active = any(d.status == "active" for d in said.told)
+        components = hand_button(match_id, i18n.words(said.told[-1].lang)) if active else None
+        self.talks.spend(carrier)
+        try:
+            await carrier.followup.send(
+                said.text[:LIMIT] or "\u200b",
+                file=_png(picture, "table"),
+                view=components or discord.utils.MISSING,
+                allowed_mentions=pings(said.mention),
+            )
+        except discord.HTTPException:
+            log.warning("could not answer in the conversation of match %s", match_id)
+            return
+        finally:
+            release(components)
+        for delivery in said.told:
+            if delivery.outbox_id is not None:
+                self._mark(delivery)
 
     async def deliver(self, deliveries: list[Delivery]) -> None:
         """Send deliveries that answer no interaction (the computer's moves, the clocks, a
@@ -377,9 +438,10 @@ class Courier:
                 await interaction.followup.send(
                     text[:2000], file=_png(picture, "hand"),
                     view=components or discord.utils.MISSING,
-                    ephemeral=interaction.guild_id is not None,
+                    ephemeral=not talk.in_bot_dm(interaction),
                     allowed_mentions=NO_PINGS,
                 )  # fmt: skip
+                self.talks.spend(interaction)
         except discord.HTTPException:
             # The interaction's token expired or was refused: their hand goes by DM instead.
             log.warning("could not answer with the hand of match %s: by DM", delivery.match_id)
@@ -391,7 +453,7 @@ class Courier:
 
     def offer_rematch(self, ending: Delivery) -> None:
         """Under a finished match, a button for another one on the same terms."""
-        if ending.match_id in self._rematch_offered or ending.names is None:
+        if ending.match_id in self._rematch_offered or ending.names is None or ending.place.talk:
             return
         self._rematch_offered.add(ending.match_id)
         w = i18n.words(ending.lang)
@@ -668,6 +730,12 @@ class Courier:
                 to, text, closed=delivery.dms_closed, nonce=nonce(delivery),
                 channel=delivery.dm_channel,
             ):  # fmt: skip
+                if delivery.place.talk:
+                    # No channel of the bot's: said with the next interaction in the match.
+                    shown = replace(delivery, kind="notice", text=f"<@{to}> {delivery.text}",
+                                    outbox_id=None)  # fmt: skip
+                    self._held.setdefault(delivery.match_id, []).append(shown)
+                    return
                 await self.public(
                     delivery.place, f"<@{to}> {delivery.text}", None, to, nonce=nonce(delivery)
                 )
@@ -694,7 +762,7 @@ class Courier:
         place = delivery.place
         guild = self.bot.get_guild(place.guild_id) if place.guild_id else None
         parts = [f"**{guild.name}**" if guild else None]
-        parts.append(f"<#{place.channel}>" if place.channel else None)
+        parts.append(f"<#{place.channel}>" if place.channel and not place.talk else None)
         w = i18n.words(delivery.lang)
         parts.append(
             w.gettext("{game} match #{id}").format(
@@ -727,8 +795,8 @@ class Courier:
         return sent
 
     def tell_dms_closed(self, delivery: Delivery, user_id: int) -> None:
-        if (delivery.match_id, user_id) in self._told:
-            return
+        if (delivery.match_id, user_id) in self._told or delivery.place.talk:
+            return  # in a conversation, the board's "My hand" shows it privately
         self._told.add((delivery.match_id, user_id))
 
         text = i18n.words(delivery.lang).gettext(
@@ -863,6 +931,10 @@ class Courier:
 # A message with no nonce is sent with None, discord.py's own default: its MISSING would be
 # sent as the nonce "...", the same for every such message, which Discord (enforce_nonce) then
 # shows once per channel for a few minutes.
+
+
+def _board_words(w: Words, board: Delivery, earlier: list[Delivery], room: int) -> str:
+    return board_text(board, earlier, w, room)
 
 
 def _png(data: bytes | None, name: str) -> discord.File:
