@@ -774,10 +774,17 @@ class Actions:
         except ServiceError as error:
             await tell(interaction, error)
             return
+        catch_up = delivery.place.talk
         if delivery.place.talk:
             # Asked in a conversation: shown here, privately; and what the conversation
-            # was owed and found no interaction to go with goes with this one.
+            # was owed and found no interaction to go with goes with this one: before the
+            # hand for a button (the hand then shows the table the board shows), after it
+            # for a command (its first follow-up is as private as its "thinking").
             where = where or ("here" if talks(interaction) else None)
+            if interaction.type == discord.InteractionType.component:
+                catch_up = False
+                await courier.send(await self._waiting(await self.service.get(match_id), []),
+                                   interaction)  # fmt: skip
         w = words_of(interaction)
         user_id = interaction.user.id
         picture = await courier.picture(delivery)
@@ -811,9 +818,7 @@ class Actions:
             courier.talks.spend(interaction)
         finally:
             release(components)
-        if delivery.place.talk:
-            # What its conversation was owed and found no interaction to go with goes with
-            # this one (after the hand: a command's first follow-up is as private as it).
+        if catch_up:
             info = await self.service.get(match_id)
             await courier.send(await self._waiting(info, []), interaction)
 

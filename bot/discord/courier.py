@@ -217,6 +217,8 @@ class Courier:
         # Matches in conversations the bot is no member of: their interactions (talk.py).
         self.talks = talk.Talks()
         self._held: dict[int, list[Delivery]] = {}  # a conversation's DMs that could not go
+        self._spoken: set[int] = set()  # outbox rows said in a conversation: never twice
+        self._speaking = asyncio.Lock()  # one interaction's follow-ups at a time
 
     # -- the batch ---------------------------------------------------------------------------
 
@@ -293,9 +295,16 @@ class Courier:
         """Boards and notices of matches in conversations, as follow-ups of an interaction
         made there (see talk.py); what finds none stays unsent, for the next one. A DM that
         could not go in such a match (held) goes with it too."""
+        async with self._speaking:
+            await self._speak_now(spoken, interaction)
+
+    async def _speak_now(
+        self, spoken: list[Delivery], interaction: discord.Interaction | None
+    ) -> None:
         by_match: dict[int, list[Delivery]] = {}
         for delivery in spoken:
-            by_match.setdefault(delivery.match_id, []).append(delivery)
+            if delivery.outbox_id not in self._spoken:  # two flows may find the same row
+                by_match.setdefault(delivery.match_id, []).append(delivery)
         if interaction is not None:
             for match_id in self._held:
                 by_match.setdefault(match_id, [])
@@ -331,6 +340,7 @@ class Courier:
             release(components)
         for delivery in said.told:
             if delivery.outbox_id is not None:
+                self._spoken.add(delivery.outbox_id)
                 self._mark(delivery)
 
     async def deliver(self, deliveries: list[Delivery]) -> None:

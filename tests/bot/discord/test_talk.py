@@ -77,10 +77,10 @@ class TalkTable(Table):
         """``user`` presses *My hand* on the latest board: their hand, privately."""
         press = await self.fake.press(user, self.latest_board(), f"{HAND}{self.match_id}")
         hand = await self.fake.wait_for(
-            lambda s: s.token == press.token and s.kind == "followup" and bool(s.files),
+            lambda s: s.token == press.token and s.kind == "followup" and s.reader == user.id,
             since=press.since,
         )
-        assert hand.ephemeral and hand.reader == user.id
+        assert hand.ephemeral and hand.files
         return hand
 
     async def _make(
@@ -160,4 +160,118 @@ async def test_a_match_where_the_bot_is_no_member(
     await bot.courier.settled()
     await check_result(bot, fake, table, game)
     # Never a post of the bot's own in the conversation.
+    assert not [s for s in fake.log if s.kind == "message" and s.channel_id == channel]
+
+
+async def test_resumed_after_a_restart_and_a_pause_of_twenty_minutes(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    fake.installed.add(alice.id)
+    channel = fake.add_group_dm(alice, bob)
+    bot = await start_bot(dev_guild=False)
+    table = await TalkTable.open_here(fake, bot, "piquet", alice, bob, channel)
+    rng = random.Random(5)
+    assert await table.step(rng, check_images=False)
+    # The bot restarts: the board's buttons still work, the next move's answer has the board.
+    table.bot = bot = await start_bot(dev_guild=False)
+    assert await table.step(rng, check_images=False)
+    # Twenty minutes pass: every earlier token is dead; the next move brings its own.
+    fake.advance(20 * 60)
+    bot.courier.talks.clock = fake.now
+    assert await table.step(rng, check_images=True)
+    assert table.boards == 3
+
+
+async def test_a_board_that_found_no_interaction_goes_with_the_next(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    """A move made from a DM hand after the conversation's last interaction died: its
+    board waits in the outbox and is the first thing the next interaction there carries."""
+    fake.installed.add(alice.id)
+    channel = fake.add_group_dm(alice, bob)
+    bot = await start_bot(dev_guild=False)
+    table = await TalkTable.open_here(fake, bot, "ecarte", alice, bob, channel)
+    fake.advance(20 * 60)
+    bot.courier.talks.clock = fake.now
+    info = await bot.service.get(table.match_id)
+    mover = table.players[info.to_move or 0]
+    legal = await bot.service.legal_moves(table.match_id, mover.id)
+    since = len(fake.log)
+    # Made as from the mover's DM hand: no interaction in the conversation goes with it.
+    _, deliveries = await bot.service.move(table.match_id, mover.id, legal[0])
+    await bot.courier.send(deliveries)
+    other = next(u for u in table.players.values() if u is not mover)
+    waiting = await bot.service.unsent_of(table.match_id)
+    assert any(d.kind == "board" for d in waiting)
+    await table.my_hand(other)
+    board = await fake.wait_for(
+        lambda s: fake.is_public(s) and bool(s.files) and s.channel_id == channel, since=since
+    )
+    assert board.kind == "followup"
+    await bot.courier.settled()
+    assert not [d for d in await bot.service.unsent_of(table.match_id) if d.kind == "board"]
+
+
+async def test_forced_private_where_external_apps_are_off(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
+) -> None:
+    """A server that turned *Use External Apps* off: every answer is private there; the
+    challenge still goes through (/accept by an opponent who installed Tapis too) and each
+    player still gets what is theirs, nothing refused."""
+    fake.installed.update({alice.id, bob.id})
+    channel = fake.add_outside_server(external_apps=False)
+    bot = await start_bot(dev_guild=False)
+    handle = await fake.slash(alice, "challenge", channel, game="ecarte", opponent=bob)
+    card = await fake.wait_for(
+        lambda s: s.token == handle.token and bool(s.custom_ids()), since=handle.since
+    )
+    assert card.ephemeral
+    match_id = int(card.custom_ids()[0].split(":")[-1])
+    accept = await fake.slash(bob, "accept", channel, match=match_id)
+    await accept.finished()
+    await bot.courier.settled()
+    info = await bot.service.get(match_id)
+    assert info.status == "active"
+    assert not [s for s in fake.log if fake.is_public(s) and s.channel_id == channel]
+
+
+async def test_the_synced_commands_say_where_they_are_offered(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    await start_bot(dev_guild=False)
+    synced = {c["name"]: c for c in fake.commands[None]}
+    anywhere = {"challenge", "accept", "decline", "play", "hand", "board", "resign"}
+    anywhere |= {"matches", "replay", "rules"}
+    for name in anywhere:
+        assert sorted(synced[name]["integration_types"]) == [0, 1], name
+        assert sorted(synced[name]["contexts"]) == [0, 1, 2], name
+    assert synced["tapis"]["integration_types"] == [0]
+    assert sorted(synced["tapis"]["contexts"]) == [0, 1]
+    assert synced["tournament"]["integration_types"] == [0]
+    assert synced["tournament"]["contexts"] == [0]
+    assert set(synced) == anywhere | {"tapis", "tournament"}
+
+
+# -- whole matches, at Discord's pace ---------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("place", ["group DM", "server without the bot"])
+@pytest.mark.parametrize("game", games.names())
+async def test_a_whole_match_where_the_bot_is_no_member(
+    game: str,
+    place: str,
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    alice: FakeUser,
+    bob: FakeUser,
+) -> None:
+    fake.installed.add(alice.id)
+    channel = fake.add_group_dm(alice, bob) if place == "group DM" else fake.add_outside_server()
+    bot = await start_bot(dev_guild=False)
+    table = await TalkTable.open_here(fake, bot, game, alice, bob, channel)
+    await table.play_out(seed=len(game))
+    assert table.boards == table.moves
+    await bot.courier.settled()
+    await check_result(bot, fake, table, game)
     assert not [s for s in fake.log if s.kind == "message" and s.channel_id == channel]
