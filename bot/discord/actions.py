@@ -23,6 +23,7 @@ from bot.discord.courier import Courier
 from bot.discord.host import Host, channel_of
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.discord.queue import TURN
+from bot.discord.talk import home_guild, talks
 from bot.process import logs, metrics
 from bot.service import (
     Delivery,
@@ -220,6 +221,7 @@ class Actions:
         # count toward the bot's rate limits.
         # The mover's new hand names their move in its own words; the confirmation is said
         # only where the hand does not (none comes, or it says the move otherwise).
+        deliveries = await self._waiting(info, deliveries)
         w = words_of(interaction)
         said = wording.move_text(info.game, move, w)
         confirmation = w.gettext("Your move in match #{id}: {move}.").format(move=said, id=info.id)
@@ -236,6 +238,19 @@ class Actions:
             await _strip_components(interaction)
         elif not told:
             await interaction.followup.send(confirmation, ephemeral=True)
+
+    async def _waiting(self, info: MatchInfo, deliveries: list[Delivery]) -> list[Delivery]:
+        """For a match in a conversation (``talk.py``): what it owes its conversation and
+        found no interaction to go with, before ``deliveries`` (this interaction's own)."""
+        if not info.talk:
+            return deliveries
+        own = {d.outbox_id for d in deliveries if d.outbox_id is not None}
+        earlier = [
+            d
+            for d in await self.service.unsent_of(info.id)
+            if not d.private and d.outbox_id is not None and d.outbox_id not in own
+        ]
+        return [*earlier, *deliveries]
 
     @polite
     async def resign(self, interaction: discord.Interaction, match_id: int | None) -> None:
@@ -338,11 +353,16 @@ class Actions:
         *,
         duplicate: bool = False,
     ) -> None:
-        await defer(interaction)
-        if interaction.guild_id is None:
+        talk = talks(interaction)
+        # In a conversation the challenge is the answer itself, for all there to see.
+        await defer(interaction, ephemeral=not talk)
+        if interaction.guild_id is None and not talk:
             await tell(interaction, Phrase(ON_A_SERVER))
             return
         me = self.bot.user
+        if talk:
+            await self._challenge_here(interaction, game, opponent, options, days, duplicate)
+            return
         if duplicate and opponent is not None and me is not None and opponent.id == me.id:
             await tell(interaction, "A duplicate match is played between two members, not me.")
             return
@@ -394,6 +414,65 @@ class Actions:
             .format(id=info.id, where=f"<#{where}>"),
             ephemeral=True,
         )
+
+    async def _challenge_here(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        opponent: discord.abc.User | None,
+        options: dict[str, int],
+        days: int | None,
+        duplicate: bool,
+    ) -> None:
+        """A challenge in a conversation the bot is no member of (``talk.py``): the match
+        belongs to no server, and its challenge, with Accept and Decline, is this command's
+        answer (the public one its defer announced)."""
+        me = self.bot.user
+        refusal = None
+        if opponent is not None and (opponent.bot or (me is not None and opponent.id == me.id)):
+            refusal = Phrase(
+                N_(
+                    "Here I can only answer the two of you: challenge a person. Play me in a "
+                    "server that has me, or in your direct messages with me."
+                )
+            )
+        elif duplicate:
+            refusal = Phrase(N_("Duplicate matches are played in a server that has me."))
+        if refusal is not None:
+            await tell_instead(interaction, refusal)
+            return
+        assert interaction.channel_id is not None
+        try:
+            info, deliveries = await self.service.challenge(
+                player_ref(interaction.user, interaction),
+                player_ref(opponent) if opponent is not None else None,
+                game,
+                guild_id=None,
+                channel_id=interaction.channel_id,
+                options=options or None,
+                days_per_move=days,
+                talk=True,
+            )
+        except ServiceError as error:
+            await tell_instead(interaction, error)
+            return
+        announce = next((d for d in deliveries if d.kind == "notice"), None)
+        text = announce.text if announce else wording.game_title(info.game, i18n.words("en"))
+        mention = announce.mention if announce is not None else None
+        if mention is not None:
+            text = f"<@{mention}> {text}"
+        components = challenge_buttons(info.id, self.public_words(info))
+        self.courier.talks.heard(info.id, info.channel_id, interaction)
+        try:
+            self.courier.talks.spend(interaction)
+            await interaction.followup.send(
+                text[:2000], view=components, allowed_mentions=pings(mention)
+            )
+        finally:
+            release(components)
+        if announce is not None and announce.outbox_id is not None:
+            await self.service.delivered([announce])
+        await self.courier.send([d for d in deliveries if d is not announce], interaction)
 
     async def _against_computer(
         self,
@@ -576,7 +655,7 @@ class Actions:
         try:
             if match_id is None:
                 match_id = await self._pending_challenge(interaction)
-            await self.service.get_here(match_id, interaction.guild_id)
+            await self.service.get_here(match_id, home_guild(interaction))
             info, deliveries = await self.service.accept(
                 match_id, player_ref(interaction.user, interaction)
             )
@@ -670,7 +749,7 @@ class Actions:
                 return int(here.id)
         mine = await self.service.matches_of(interaction.user.id, active_only=False)
         waiting = [
-            m for m in mine if m.status == "challenge" and m.guild_id == interaction.guild_id
+            m for m in mine if m.status == "challenge" and m.guild_id == home_guild(interaction)
         ]
         if len(waiting) == 1:
             logs.set_match(waiting[0].id)
@@ -696,6 +775,17 @@ class Actions:
         except ServiceError as error:
             await tell(interaction, error)
             return
+        catch_up = delivery.place.talk
+        if delivery.place.talk:
+            # Asked in a conversation: shown here, privately; and what the conversation
+            # was owed and found no interaction to go with goes with this one: before the
+            # hand for a button (the hand then shows the table the board shows), after it
+            # for a command (its first follow-up is as private as its "thinking").
+            where = where or ("here" if talks(interaction) else None)
+            if interaction.type == discord.InteractionType.component:
+                catch_up = False
+                await courier.send(await self._waiting(await self.service.get(match_id), []),
+                                   interaction)  # fmt: skip
         w = words_of(interaction)
         user_id = interaction.user.id
         picture = await courier.picture(delivery)
@@ -726,8 +816,12 @@ class Actions:
                 ephemeral=True,
                 allowed_mentions=NO_PINGS,
             )
+            courier.talks.spend(interaction)
         finally:
             release(components)
+        if catch_up:
+            info = await self.service.get(match_id)
+            await courier.send(await self._waiting(info, []), interaction)
 
     @polite
     async def board(self, interaction: discord.Interaction, match_id: int | None) -> None:

@@ -19,6 +19,7 @@ from bot.discord import privacy
 from bot.discord.actions import Actions, tell, words_of
 from bot.discord.components import pretty
 from bot.discord.host import Host
+from bot.discord.installs import everywhere, server_and_dm
 from bot.discord.locales import OPTIONS_HELP
 from bot.discord.names import plain_name, safe_name
 from bot.discord.privacy import CHOICE_NAMES as PRIVACY
@@ -29,10 +30,7 @@ from bot.service.computer import LEVEL_NAMES, LEVELS
 from bot.service.wording import rules_text
 from games.words import N_, Words
 
-# Where each command may be used, as Discord reads it (on a top-level command or group only;
-# it ignores a subcommand's): a server's channels alone, or also the bot's direct messages.
-ON_SERVERS = app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
-ANYWHERE = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+# Where each command is offered: see installs.py.
 
 MAX_CHOICES = 25
 MAX_LABEL = 100  # Discord's limit on a choice's name and string value
@@ -226,7 +224,7 @@ class Play(commands.Cog):
         duplicate=N_("Play the same deals twice, seats swapped: the difference of scores decides"),
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
-    @ON_SERVERS
+    @everywhere
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -250,7 +248,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Accept a challenge (or press Accept on it)"))
     @app_commands.describe(match=N_("The challenge to accept"))
-    @ON_SERVERS
+    @everywhere
     async def accept(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.accept(interaction, match)
 
@@ -258,7 +256,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Decline a challenge, or withdraw your own"))
     @app_commands.describe(match=N_("The challenge to decline"))
-    @ANYWHERE
+    @everywhere
     async def decline(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.decline(interaction, match)
 
@@ -269,7 +267,7 @@ class Play(commands.Cog):
         move=N_("Your move, e.g. play QS or discard 7H 9C (pick from the list)"),
         match=N_("Which match, when you are not in its thread"),
     )
-    @ANYWHERE
+    @everywhere
     async def play(
         self, interaction: discord.Interaction, move: str, match: int | None = None
     ) -> None:
@@ -286,7 +284,7 @@ class Play(commands.Cog):
     @app_commands.choices(
         where=[Choice(name=N_("DM"), value="dm"), Choice(name=N_("here"), value="here")]
     )
-    @ANYWHERE
+    @everywhere
     async def hand(
         self, interaction: discord.Interaction, match: int | None = None, where: str | None = None
     ) -> None:
@@ -296,7 +294,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Show the table of a match to everyone here"))
     @app_commands.describe(match=N_("Which match, when you are not in its thread"))
-    @ANYWHERE
+    @everywhere
     async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.board(interaction, match)
 
@@ -304,14 +302,24 @@ class Play(commands.Cog):
 
     @app_commands.command(description=N_("Give up a match: your opponent wins it"))
     @app_commands.describe(match=N_("Which match, when you are not in its thread"))
-    @ANYWHERE
+    @everywhere
     async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await self.actions.resign(interaction, match)
 
     resign.autocomplete("match")(match_choices)
 
+    @app_commands.command(
+        name="rules", description=N_("The rules of a game, in short, and how to write its moves")
+    )
+    @app_commands.describe(game=N_("Which game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @everywhere
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        """``/tapis rules`` wherever Tapis is offered (``/tapis`` is a server's group)."""
+        await send_rules(interaction, game)
+
     @app_commands.command(description=N_("List your matches and challenges"))
-    @ANYWHERE
+    @everywhere
     async def matches(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         mine = await self.bot.service.matches_of(interaction.user.id, active_only=False)
@@ -331,7 +339,7 @@ class Play(commands.Cog):
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
 
-@ANYWHERE  # server settings among its subcommands say so when used elsewhere
+@server_and_dm  # server settings among its subcommands: a server's install alone
 class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, rankings and help")):
     """Looking things up: rules, leaderboard, stats, help."""
 
@@ -367,11 +375,7 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     @app_commands.describe(game=N_("Which game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        # Longer than one message allows: sent in parts, each whole paragraphs.
-        parts = message_parts(rules_text(game, words_of(interaction)))
-        await interaction.response.send_message(parts[0], ephemeral=True)
-        for part in parts[1:]:
-            await interaction.followup.send(part, ephemeral=True)
+        await send_rules(interaction, game)
 
     @app_commands.command(description=N_("The best players of a game, here or everywhere"))
     @app_commands.describe(
@@ -511,6 +515,15 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         await switch_language(self.bot, interaction, language)
+
+
+async def send_rules(interaction: discord.Interaction, game: str) -> None:
+    """A game's rules, privately; longer than one message allows: sent in parts, each whole
+    paragraphs (a handful: within the follow-ups an interaction may carry anywhere)."""
+    parts = message_parts(rules_text(game, words_of(interaction)))
+    await interaction.response.send_message(parts[0], ephemeral=True)
+    for part in parts[1:]:
+        await interaction.followup.send(part, ephemeral=True)
 
 
 def message_parts(text: str, limit: int = 2000) -> list[str]:

@@ -177,6 +177,24 @@ class RematchButton(
         await host_of(interaction).actions.rematch(interaction, self.match_id)
 
 
+class HandButton(
+    Rebuilt,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:myhand:(?P<match_id>[0-9]+)",
+):
+    """Under a board in a conversation the bot is no member of: whoever presses it sees
+    their own hand of that match, privately (a player's hand, never anyone else's)."""
+
+    def __init__(self, match_id: int, w: Words = ENGLISH) -> None:
+        super().__init__(
+            button(w.gettext("My hand"), discord.ButtonStyle.secondary, "myhand", match_id)
+        )
+        self.match_id = match_id
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await host_of(interaction).actions.hand(interaction, self.match_id, "here")
+
+
 class ResignButton(
     Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -204,7 +222,11 @@ class ResignButton(
         )
 
 
-DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButton)
+DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButton, HandButton)
+
+
+def hand_button(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
+    return buttons(HandButton(match_id, w))
 
 
 def resign_buttons(match_id: int, user_id: int, asked: int, w: Words = ENGLISH) -> discord.ui.View:

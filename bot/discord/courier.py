@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -49,8 +50,9 @@ from dataclasses import replace
 import discord
 
 from bot import i18n
-from bot.discord.components import move_buttons, release, rematch_buttons
-from bot.discord.names import NO_PINGS, plain_name
+from bot.discord import talk
+from bot.discord.components import hand_button, move_buttons, release, rematch_buttons
+from bot.discord.names import NO_PINGS, pings, plain_name
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
@@ -197,6 +199,11 @@ class Courier:
         self._settled.set()
         self._marks: list[Delivery] = []
         self._marker: asyncio.Task[None] | None = None
+        # Matches in conversations the bot is no member of: their interactions (talk.py).
+        self.talks = talk.Talks()
+        self._held: dict[int, list[Delivery]] = {}  # a conversation's DMs that could not go
+        self._spoken: set[int] = set()  # outbox rows said in a conversation: never twice
+        self._speaking = asyncio.Lock()  # one interaction's follow-ups at a time
 
     @property
     def gauge(self) -> Gauge:
@@ -231,6 +238,9 @@ class Courier:
         # Nobody to send to (the computer's own hand), not worth sending again, or a hand
         # its player cannot use yet: marked sent all the same, so no start-up tries them.
         people = for_people(deliveries)
+        # What a conversation the bot is no member of must see goes with an interaction.
+        spoken = [d for d in people if d.place.talk and not d.private]
+        people = [d for d in people if not (d.place.talk and not d.private)]
         mine = next((d for d in people if d.kind == "hand" and d.to == acting), None)
         skipped = [d for d in deliveries if is_computer(d.to)]
         if mine is not None:
@@ -258,9 +268,70 @@ class Courier:
             self.offer_rematch(ending)
         if skipped:
             await self._sent([d for d in skipped if d.outbox_id is not None])
-        if mine is None or interaction is None:
-            return False
-        return await self._answer(mine, interaction, reply, in_place=in_place, unless=unless)
+        told = False
+        if mine is not None and interaction is not None:
+            told = await self._answer(mine, interaction, reply, in_place=in_place, unless=unless)
+        elif spoken and reply and interaction is not None and talk.is_command(interaction):
+            # A command's first follow-up is as private as its "thinking": the invoker's
+            # word first, so that the conversation's board after it is public.
+            await interaction.followup.send(reply[:LIMIT], ephemeral=True)
+            self.talks.spend(interaction)
+            told = True
+        if spoken or (interaction is not None and self._held):
+            await self._speak(spoken, interaction)
+        return told
+
+    async def _speak(self, spoken: list[Delivery], interaction: discord.Interaction | None) -> None:
+        """Boards and notices of matches in conversations, as follow-ups of an interaction
+        made there (see talk.py); what finds none stays unsent, for the next one. A DM that
+        could not go in such a match (held) goes with it too."""
+        async with self._speaking:
+            await self._speak_now(spoken, interaction)
+
+    async def _speak_now(
+        self, spoken: list[Delivery], interaction: discord.Interaction | None
+    ) -> None:
+        by_match: dict[int, list[Delivery]] = {}
+        for delivery in spoken:
+            if delivery.outbox_id not in self._spoken:  # two flows may find the same row
+                by_match.setdefault(delivery.match_id, []).append(delivery)
+        if interaction is not None:
+            for match_id in self._held:
+                by_match.setdefault(match_id, [])
+        for match_id, fresh in by_match.items():
+            items = [*self._held.get(match_id, []), *fresh]
+            carrier = self.talks.carrier(match_id, items[0].place.channel, interaction)
+            if carrier is None:
+                continue
+            self._held.pop(match_id, None)
+            words = functools.partial(_board_words, i18n.words(items[-1].lang))
+            for said in talk.compose(items, words, board_ping):
+                if self.talks.left(carrier) <= 0:
+                    break
+                await self._say(carrier, said, match_id)
+
+    async def _say(self, carrier: discord.Interaction, said: talk.Said, match_id: int) -> None:
+        """One follow-up in a conversation; its deliveries marked sent once it went."""
+        picture = None if said.board is None else await self.picture(said.board)
+        active = any(d.status == "active" for d in said.told)
+        components = hand_button(match_id, i18n.words(said.told[-1].lang)) if active else None
+        self.talks.spend(carrier)
+        try:
+            await carrier.followup.send(
+                said.text[:LIMIT] or "\u200b",
+                file=png(picture, "table"),
+                view=components or discord.utils.MISSING,
+                allowed_mentions=pings(said.mention),
+            )
+        except discord.HTTPException:
+            log.warning("could not answer in the conversation of match %s", match_id)
+            return
+        finally:
+            release(components)
+        for delivery in said.told:
+            if delivery.outbox_id is not None:
+                self._spoken.add(delivery.outbox_id)
+                self._mark(delivery)
 
     async def deliver(self, deliveries: list[Delivery]) -> None:
         """Send deliveries that answer no interaction (the computer's moves, the clocks, a
@@ -367,9 +438,10 @@ class Courier:
                 await interaction.followup.send(
                     text[:2000], file=png(picture, "hand"),
                     view=components or discord.utils.MISSING,
-                    ephemeral=interaction.guild_id is not None,
+                    ephemeral=not talk.in_bot_dm(interaction),
                     allowed_mentions=NO_PINGS,
                 )  # fmt: skip
+                self.talks.spend(interaction)
         except discord.HTTPException:
             # The interaction's token expired or was refused: their hand goes by DM instead.
             log.warning("could not answer with the hand of match %s: by DM", delivery.match_id)
@@ -381,7 +453,7 @@ class Courier:
 
     def offer_rematch(self, ending: Delivery) -> None:
         """Under a finished match, a button for another one on the same terms."""
-        if ending.match_id in self._rematch_offered or ending.names is None:
+        if ending.match_id in self._rematch_offered or ending.names is None or ending.place.talk:
             return
         self._rematch_offered.add(ending.match_id)
         w = i18n.words(ending.lang)
@@ -610,6 +682,12 @@ class Courier:
                 to, text, closed=delivery.dms_closed, nonce=nonce(delivery),
                 channel=delivery.dm_channel,
             ):  # fmt: skip
+                if delivery.place.talk:
+                    # No channel of the bot's: said with the next interaction in the match.
+                    shown = replace(delivery, kind="notice", text=f"<@{to}> {delivery.text}",
+                                    outbox_id=None)  # fmt: skip
+                    self._held.setdefault(delivery.match_id, []).append(shown)
+                    return
                 await self.transport.public(
                     delivery.place, f"<@{to}> {delivery.text}", None, to, nonce=nonce(delivery)
                 )
@@ -655,8 +733,8 @@ class Courier:
         return sent
 
     def tell_dms_closed(self, delivery: Delivery, user_id: int) -> None:
-        if (delivery.match_id, user_id) in self._told:
-            return
+        if (delivery.match_id, user_id) in self._told or delivery.place.talk:
+            return  # in a conversation, the board's "My hand" shows it privately
         self._told.add((delivery.match_id, user_id))
 
         text = i18n.words(delivery.lang).gettext(
@@ -673,3 +751,7 @@ class Courier:
 
         lane: Lane = ("channel", delivery.place.channel or 0)
         self._queue_job(lane, TURN, delivery.match_id, tell)
+
+
+def _board_words(w: Words, board: Delivery, earlier: list[Delivery], room: int) -> str:
+    return board_text(board, earlier, w, room)

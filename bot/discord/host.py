@@ -62,6 +62,10 @@ class Presses(Protocol):
 
     async def rematch(self, interaction: discord.Interaction, match_id: int) -> None: ...
 
+    async def hand(
+        self, interaction: discord.Interaction, match_id: int | None, where: str | None
+    ) -> None: ...
+
     async def answer_resign(
         self,
         interaction: discord.Interaction,

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.discord.components import Rebuilt, button, release
 from bot.discord.host import Host, host_of
+from bot.discord.installs import everywhere
 from bot.service import queries, reachable, shown_here, wording
 from bot.service.replays import Replays, composite, export
 from games.words import N_, Words
@@ -216,7 +217,7 @@ class Replay(commands.Cog):
             Choice(name=N_("pages"), value="pages"),
         ]
     )
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    @everywhere
     async def replay(
         self,
         interaction: discord.Interaction,

@@ -31,6 +31,7 @@ from bot.discord.actions import (
 )
 from bot.discord.commands import GAME_CHOICES, parse_options
 from bot.discord.host import Host, channel_of
+from bot.discord.installs import server_only
 from bot.discord.locales import OPTIONS_HELP, START_HELP
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
@@ -136,7 +137,7 @@ def stage(info: TournamentInfo, w: Words) -> str:
     )
 
 
-@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+@server_only
 class TournamentCommands(
     commands.GroupCog, group_name="tournament", group_description=N_("Tournaments on this server")
 ):

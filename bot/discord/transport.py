@@ -90,7 +90,7 @@ class Transport:
         place = delivery.place
         guild = self.bot.get_guild(place.guild_id) if place.guild_id else None
         parts = [f"**{guild.name}**" if guild else None]
-        parts.append(f"<#{place.channel}>" if place.channel else None)
+        parts.append(f"<#{place.channel}>" if place.channel and not place.talk else None)
         w = i18n.words(delivery.lang)
         parts.append(
             w.gettext("{game} match #{id}").format(

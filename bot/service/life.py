@@ -192,8 +192,10 @@ class MatchLife:
         days_per_move: int | None = None,
         rated: bool = True,
         rematch_of: int | None = None,
+        talk: bool = False,
     ) -> Outcome:
-        """Challenge ``opponent``, or anyone when it is None (an open challenge)."""
+        """Challenge ``opponent``, or anyone when it is None (an open challenge); ``talk``:
+        made in a conversation reached only through interactions (``Place.talk``)."""
         await self.languages.ready()
         rules, days = checked_terms(game, options, days_per_move)
         if opponent is not None and opponent.user_id == challenger.user_id:
@@ -205,7 +207,7 @@ class MatchLife:
                 await self._check_flood(challenger.user_id, channel_id, now)
             row, deliveries = await self._create(
                 rules.name, challenger, opponent, players, guild_id, channel_id, options,
-                days, rated, rematch_of, now + self.limits.hours * 3600,
+                days, rated, rematch_of, now + self.limits.hours * 3600, talk,
             )  # fmt: skip
             self._spend(challenger.user_id, now)
         self.clock.changed(row.deadline)
@@ -226,6 +228,7 @@ class MatchLife:
         rated: bool,
         rematch_of: int | None,
         expires: float,
+        talk: bool = False,
     ) -> tuple[MatchRow, list[Delivery]]:
         """Store a new challenge; until answered its ``deadline`` is when it expires."""
         new = MatchRow(
@@ -249,6 +252,7 @@ class MatchLife:
             result=None,
             rematch_of=rematch_of,
             rated=rated,
+            talk=talk,
         )
         people = await self.store.people(new.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
@@ -400,6 +404,7 @@ class MatchLife:
             days_per_move=row.days_per_move,
             rated=row.rated,
             rematch_of=row.id,
+            talk=row.talk,
         )
 
     # -- play -------------------------------------------------------------------------------

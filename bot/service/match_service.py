@@ -289,8 +289,12 @@ class MatchService:
         rated: bool = True,
         rematch_of: int | None = None,
         duplicate: bool = False,
+        talk: bool = False,
     ) -> Outcome:
         """Challenge ``opponent``, or anyone when it is None (an open challenge).
+
+        ``talk``: the match lives in a conversation the bot reaches only by answering
+        interactions (``Place.talk``); such a match belongs to no server (``guild_id`` None).
 
         ``rated=False`` keeps the match out of ratings (the local sandbox's practice games).
         ``duplicate``: the match is the first leg of a duplicate match (tournaments.py); its
@@ -299,7 +303,7 @@ class MatchService:
         if duplicate:
             info, deliveries = await self.life.challenge(
                 challenger, opponent, game, guild_id=guild_id, channel_id=channel_id,
-                options=options, days_per_move=days_per_move, rated=False,
+                options=options, days_per_move=days_per_move, rated=False, talk=talk,
             )  # fmt: skip
             return info, await self.tournaments.register_duplicate(info.id, deliveries, rated)
         return await self.life.challenge(
@@ -312,6 +316,7 @@ class MatchService:
             days_per_move=days_per_move,
             rated=rated,
             rematch_of=rematch_of,
+            talk=talk,
         )
 
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
@@ -370,6 +375,12 @@ class MatchService:
         between): to send at start-up, oldest first, now this process's alone (see
         :meth:`MatchStore.unsent`)."""
         return await self._worded(await self.store.unsent(at_start=True))
+
+    async def unsent_of(self, match_id: int) -> list[Delivery]:
+        """What a match owes and was never sent, oldest first, whoever claimed it: for a match
+        in a conversation, where messages go only as answers to interactions, what waited
+        for the next one (see ``bot.discord.talk``)."""
+        return await self._worded(await self.store.unsent_of(match_id))
 
     async def left_unsent(self) -> list[Delivery]:
         """While running: deliveries left unsent by a process that stopped (or whose claim

@@ -278,7 +278,15 @@ def _row_fields(
         rematch_of=stored["rematch_of"],
         rated=bool(stored["rated"]),
         alarm=_alarm(stored),
+        talk=_talks(stored),
     )
+
+
+def _talks(stored: Row) -> bool:
+    """Whether the match lives in a conversation (``Place.talk``); a row's keys, not its
+    values, are what ``in`` must look at (``in`` on a row looks at its values)."""
+    keys = stored.keys()
+    return "talk" in keys and stored["talk"] == 1
 
 
 def _alarm(stored: Row) -> tuple[float | None, float | None] | None:
@@ -671,7 +679,8 @@ class MatchStore:
             cursor = conn.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, challenger_id, opponent_id,"
                 " options, status, days_per_move, rated, rematch_of, deadline, reminder_at,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, talk)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.game,
                     row.guild_id,
@@ -687,6 +696,7 @@ class MatchStore:
                     row.reminder_at,
                     now,
                     now,
+                    int(row.talk),
                 ),
             )
             assert cursor.lastrowid is not None
@@ -755,6 +765,22 @@ class MatchStore:
                 continue
             unsent.append(replace(delivery, outbox_id=stored["id"]))
         return unsent
+
+    async def unsent_of(self, match_id: int) -> list[Delivery]:
+        """One match's deliveries stored and not yet marked sent, oldest first (claimed or
+        not: the caller sends them as the answer to an interaction made in that match)."""
+        rows = await self.db.fetchall(
+            "SELECT id, delivery FROM outbox WHERE match_id = ? AND sent_at IS NULL ORDER BY id",
+            (match_id,),
+        )
+        found = []
+        for stored in rows:
+            try:
+                delivery = Delivery.from_json(json.loads(stored["delivery"]))
+            except (ValueError, TypeError, KeyError):
+                continue  # the start-up's replay drops it (see ``unsent``)
+            found.append(replace(delivery, outbox_id=stored["id"]))
+        return found
 
     async def mark_sent(self, outbox_ids: Iterable[int]) -> None:
         """Note these outbox rows sent, so no start-up ever sends them again."""

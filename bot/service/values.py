@@ -97,11 +97,16 @@ def person(people: People, user_id: int) -> PlayerProfile:
 
 @dataclass(frozen=True)
 class Place:
-    """Where a match's public messages go: its thread if it has one, else its channel."""
+    """Where a match's public messages go: its thread if it has one, else its channel.
+
+    ``talk``: the channel is a conversation the bot is no member of (a DM or group DM between
+    people, a server without the bot): nothing is posted there on the bot's own, its public
+    messages are the answers to the interactions made there."""
 
     guild_id: int | None = None
     channel_id: int | None = None
     thread_id: int | None = None
+    talk: bool = False
 
     @property
     def channel(self) -> int | None:
@@ -113,6 +118,7 @@ class Place:
             "guild_id": self.guild_id,
             "channel_id": self.channel_id,
             "thread_id": self.thread_id,
+            "talk": self.talk,
         }
 
 
@@ -238,6 +244,7 @@ class MatchInfo:
     to_move: int | None
     version: int
     result: Json | None
+    talk: bool = False  # lives in a conversation reached only through interactions (Place)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays in this match, or None for anyone else."""
@@ -379,6 +386,7 @@ class MatchRow:
     # The match's row of clocks as stored, (deadline, reminder_at): when the clock task
     # looks at it, never later than the due times above (see ``alarm_for``); None: no row.
     alarm: tuple[float | None, float | None] | None = None
+    talk: bool = False  # see ``Place.talk``; never changes once made
 
     def but(self, **changes: Any) -> MatchRow:
         """The row with ``changes`` made: ``dataclasses.replace`` without its checks and
@@ -404,7 +412,7 @@ class MatchRow:
     # Read several times for every move: made once per row (a changed row is a new object).
     @cached_property
     def place(self) -> Place:
-        return Place(self.guild_id, self.channel_id, self.thread_id)
+        return Place(self.guild_id, self.channel_id, self.thread_id, self.talk)
 
     @cached_property
     def deal_said(self) -> tuple[str, ...]:
@@ -453,6 +461,7 @@ class MatchRow:
             to_move=self.to_move_id,
             version=self.version,
             result=None if self.result is None else dict(self.result),
+            talk=self.talk,
         )
 
 

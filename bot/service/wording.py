@@ -775,7 +775,16 @@ def timed_out(
         title=title(row, w), name=names[1 - seat]
     )
     dm = delivery("dm", row, people, to, text, w, names=names)
-    return [*ending(row, people, changes, now, public), dm]
+    said = [*ending(row, people, changes, now, public), dm]
+    if row.talk:
+        # No channel to post the result in on the bot's own: the winner hears it privately.
+        winner = row.seat_ids[1 - seat]
+        ww = words_for(people, winner, public)
+        won = ww.gettext("{name} ran out of time in {title}: you win.").format(
+            name=names[seat], title=title(row, ww)
+        )
+        said.append(delivery("dm", row, people, winner, won, ww, names=names))
+    return said
 
 
 def reminder(row: MatchRow, people: People, seat: int, now: float) -> list[Delivery]:

@@ -317,6 +317,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     """
     ALTER TABLE players ADD COLUMN web INTEGER NOT NULL DEFAULT 0 CHECK (web IN (-1, 0, 1));
     """,
+    # 12: where a match lives: 0 a channel the bot posts in; 1 a conversation the bot is no
+    # member of (a DM or group DM between people, a server without the bot), reached only by
+    # answering the interactions made there.
+    """
+    ALTER TABLE matches ADD COLUMN talk INTEGER NOT NULL DEFAULT 0 CHECK (talk IN (0, 1));
+    """,
 )
 
 

@@ -37,6 +37,7 @@ PLACEHOLDER = 150
 
 CALLBACK_WINDOW = 3.0  # seconds from the event to the first answer
 FOLLOWUP_WINDOW = 15 * 60.0  # seconds an interaction's token stays valid
+FOLLOWUPS = 5  # follow-ups per interaction where the app is no member (a user install)
 
 CHOICES = 25  # autocomplete choices, and a command option's fixed choices
 CHOICE_TEXT = 100  # a choice's name (and its localizations) and a string value
@@ -76,6 +77,7 @@ INVALID_FORM_BODY = 50035
 UNKNOWN_INTERACTION = 10062
 INVALID_WEBHOOK_TOKEN = 50027
 MISSING_ACCESS = 50001
+MAX_FOLLOWUPS = 40094  # an interaction past its follow-ups
 TOO_LARGE = 40005
 
 

@@ -39,6 +39,11 @@ def snowflake() -> int:
 
 
 MANAGE_GUILD = 1 << 5
+USE_EXTERNAL_APPS = 1 << 50
+ALL_PERMISSIONS = ((1 << 41) - 1) | USE_EXTERNAL_APPS
+# Interaction contexts and integration types, as Discord numbers them.
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = "0", "1"
 
 
 def _now() -> str:
@@ -72,7 +77,7 @@ class FakeUser:
             "mute": False,
             "flags": 0,
             "nick": None,
-            "permissions": str(((1 << 41) - 1) & ~(0 if self.manager else MANAGE_GUILD)),
+            "permissions": str(ALL_PERMISSIONS & ~(0 if self.manager else MANAGE_GUILD)),
         }
 
 
@@ -199,6 +204,12 @@ class FakeDiscord:
         # what each was and why. A test of the bot expects none.
         self.refused: list[str] = []
         self.no_access: set[int] = set()  # channels the bot cannot see (not a member there)
+        # Tapis installed to a person's account: users who did, and the places where the bot
+        # is no member (group DMs, servers without it: guild id -> whether their members may
+        # use external apps; without, every answer there is forced private).
+        self.installed: set[int] = set()
+        self.outside_guilds: dict[int, bool] = {}
+        self._owners: dict[str, Json] = {}  # message id -> who installed the app for it
         self.clock_offset = 0.0  # seconds the tests moved the fake's clock on (advance)
         self.guild_locale = "en-US"  # the server's language in Discord
         self.identified = asyncio.Event()
@@ -256,6 +267,33 @@ class FakeDiscord:
                                 "archive_timestamp": _now(), "locked": False},
         }  # fmt: skip
         return thread_id
+
+    def add_group_dm(self, *users: FakeUser) -> int:
+        """A group DM between ``users`` (or a DM between two of them): the bot is no member
+        there, so it may only answer interactions made there."""
+        channel_id = snowflake()
+        self.channels[channel_id] = {
+            "id": str(channel_id), "type": 3, "name": None, "icon": None,
+            "owner_id": str(users[0].id), "last_message_id": None,
+            "recipients": [u.payload() for u in users],
+        }  # fmt: skip
+        self.no_access.add(channel_id)
+        return channel_id
+
+    def add_outside_server(self, name: str = "ailleurs", *, external_apps: bool = True) -> int:
+        """A channel of another server, which never invited the bot: reached only through a
+        member's own install. ``external_apps``: whether its members may use external apps
+        (if not, Discord makes every answer there private)."""
+        guild_id = snowflake()
+        self.outside_guilds[guild_id] = external_apps
+        channel_id = snowflake()
+        self.channels[channel_id] = {
+            "id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": name,
+            "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+            "topic": None, "last_message_id": None, "rate_limit_per_user": 0,
+        }  # fmt: skip
+        self.no_access.add(channel_id)
+        return channel_id
 
     def now(self) -> float:
         """The fake's clock, by which interactions' windows are measured: the machine's,
@@ -460,6 +498,20 @@ class FakeDiscord:
         self, kind: int, user: FakeUser, data: Json, channel_id: int, message: Json | None = None
     ) -> Json:
         channel = self.channels[channel_id]
+        guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        outside = channel["type"] == 3 or (guild_id is not None and guild_id != self.guild_id)
+        owners: Json = {}
+        if not outside:
+            owners[GUILD_INSTALL] = str(self.guild_id)
+        if user.id in self.installed:
+            owners[USER_INSTALL] = str(user.id)
+        if message is not None and str(message.get("id")) in self._owners:
+            owners = dict(self._owners[str(message["id"])])  # whoever made the message's
+        if outside and not owners:
+            raise AssertionError(
+                f"{user.name} cannot use Tapis there: nobody installed it for that interaction"
+            )
+        forced = guild_id is not None and outside and not self.outside_guilds.get(guild_id, True)
         payload: Json = {
             "id": str(snowflake()),
             "application_id": str(self.app_id),
@@ -472,22 +524,26 @@ class FakeDiscord:
             "locale": user.locale,
             "app_permissions": str((1 << 41) - 1),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": owners,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
-        if channel["type"] == 1:
+        if channel["type"] in (1, 3):
             payload["user"] = user.payload()
-            payload["context"] = 1
+            payload["context"] = BOT_DM if channel["type"] == 1 else PRIVATE_CHANNEL
         else:
-            payload["guild_id"] = str(self.guild_id)
+            assert guild_id is not None
+            payload["guild_id"] = str(guild_id)
             payload["guild"] = {
-                "id": str(self.guild_id),
+                "id": str(guild_id),
                 "locale": self.guild_locale,
                 "features": [],
             }
             payload["guild_locale"] = self.guild_locale
-            payload["member"] = user.member()
-            payload["context"] = 0
+            member = user.member()
+            if forced:
+                member["permissions"] = str(int(member["permissions"]) & ~USE_EXTERNAL_APPS)
+            payload["member"] = member
+            payload["context"] = GUILD
         if message is not None:
             payload["message"] = message
         dm = channel["type"] == 1
@@ -499,6 +555,10 @@ class FakeDiscord:
             "user_id": user.id,
             "kind": kind,
             "created": self.now(),  # the event: both windows are measured from it
+            "outside": outside,  # the bot is no member: at most FOLLOWUPS follow-ups
+            "forced": forced,  # every answer private (no Use External Apps)
+            "owners": owners,
+            "followups": 0,
         }
         return payload
 
@@ -564,7 +624,29 @@ class FakeDiscord:
     ) -> FakeInteraction:
         """``user`` runs ``/path`` (``"challenge"`` or ``"tapis rules"``) with these options."""
         data = self._command_data(path, values)
-        return await self._send_interaction(2, user, data, channel_id or self.channel_id)
+        where = channel_id or self.channel_id
+        self._offered(user, path.split()[0], where)
+        return await self._send_interaction(2, user, data, where)
+
+    def _offered(self, user: FakeUser, name: str, channel_id: int) -> None:
+        """Whether Discord offers ``/name`` to ``user`` in that channel, by the command's
+        ``contexts`` and ``integration_types`` as synced; a client shows nothing else."""
+        command = self._find_command(name)
+        assert command is not None
+        channel = self.channels[channel_id]
+        guild = int(channel["guild_id"]) if channel.get("guild_id") else None
+        context = {1: BOT_DM, 3: PRIVATE_CHANNEL}.get(channel["type"], GUILD)
+        if command.get("guild_id") and (context != GUILD or guild != self.guild_id):
+            raise AssertionError(f"/{name} is a command of one server only, not offered there")
+        contexts = command.get("contexts")
+        if contexts is not None and context not in contexts:
+            raise AssertionError(f"/{name} is not offered in context {context}")
+        installs = {int(t) for t in command.get("integration_types") or [0]}
+        by_server = context == GUILD and guild == self.guild_id and 0 in installs
+        by_user = user.id in self.installed and 1 in installs
+        by_dm = context == BOT_DM and 0 in installs
+        if not (by_server or by_user or by_dm):
+            raise AssertionError(f"/{name} is not offered to {user.name} there")
 
     async def autocomplete(
         self,
@@ -996,6 +1078,9 @@ class FakeDiscord:
         origin["answered"] = True
         kind = int(body["type"])
         data = body.get("data") or {}
+        if origin.get("forced") and kind in (4, 5):
+            data = {**data, "flags": int(data.get("flags") or 0) | EPHEMERAL}
+            body = {**body, "data": data}
         if kind in (4, 5):
             # A new reply is ephemeral by its own flags; an update (6, 7) changes the
             # component's message, which stays as private or public as it was.
@@ -1006,6 +1091,8 @@ class FakeDiscord:
             message = self._message(int(origin.get("channel_id") or 0), data, files)
             origin["message"] = message
             resource["message"] = message
+            if origin.get("owners"):
+                self._owners[message["id"]] = origin["owners"]
         self._record(
             Sent(
                 "callback",
@@ -1038,7 +1125,16 @@ class FakeDiscord:
             raise _Reply(404, {"message": "Unknown Webhook", "code": 10015})
         self._token(token)
         self._check_message("follow-up", body, files, limits.REPLY_FLAGS)
+        if origin.get("outside"):
+            if origin["followups"] >= limits.FOLLOWUPS:
+                self.refused.append("a follow-up past an interaction's limit (no member there)")
+                raise _Reply(400, {"message": MAX_FOLLOWUPS, "code": limits.MAX_FOLLOWUPS})
+            origin["followups"] += 1
+        if origin.get("forced"):
+            body = {**body, "flags": int(body.get("flags") or 0) | EPHEMERAL}
         message = self._message(int(origin.get("channel_id") or 0), body, files)
+        if origin.get("owners"):
+            self._owners[message["id"]] = origin["owners"]
         self._record(
             Sent(
                 "followup", body, files, origin.get("channel_id"), token=token, message=message,
@@ -1119,6 +1215,7 @@ def _route_name(parts: list[str]) -> str:
     return "/" + "/".join(out)
 
 
+MAX_FOLLOWUPS = "This interaction has hit the maximum number of follow up messages"
 NONCE_WINDOW = 300.0  # seconds a nonce is remembered ("a few minutes")
 
 
