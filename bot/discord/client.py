@@ -14,7 +14,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.discord.actions import SORRY, Actions, words_of
+from bot.discord.actions import Actions
+from bot.discord.answers import SORRY, words_of
 from bot.discord.commands import Info, Play
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.config import Settings

@@ -16,7 +16,8 @@ from discord.ext import commands
 
 import games
 from bot.discord import privacy
-from bot.discord.actions import Actions, tell, words_of
+from bot.discord.actions import Actions
+from bot.discord.answers import tell, words_of
 from bot.discord.components import pretty
 from bot.discord.host import Host
 from bot.discord.installs import everywhere, server_and_dm

@@ -45,7 +45,7 @@ class Sender(Protocol):
 
 
 class Presses(Protocol):
-    """What a pressed button asks for (``bot.discord.actions.Actions`` does it)."""
+    """What a pressed button asks for (``bot.discord.actions.Actions``)."""
 
     async def play(
         self,

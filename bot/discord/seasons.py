@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 import games
-from bot.discord.actions import tell, tell_instead
+from bot.discord.answers import tell, tell_instead
 from bot.discord.host import Host
 from bot.discord.names import NO_PINGS
 from bot.service import ServiceError

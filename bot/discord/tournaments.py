@@ -20,7 +20,7 @@ from discord.ext import commands
 
 import rendering.standings
 from bot import i18n
-from bot.discord.actions import (
+from bot.discord.answers import (
     ON_A_SERVER,
     THREAD_ARCHIVE_MINUTES,
     defer,

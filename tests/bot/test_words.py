@@ -15,7 +15,7 @@ import pytest
 
 import games
 from bot import i18n
-from bot.discord.actions import answered_post, thread_name
+from bot.discord.challenges import answered_post, thread_name
 from bot.discord.commands import _label, help_text, record
 from bot.service import MatchService, PlayerRef, ServiceError, wording
 from bot.service import life as life_module

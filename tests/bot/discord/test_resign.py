@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord import actions
+from bot.discord import moves
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -68,7 +68,7 @@ async def test_an_old_question_expires_without_resigning(
     bot = await start_bot()
     table = await Table.open(fake, bot, "cinq-as", "rounds=1", alice, bob)
     question = await (await fake.slash(alice, "resign", table.thread_id)).finished()
-    monkeypatch.setattr(actions, "RESIGN_WINDOW", -1)
+    monkeypatch.setattr(moves, "RESIGN_WINDOW", -1)
     confirm = _button(question.custom_ids(), "confirm")
     answer = await (await fake.press(alice, question, confirm)).finished()
     assert "expired" in answer.content and not answer.custom_ids()
