@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import math
@@ -51,11 +50,12 @@ import discord
 
 from bot import i18n
 from bot.discord import talk
-from bot.discord.components import hand_button, move_buttons, release, rematch_buttons
-from bot.discord.names import NO_PINGS, pings, plain_name
+from bot.discord.components import move_buttons, release, rematch_buttons
+from bot.discord.conversations import Conversations
+from bot.discord.names import NO_PINGS, plain_name
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
-from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Lane, Outgoing
+from bot.discord.queue import NOTICE, TURN, Item, Lane, Outgoing
 from bot.discord.transport import (
     LIMIT,
     PREPAID,
@@ -65,10 +65,10 @@ from bot.discord.transport import (
     board_ping,
     png,
 )
+from bot.discord.triage import board_text, mid_turn, nonce, priority, waits_for_turn
 from bot.process import logs, metrics
 from bot.service import Delivery
 from bot.service.computer import for_people, is_computer
-from games.words import Words
 
 log = logging.getLogger(__name__)
 WORKERS = 8
@@ -89,83 +89,6 @@ def workers_for(per_second: int) -> int:
     most :data:`MAX_WORKERS`), never fewer."""
     wanted = math.ceil(per_second * WORKERS / BUDGET_PER_SECOND)
     return max(WORKERS, min(MAX_WORKERS, wanted))
-
-
-def nonce(delivery: Delivery, suffix: str = "") -> str | None:
-    """The message's nonce, from its outbox row: Discord keeps one message per nonce for a
-    few minutes (``enforce_nonce``), so a resend after a crash between sending and marking
-    is not shown twice. None for what is not from the outbox (a hand asked for)."""
-    return None if delivery.outbox_id is None else f"ob{delivery.outbox_id}{suffix}"
-
-
-def priority(delivery: Delivery) -> int:
-    """How urgent a delivery is to the people waiting on it."""
-    if delivery.kind == "hand":
-        return TURN
-    if delivery.kind == "dm":
-        # A DM about a match still in play is a clock reminder; the others tell its end.
-        return REMINDER if delivery.status == "active" else TURN
-    return BOARD if delivery.kind == "board" else NOTICE
-
-
-def mid_turn(delivery: Delivery) -> bool:
-    """A board made while the player who just moved is still to move."""
-    view = delivery.view or {}
-    last = view.get("last_move")
-    return (
-        delivery.kind == "board"
-        and delivery.status == "active"
-        and isinstance(last, dict)
-        and last.get("seat") is not None
-        and last.get("seat") == view.get("to_move")
-    )
-
-
-def board_text(board: Delivery, earlier: Sequence[Delivery], w: Words, room: int = LIMIT) -> str:
-    """``board``'s text naming, before its own news, the news of the ``earlier`` boards it
-    replaced while they waited (oldest first): every move since the last board posted.
-
-    A board's news is its lines after the title (``Delivery.news``); a board met twice (the
-    same version) is told once. Within ``room`` characters: when the moves do not all fit,
-    the newest are kept and a line says how many earlier ones are left out."""
-    lines = board.text.split("\n")
-    own = len(board.news)
-    if not earlier or tuple(lines[1 : 1 + own]) != board.news:
-        return board.text[:room]  # nothing to add, or not shaped as a board: as it is
-    chapters: list[tuple[str, ...]] = []
-    seen: set[int] = set()
-    for one in (*earlier, board):
-        if one.news and one.version not in seen:
-            seen.add(one.version)
-            chapters.append(one.news)
-    head, tail = lines[0], lines[1 + own :]
-
-    def left_out_line(count: int) -> str:
-        said = w.ngettext("… and {count} earlier move", "… and {count} earlier moves", count)
-        return said.format(count=w.number(count))
-
-    # From the newest back, as many moves as fit with the line about the rest; the newest
-    # always (its own board's text fits, as the service made it).
-    size, kept = len(head) + sum(len(line) + 1 for line in tail), 0
-    for chapter in reversed(chapters):
-        grown = size + sum(len(line) + 1 for line in chapter)
-        left_out = len(chapters) - kept - 1
-        if kept and grown + (len(left_out_line(left_out)) + 1 if left_out else 0) > room:
-            break
-        size, kept = grown, kept + 1
-    left_out = len(chapters) - kept
-    said = [head] + ([left_out_line(left_out)] if left_out else [])
-    said += [line for chapter in chapters[left_out:] for line in chapter]
-    return "\n".join(said + tail)[:room]
-
-
-def waits_for_turn(delivery: Delivery, acting: int | None) -> bool:
-    """A hand for a player who is not to move, in a match still in play: nothing for them to
-    do with it yet (and the one who acted gets theirs in the interaction's answer)."""
-    if delivery.kind != "hand" or delivery.to == acting or delivery.status != "active":
-        return False
-    view = delivery.view or {}
-    return view.get("to_move") is not None and view.get("to_move") != view.get("seat")
 
 
 class Courier:
@@ -199,11 +122,9 @@ class Courier:
         self._settled.set()
         self._marks: list[Delivery] = []
         self._marker: asyncio.Task[None] | None = None
-        # Matches in conversations the bot is no member of: their interactions (talk.py).
-        self.talks = talk.Talks()
-        self._held: dict[int, list[Delivery]] = {}  # a conversation's DMs that could not go
-        self._spoken: set[int] = set()  # outbox rows said in a conversation: never twice
-        self._speaking = asyncio.Lock()  # one interaction's follow-ups at a time
+        # Matches in conversations the bot is no member of: said with their interactions.
+        self.conversations = Conversations(self.picture, self._mark)
+        self.talks = self.conversations.talks
 
     @property
     def gauge(self) -> Gauge:
@@ -277,61 +198,9 @@ class Courier:
             await interaction.followup.send(reply[:LIMIT], ephemeral=True)
             self.talks.spend(interaction)
             told = True
-        if spoken or (interaction is not None and self._held):
-            await self._speak(spoken, interaction)
+        if spoken or (interaction is not None and self.conversations.held):
+            await self.conversations.speak(spoken, interaction)
         return told
-
-    async def _speak(self, spoken: list[Delivery], interaction: discord.Interaction | None) -> None:
-        """Boards and notices of matches in conversations, as follow-ups of an interaction
-        made there (see talk.py); what finds none stays unsent, for the next one. A DM that
-        could not go in such a match (held) goes with it too."""
-        async with self._speaking:
-            await self._speak_now(spoken, interaction)
-
-    async def _speak_now(
-        self, spoken: list[Delivery], interaction: discord.Interaction | None
-    ) -> None:
-        by_match: dict[int, list[Delivery]] = {}
-        for delivery in spoken:
-            if delivery.outbox_id not in self._spoken:  # two flows may find the same row
-                by_match.setdefault(delivery.match_id, []).append(delivery)
-        if interaction is not None:
-            for match_id in self._held:
-                by_match.setdefault(match_id, [])
-        for match_id, fresh in by_match.items():
-            items = [*self._held.get(match_id, []), *fresh]
-            carrier = self.talks.carrier(match_id, items[0].place.channel, interaction)
-            if carrier is None:
-                continue
-            self._held.pop(match_id, None)
-            words = functools.partial(_board_words, i18n.words(items[-1].lang))
-            for said in talk.compose(items, words, board_ping):
-                if self.talks.left(carrier) <= 0:
-                    break
-                await self._say(carrier, said, match_id)
-
-    async def _say(self, carrier: discord.Interaction, said: talk.Said, match_id: int) -> None:
-        """One follow-up in a conversation; its deliveries marked sent once it went."""
-        picture = None if said.board is None else await self.picture(said.board)
-        active = any(d.status == "active" for d in said.told)
-        components = hand_button(match_id, i18n.words(said.told[-1].lang)) if active else None
-        self.talks.spend(carrier)
-        try:
-            await carrier.followup.send(
-                said.text[:LIMIT] or "\u200b",
-                file=png(picture, "table"),
-                view=components or discord.utils.MISSING,
-                allowed_mentions=pings(said.mention),
-            )
-        except discord.HTTPException:
-            log.warning("could not answer in the conversation of match %s", match_id)
-            return
-        finally:
-            release(components)
-        for delivery in said.told:
-            if delivery.outbox_id is not None:
-                self._spoken.add(delivery.outbox_id)
-                self._mark(delivery)
 
     async def deliver(self, deliveries: list[Delivery]) -> None:
         """Send deliveries that answer no interaction (the computer's moves, the clocks, a
@@ -686,7 +555,7 @@ class Courier:
                     # No channel of the bot's: said with the next interaction in the match.
                     shown = replace(delivery, kind="notice", text=f"<@{to}> {delivery.text}",
                                     outbox_id=None)  # fmt: skip
-                    self._held.setdefault(delivery.match_id, []).append(shown)
+                    self.conversations.hold(shown)
                     return
                 await self.transport.public(
                     delivery.place, f"<@{to}> {delivery.text}", None, to, nonce=nonce(delivery)
@@ -751,7 +620,3 @@ class Courier:
 
         lane: Lane = ("channel", delivery.place.channel or 0)
         self._queue_job(lane, TURN, delivery.match_id, tell)
-
-
-def _board_words(w: Words, board: Delivery, earlier: list[Delivery], room: int) -> str:
-    return board_text(board, earlier, w, room)

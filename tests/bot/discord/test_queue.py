@@ -11,8 +11,7 @@ import discord
 import pytest
 
 import games
-from bot import i18n
-from bot.discord.courier import Courier, board_text
+from bot.discord.courier import Courier
 from bot.discord.pacing import Gauge
 from bot.discord.queue import BOARD, NOTICE, REMINDER, TURN, Item, Outgoing
 from bot.service import Delivery, Place
@@ -207,54 +206,6 @@ def _params(path: str, status: int = 200, headers: dict[str, str] | None = None)
     response.status, response.headers = status, headers or {}  # type: ignore[attr-defined]
     params.url, params.response = url, response  # type: ignore[attr-defined]
     return params
-
-
-def _board(version: int, *news: str, tail: str = "Score: 0 – 0.") -> Delivery:
-    text = "\n".join(["**Le 5 As #7**", *news, tail])
-    return Delivery("board", 7, None, text, version=version, news=news)
-
-
-def test_a_board_names_the_moves_of_the_boards_it_replaced_once_in_order() -> None:
-    w = i18n.words("en")
-    first, second = _board(3, "Alice: plays 3♠."), _board(4, "Alice: draws.")
-    last = _board(5, "Bob: plays 5♥.", "Round 1: Alice 12, Bob 4.", tail="Bob to play.")
-    text = board_text(last, [first, second, _board(4, "Alice: draws.")], w)
-    assert text.split("\n") == [
-        "**Le 5 As #7**",
-        "Alice: plays 3♠.",
-        "Alice: draws.",
-        "Bob: plays 5♥.",
-        "Round 1: Alice 12, Bob 4.",
-        "Bob to play.",
-    ]
-    assert board_text(last, [], w) == last.text  # nothing replaced: as the service made it
-
-
-@pytest.mark.parametrize(
-    ("lang", "said"),
-    [
-        ("en", "… and 1 earlier move"),
-        ("fr", "… et 1 coup précédent"),
-        ("sv", "… och 1 tidigare drag"),
-    ],
-)
-def test_a_board_keeps_the_newest_moves_within_discords_length(lang: str, said: str) -> None:
-    w = i18n.words(lang)
-    earlier = [_board(v, f"Alice: move number {v} " + "·" * 80 + ".") for v in range(1, 60)]
-    last = _board(60, "Bob: the last move.")
-    text = board_text(last, earlier, w, room=1000)
-    lines = text.split("\n")
-    assert len(text) <= 1000
-    assert lines[-2:] == ["Bob: the last move.", "Score: 0 – 0."]
-    kept = [line for line in lines if line.startswith("Alice: move number")]
-    numbers = [int(line.split()[3]) for line in kept]
-    assert numbers == list(range(60 - len(numbers), 60)) and len(numbers) > 5  # the newest
-    left_out = 59 - len(numbers)
-    assert lines[1] == w.ngettext(
-        "… and {count} earlier move", "… and {count} earlier moves", left_out
-    ).format(count=left_out)
-    one = board_text(last, earlier[-2:], w, room=len(last.text) + len(earlier[-1].news[0]) + 40)
-    assert one.split("\n")[1] == said
 
 
 async def test_a_replaced_message_is_freed_at_once_not_left_to_the_collector() -> None:

@@ -171,7 +171,7 @@ async def test_a_board_read_back_after_its_match_moved_on_still_tells_its_move(
     match moved on shows the table as it is now but still tells the move it owed, keeps
     its version and calls nobody; the newer board that replaces it in the courier's queue
     tells both moves, in order."""
-    from bot.discord.courier import board_text
+    from bot.discord.triage import board_text
     from bot.i18n import words
 
     _, first, second = await _two_moves(service)
