@@ -243,7 +243,9 @@ class Moves(Desk):
         except ServiceError as error:
             await tell(interaction, error)
             return
-        public = shown_here(info.guild_id, interaction.guild_id)
+        # Its own conversation sees a match played there: the board is theirs to look at.
+        at_home = info.talk and info.channel_id == interaction.channel_id
+        public = at_home or shown_here(info.guild_id, interaction.guild_id)
         await defer(interaction, ephemeral=not public)
         try:
             delivery = await self.service.board_delivery(match_id)
@@ -257,3 +259,8 @@ class Moves(Desk):
             ephemeral=not public,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        self.courier.talks.spend(interaction)
+        if at_home:
+            # What the conversation was owed (a result on time, a board no interaction
+            # carried) goes with this answer, after the table it asked for.
+            await self.courier.send(await self._waiting(info, []), interaction)

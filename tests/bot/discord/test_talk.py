@@ -10,14 +10,18 @@ minutes), and the ``fake`` fixture fails a test for any refusal.
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 import games
 from bot.discord.client import TapisBot
+from bot.service import MatchService
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table, _component, menu_values
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
+from tests.waiting import until
 
 HAND = "tapis:myhand:"
 
@@ -42,10 +46,13 @@ class TalkTable(Table):
         challenger: FakeUser,
         opponent: FakeUser,
         channel: int,
+        days: int | None = None,
     ) -> TalkTable:
+        extra = {"days": days} if days else {}
         handle = await fake.slash(
-            challenger, "challenge", channel, game=game, opponent=opponent, options=short(game)
-        )
+            challenger, "challenge", channel, game=game, opponent=opponent, options=short(game),
+            **extra,
+        )  # fmt: skip
         card = await fake.wait_for(
             lambda s: s.token == handle.token and any("accept" in c for c in s.custom_ids()),
             since=handle.since,
@@ -210,6 +217,71 @@ async def test_a_board_that_found_no_interaction_goes_with_the_next(
     assert board.kind == "followup"
     await bot.courier.settled()
     assert not [d for d in await bot.service.unsent_of(table.match_id) if d.kind == "board"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_the_clock_of_a_conversation_reminds_and_ends_by_dm(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, tmp_path: Path
+) -> None:
+    """No post of the bot's can reach a conversation, so its clock speaks by DM: the
+    reminder to the player to move, then the loss on time to both, across restarts; the
+    conversation hears of the result with its next interaction."""
+    fake.installed.add(alice.id)
+    channel = fake.add_group_dm(alice, bob)
+    clock, database = Clock(), tmp_path / "tapis.db"
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service, dev_guild=False)
+    table = await TalkTable.open_here(fake, bot, "piquet", alice, bob, channel, days=1)
+    info = await service.get(table.match_id)
+    late = table.players[info.to_move or 0]
+    other = next(u for u in table.players.values() if u is not late)
+    await bot.close()
+    await service.close()
+
+    clock.now += timedelta(hours=13)  # the reminder, 12 hours before the deadline, is due
+    since = len(fake.log)
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service, dev_guild=False)
+    reminder = await fake.wait_for(lambda s: s.dm_to == late.id, since=since)
+    assert f"#{table.match_id}" in reminder.content
+    await bot.close()
+    await service.close()
+
+    clock.now += timedelta(hours=12)  # past the deadline: lost on time at the next start
+    since = len(fake.log)
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service, dev_guild=False)
+    told = await fake.wait_for(
+        lambda s: s.dm_to == other.id and "time" in s.content.lower(), since=since
+    )
+    assert late.name in told.content and f"#{table.match_id}" in told.content
+    info = await service.get(table.match_id)
+    assert info.status == "finished" and info.result is not None
+    assert info.result["how"] == "time"
+    await bot.courier.settled()
+    assert not [s for s in fake.log if s.kind == "message" and s.channel_id == channel]
+    # The next interaction in the conversation carries the result there.
+    since = len(fake.log)
+    await (await fake.slash(alice, "board", channel, match=table.match_id)).finished()
+    said = await fake.wait_for(
+        lambda s: s.channel_id == channel and fake.is_public(s) and "is over" in s.content,
+        since=since,
+    )
+    assert late.name in said.content and "time" in said.content
+
+    async def all_said() -> bool:
+        return await service.unsent_of(table.match_id) == []
+
+    await until(all_said, "the conversation's owed messages marked sent")
+    await bot.close()
+    await service.close()
 
 
 async def test_forced_private_where_external_apps_are_off(
