@@ -44,8 +44,7 @@ from bot.service.values import (
     game_view,
 )
 from bot.storage.backends import open_database
-from bot.storage.sql import Database
-from bot.storage.sqlite import Closed
+from bot.storage.sql import Closed, Database
 from games.words import N_
 
 ACTIVE = ("challenge", "active")

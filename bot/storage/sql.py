@@ -6,8 +6,8 @@ write transaction by ``await db.transact(plan)``, and reads with ``db.fetchone``
 ``sqlite3.Connection`` offers (``execute`` with ``?`` placeholders, ``executemany``, and a
 cursor's ``rowcount``, ``lastrowid``, ``fetchone``, ``fetchall``), so on SQLite a plan runs on
 the very connection, with no layer in between (the embedded default stays as fast as it was),
-and on PostgreSQL on an adapter that speaks the same (``bot/storage/postgres.py``). The SQL itself
-is written once, in the dialect both accept.
+and on PostgreSQL on an adapter that speaks the same (``bot/storage/postgres_adapter.py``).
+The SQL itself is written once, in the dialect both accept (``bot/storage/dialect.py``).
 
 ``TAPIS_DB`` picks the backend: a ``postgresql://`` (or ``postgres://``) address is a
 PostgreSQL server, anything else a SQLite file. Only ``bot.storage.backends.open_database`` looks at
@@ -31,6 +31,10 @@ T = TypeVar("T")
 D = TypeVar("D", bound="DataclassInstance")
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class Closed(RuntimeError):
+    """The database was closed: nothing more can be written or read through it."""
 
 
 class Row(Protocol):

@@ -111,7 +111,7 @@ async def play_random(
 def rows(path: Path | str, sql: str, *params: object) -> list[tuple[object, ...]]:
     """Every row of ``sql`` (``?`` placeholders) on the test's database, whichever it is."""
     if isinstance(path, str):
-        from bot.storage.postgres import translate
+        from bot.storage.dialect import translate
 
         return pg.query(path, translate(sql).text, *params)
     conn = sqlite3.connect(path)
@@ -124,7 +124,7 @@ def rows(path: Path | str, sql: str, *params: object) -> list[tuple[object, ...]
 def write(path: Path | str, sql: str, *params: object) -> None:
     """Run one change (``?`` placeholders) on the test's database, committed at once."""
     if isinstance(path, str):
-        from bot.storage.postgres import translate
+        from bot.storage.dialect import translate
 
         pg.query(path, translate(sql).text, *params)
         return

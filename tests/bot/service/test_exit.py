@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import MatchService, PlayerRef
-from bot.storage.sqlite import Closed
+from bot.storage.sql import Closed
 
 ROOT = Path(__file__).resolve().parents[3]
 

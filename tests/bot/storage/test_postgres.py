@@ -16,9 +16,8 @@ import pytest
 
 import games
 from bot.service import Conflict, MatchService, NotYourTurn, Refused
-from bot.storage.postgres import PgDatabase, combined, translate
-from bot.storage.sql import Connection
-from bot.storage.sqlite import Closed
+from bot.storage.postgres import PgDatabase
+from bot.storage.sql import Closed, Connection
 from tests import pg, threads
 from tests.bot.conftest import ALICE, BOB, GAME, GUILD, FakeClock, rows, start_match
 from tests.waiting import until
@@ -368,29 +367,6 @@ async def test_inserts_wait_to_go_together_and_still_fail_their_own_plan(pg_url:
         assert rows(pg_url, "SELECT match_id FROM outbox ORDER BY id") == [(1,), (1,), (3,)]
     finally:
         await db.close()
-
-
-def test_statements_are_turned_into_postgresql_placeholders() -> None:
-    assert translate("SELECT a FROM t WHERE b = ? AND c = '?'").text == (
-        "SELECT a FROM t WHERE b = $1 AND c = '?'"
-    )
-    made = translate("INSERT INTO matches (game) VALUES (?)")
-    assert made.text.endswith("RETURNING id") and made.numbered and made.rows
-    kept = translate("INSERT INTO players (user_id) VALUES (?)")
-    assert not kept.numbered and not kept.rows and kept.deferred == kept.text
-    tagged = translate("INSERT INTO outbox (match_id, delivery) VALUES (?, ?)")
-    assert tagged.deferred == "INSERT INTO outbox (id, match_id, delivery) VALUES ($1, $2, $3)"
-    assert (
-        translate("INSERT INTO players (user_id) VALUES (?) ON CONFLICT DO NOTHING").deferred
-        is None
-    )
-    assert combined(
-        ["INSERT INTO a (x) VALUES ($1)", "INSERT INTO b (y, z) VALUES ($1, $2)"], [1, 2]
-    ) == (
-        "WITH s0 AS (INSERT INTO a (x) VALUES ($1) RETURNING 1),"
-        " s1 AS (INSERT INTO b (y, z) VALUES ($2, $3) RETURNING 1)"
-        " SELECT (SELECT count(*) FROM s0), (SELECT count(*) FROM s1)"
-    )
 
 
 async def test_a_server_that_cannot_be_reached_is_said_plainly(pg_url: str) -> None:
