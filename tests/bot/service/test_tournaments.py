@@ -79,7 +79,7 @@ async def test_a_start_time_starts_it_after_a_restart(
         )
         # Five players: two matches and a bye, made once however many passes ran.
         assert len(games) == 3 and sum(g["match_id"] is None for g in games) == 1
-        reports = await reopened.tournaments.reports()
+        reports = await reopened.tournaments.posts.reports()
         assert [r.kind for r in reports] == ["pairings"]
         assert "has the bye" in reports[0].text
     finally:
@@ -94,10 +94,10 @@ async def test_too_few_players_at_the_start_time_cancels_it(
     clock.now += timedelta(minutes=6)
     await service.tournaments.step()
     assert (await service.tournaments.get(tournament, GUILD)).status == "cancelled"
-    (report,) = await service.tournaments.reports()
+    (report,) = await service.tournaments.posts.reports()
     assert "could not start" in report.text and "1 player." in report.text
-    await service.tournaments.mark_reported(report)
-    assert await service.tournaments.reports() == []
+    await service.tournaments.posts.mark_reported(report)
+    assert await service.tournaments.posts.reports() == []
 
 
 @pytest.mark.parametrize(
@@ -143,8 +143,8 @@ async def test_who_leaves_between_the_legs_of_a_duplicate_loses_it(
         await service.tournaments.join(tournament, player, GUILD)
     await service.tournaments.start(tournament, PLAYERS[0].user_id, GUILD, manager=False)
     await service.tournaments.step()
-    (posting,) = await service.tournaments.postings()
-    await service.tournaments.opening(posting, None)
+    (posting,) = await service.tournaments.posts.postings()
+    await service.tournaments.posts.opening(posting, None)
     rng = random.Random(5)
     while (info := await service.get(posting.match_id)).status == "active":
         assert info.to_move is not None
@@ -155,7 +155,7 @@ async def test_who_leaves_between_the_legs_of_a_duplicate_loses_it(
     assert resigned == [] and "Ben leaves" in news.text
     (told,) = await service.tournaments.step()
     assert "Ana wins by resignation" in told.text
-    assert await service.tournaments.duplicate_of(posting.match_id) == (posting.match_id, None)
+    assert await service.duplicates.legs(posting.match_id) == (posting.match_id, None)
     await service.tournaments.step()
     info_t = await service.tournaments.get(tournament, GUILD)
     assert info_t.status == "finished"
@@ -187,7 +187,7 @@ async def test_a_duplicate_offers_a_rematch_for_the_pair_not_under_a_leg(
     with pytest.raises(Refused, match="one leg of a duplicate match"):
         await service.rematch(info.id, ana)
     await service.tournaments.step()  # the second leg starts
-    pair = await service.tournaments.duplicate_of(info.id)
+    pair = await service.duplicates.legs(info.id)
     assert pair is not None and pair[1] is not None
     second = pair[1]
     ended = [d for d in await _play_out(service, second, 4) if d.kind == "notice"]
@@ -197,7 +197,7 @@ async def test_a_duplicate_offers_a_rematch_for_the_pair_not_under_a_leg(
     assert result.match_id == second and result.status == "finished" and not result.leg
     again, told = await service.rematch(second, ben)
     assert again.status == "challenge" and again.challenger.user_id == ben.user_id
-    assert await service.tournaments.duplicate_of(again.id) == (again.id, None)
+    assert await service.duplicates.legs(again.id) == (again.id, None)
     assert any("same deals" in d.text for d in told if d.kind == "notice"), told
     accepted, _ = await service.rematch(second, ana)  # Ana asks too: that accepts Ben's
     assert accepted.id == again.id and accepted.status == "active"
