@@ -414,7 +414,8 @@ def add_bye(
 
 
 def add_duplicate(conn: Connection, first_leg: int) -> None:
-    """A tournament's duplicate match, its first leg just made (unrated as a pair)."""
+    """A tournament's duplicate match, its first leg just made: rated as one result, the
+    stored default."""
     conn.execute("INSERT INTO duplicates (first_leg) VALUES (?)", (first_leg,))
 
 
