@@ -1,12 +1,13 @@
-"""Tournaments per server (Swiss or round-robin): their entries, and the one task that
-drives them, and duplicate matches, over stored due times, like the turn clocks.
+"""Tournaments per server (Swiss or round-robin): opening, joining, leaving, starting, and
+the one task, over stored due times like the turn clocks, that drives tournaments and
+duplicate matches between their matches.
 
 A tournament's matches are ordinary matches (moves, clocks, resignations all go the usual
 way); what is added is what happens *between* matches, each step written in one transaction
-so that a restart mid-round picks up where it was. Here: opening a tournament, joining,
-leaving, starting, and the pass that hands the rest to its rooms, one pass at a time —
-duplicate matches (``duplicates``), results and new rounds (``tournament_rounds``), what the
-adapter must post (``tournament_posts``), all stored through ``tournament_store``.
+so that a restart mid-round picks up where it was. The task's pass, one at a time, hands the
+steps to their rooms: duplicate matches (``duplicates``), results and new rounds
+(``tournament_rounds``); what the adapter must post waits in ``tournament_posts``. Every
+read and write of their tables is in ``tournament_store``.
 """
 
 from __future__ import annotations
