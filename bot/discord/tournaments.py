@@ -35,8 +35,9 @@ from bot.discord.installs import server_only
 from bot.discord.locales import OPTIONS_HELP, START_HELP
 from bot.discord.names import NO_PINGS, pings, plain_name, safe_name
 from bot.service import Delivery, ServiceError
+from bot.service.tournament_posts import Posting, Report
+from bot.service.tournament_values import StandingLine, TournamentInfo
 from bot.service.tournament_words import created
-from bot.service.tournaments import Posting, Report, StandingLine, TournamentInfo
 from bot.service.values import Phrase
 from games.words import ENGLISH, N_, Words
 
@@ -387,11 +388,11 @@ class TournamentPoster:
 
     async def act(self, deliveries: list[Delivery]) -> None:
         await self.bot.courier.send(deliveries)
-        tournaments = self.bot.service.tournaments
-        for report in await tournaments.reports():
+        posts = self.bot.service.tournaments.posts
+        for report in await posts.reports():
             await self._report(report)
-            await tournaments.mark_reported(report)
-        for posting in await tournaments.postings():
+            await posts.mark_reported(report)
+        for posting in await posts.postings():
             await self._post(posting)
 
     async def _report(self, report: Report) -> None:
@@ -413,7 +414,7 @@ class TournamentPoster:
     async def _post(self, posting: Posting) -> None:
         """A new tournament match: a message naming both players (they are pinged: it is
         their turn to play) and the match's thread on it, then its board and hands."""
-        tournaments = self.bot.service.tournaments
+        posts = self.bot.service.tournaments.posts
         channel = await channel_of(self.bot, posting.channel_id)
         thread_id = None
         if channel is not None:
@@ -430,7 +431,7 @@ class TournamentPoster:
                 thread_id = await thread_on(message, posting.thread_name)
                 if thread_id is None:
                     log.info("no thread for match %s", posting.match_id)
-        deliveries = await tournaments.opening(posting, thread_id)
+        deliveries = await posts.opening(posting, thread_id)
         await self.bot.courier.send(deliveries)
 
 

@@ -18,6 +18,7 @@ from typing import Self
 import bot.service.wording as wording
 from bot.process import metrics
 from bot.service import settings
+from bot.service.duplicates import Duplicates
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
@@ -98,7 +99,8 @@ class MatchService:
         self.standings = Standings(self.store)
         self.integrity = Integrity(self.store)
         self.seasons = Seasons(self.store)
-        self.tournaments = Tournaments(self.store, self.life)
+        self.duplicates = Duplicates(self.store, self.life)
+        self.tournaments = Tournaments(self.store, self.life, self.duplicates)
         self.privacy = Privacy(self.store, self.life)
         self.life.ended = self.tournaments.wake
 
@@ -296,7 +298,7 @@ class MatchService:
         interactions (``Place.talk``); such a match belongs to no server (``guild_id`` None).
 
         ``rated=False`` keeps the match out of ratings (the local sandbox's practice games).
-        ``duplicate``: the match is the first leg of a duplicate match (tournaments.py); its
+        ``duplicate``: the match is the first leg of a duplicate match (duplicates.py); its
         legs are unrated each, and the pair is rated as one result if ``rated``.
         """
         if duplicate:
@@ -304,7 +306,7 @@ class MatchService:
                 challenger, opponent, game, guild_id=guild_id, channel_id=channel_id,
                 options=options, days_per_move=days_per_move, rated=False, talk=talk,
             )  # fmt: skip
-            return info, await self.tournaments.register_duplicate(info.id, deliveries, rated)
+            return info, await self.duplicates.register(info.id, deliveries, rated)
         return await self.life.challenge(
             challenger,
             opponent,
@@ -335,11 +337,11 @@ class MatchService:
         """Ask the same opponent for another match on the same terms; if they asked first,
         this accepts their rematch. After a duplicate match, another duplicate match: asked
         from its second leg (where its result is told), made from its first."""
-        pair = await self.tournaments.duplicate_of(match_id) if 0 < match_id < 2**63 else None
+        pair = await self.duplicates.legs(match_id) if 0 < match_id < 2**63 else None
         if pair is None:
             return await self.life.rematch(match_id, user)
         first, second = pair
-        rated, over = await self.tournaments.duplicate_terms(first)
+        rated, over = await self.duplicates.terms(first)
         if not over or match_id != (first if second is None else second):
             raise Refused(
                 N_(
@@ -351,7 +353,7 @@ class MatchService:
         info, deliveries = await self.life.rematch(first, user)
         if info.status != "challenge":
             return info, deliveries  # accepted theirs: a duplicate match already
-        return info, await self.tournaments.register_duplicate(info.id, deliveries, rated)
+        return info, await self.duplicates.register(info.id, deliveries, rated)
 
     async def move(
         self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None

@@ -43,15 +43,15 @@ async def _finished_tournament(
         told.append((await tournaments.join(info.id, b, fake.guild_id))[1])
         await tournaments.start(info.id, alice.id, fake.guild_id, manager=False)
         told += await tournaments.step()
-        for report in await tournaments.reports():  # the pairings: said already
-            await tournaments.mark_reported(report)
-        (posting,) = await tournaments.postings()
-        told += await tournaments.opening(posting, None)
+        for report in await tournaments.posts.reports():  # the pairings: said already
+            await tournaments.posts.mark_reported(report)
+        (posting,) = await tournaments.posts.postings()
+        told += await tournaments.posts.opening(posting, None)
         _, resigned = await service.resign(posting.match_id, bob.id)
         told += resigned
         told += await tournaments.step()
         await service.delivered(told)
-        (report,) = await tournaments.reports()
+        (report,) = await tournaments.posts.reports()
         assert report.kind == "standings" and "Alice" in report.text
         return info.id
     finally:

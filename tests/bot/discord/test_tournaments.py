@@ -220,7 +220,7 @@ async def test_a_duplicate_match_two_legs_one_rated_result_and_seasons(
     told = await fake.wait_for(
         lambda s: s.channel_id == first.thread_id and "Second leg" in s.content
     )
-    legs = await service.tournaments.duplicate_of(first_leg)
+    legs = await service.duplicates.legs(first_leg)
     assert legs is not None and legs[1] is not None and f"#{legs[1]}" in told.content
     second = await service.get(legs[1])
     assert second.thread_id == first.thread_id and second.seats is not None
@@ -296,7 +296,7 @@ async def test_a_duplicate_challenge_is_lost_by_resigning_a_leg(
         lambda s: s.channel_id == info.thread_id and "Duplicate match" in s.content
     )
     assert "Alice wins by resignation" in over.content
-    assert await bot.service.tournaments.duplicate_of(match_id) == (match_id, None)
+    assert await bot.service.duplicates.legs(match_id) == (match_id, None)
     for user in (alice, bob):  # the leg is unrated; the pair is rated once
         assert (await bot.service.stats(user.id, "piquet", fake.guild_id)).games == 1
 

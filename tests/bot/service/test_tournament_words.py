@@ -14,7 +14,7 @@ import bot.service.tournament_words as say
 from bot import i18n
 from bot.discord.tournaments import stage
 from bot.service import MatchService, PlayerRef, ServiceError
-from bot.service.tournaments import Entry, TournamentInfo
+from bot.service.tournament_values import Entry, TournamentInfo
 from games.words import Words
 from rendering.standings import standings_png
 from tests import style
@@ -150,9 +150,9 @@ async def test_the_service_speaks_the_servers_language(service: MatchService) ->
     await service.tournaments.join(info.id, PlayerRef(3, "Cy"), GUILD)
     await service.tournaments.start(info.id, 1, GUILD, manager=True)
     await service.tournaments.step()
-    (report,) = await service.tournaments.reports()
+    (report,) = await service.tournaments.posts.reports()
     assert report.lang == "sv" and report.text.startswith("**Cup**, rond 1 av 1:")
-    (posting,) = await service.tournaments.postings()
+    (posting,) = await service.tournaments.posts.postings()
     assert " mot " in posting.text and posting.thread_name.startswith("Pikett · ")
 
 

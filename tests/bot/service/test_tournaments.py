@@ -4,14 +4,13 @@ refusals, and nothing paired twice when passes overlap."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.service import Delivery, MatchService, PlayerRef, Refused, ServiceError
+from bot.service import MatchService, PlayerRef, Refused, ServiceError
 
 GUILD = 77
 
@@ -79,7 +78,7 @@ async def test_a_start_time_starts_it_after_a_restart(
         )
         # Five players: two matches and a bye, made once however many passes ran.
         assert len(games) == 3 and sum(g["match_id"] is None for g in games) == 1
-        reports = await reopened.tournaments.reports()
+        reports = await reopened.tournaments.posts.reports()
         assert [r.kind for r in reports] == ["pairings"]
         assert "has the bye" in reports[0].text
     finally:
@@ -94,10 +93,10 @@ async def test_too_few_players_at_the_start_time_cancels_it(
     clock.now += timedelta(minutes=6)
     await service.tournaments.step()
     assert (await service.tournaments.get(tournament, GUILD)).status == "cancelled"
-    (report,) = await service.tournaments.reports()
+    (report,) = await service.tournaments.posts.reports()
     assert "could not start" in report.text and "1 player." in report.text
-    await service.tournaments.mark_reported(report)
-    assert await service.tournaments.reports() == []
+    await service.tournaments.posts.mark_reported(report)
+    assert await service.tournaments.posts.reports() == []
 
 
 @pytest.mark.parametrize(
@@ -131,73 +130,3 @@ async def test_joining_leaving_and_starting_are_checked(service: MatchService) -
         await service.tournaments.leave(tournament, PLAYERS[2].user_id, GUILD)
     info, news, _ = await service.tournaments.leave(tournament, PLAYERS[0].user_id, GUILD)
     assert info.players == () and "0 players now." in news.text
-
-
-async def test_who_leaves_between_the_legs_of_a_duplicate_loses_it(
-    service: MatchService,
-) -> None:
-    tournament = await _open(
-        service, game="piquet", options={"deals": 1}, format_="round-robin", duplicate=True
-    )
-    for player in PLAYERS[:2]:
-        await service.tournaments.join(tournament, player, GUILD)
-    await service.tournaments.start(tournament, PLAYERS[0].user_id, GUILD, manager=False)
-    await service.tournaments.step()
-    (posting,) = await service.tournaments.postings()
-    await service.tournaments.opening(posting, None)
-    rng = random.Random(5)
-    while (info := await service.get(posting.match_id)).status == "active":
-        assert info.to_move is not None
-        moves = await service.legal_moves(posting.match_id, info.to_move)
-        await service.move(posting.match_id, info.to_move, rng.choice(moves))
-    # The first leg is over; before the task starts the second, Ben leaves.
-    _, news, resigned = await service.tournaments.leave(tournament, PLAYERS[1].user_id, GUILD)
-    assert resigned == [] and "Ben leaves" in news.text
-    (told,) = await service.tournaments.step()
-    assert "Ana wins by resignation" in told.text
-    assert await service.tournaments.duplicate_of(posting.match_id) == (posting.match_id, None)
-    await service.tournaments.step()
-    info_t = await service.tournaments.get(tournament, GUILD)
-    assert info_t.status == "finished"
-    lines = await service.tournaments.standings(tournament, GUILD)
-    assert [(line.name, line.score) for line in lines] == [("Ana", 1.0), ("Ben", 0.0)]
-
-
-async def _play_out(service: MatchService, match_id: int, seed: int) -> list[Delivery]:
-    """Random legal moves until the match is over; the last move's deliveries."""
-    rng = random.Random(seed)
-    told: list[Delivery] = []
-    while (info := await service.get(match_id)).status == "active":
-        assert info.to_move is not None
-        moves = await service.legal_moves(match_id, info.to_move)
-        _, told = await service.move(match_id, info.to_move, rng.choice(moves))
-    return told
-
-
-async def test_a_duplicate_offers_a_rematch_for_the_pair_not_under_a_leg(
-    service: MatchService,
-) -> None:
-    ana, ben = PLAYERS[0], PLAYERS[1]
-    info, _ = await service.challenge(
-        ana, ben, "piquet", guild_id=GUILD, channel_id=5, options={"deals": 1}, duplicate=True
-    )
-    await service.accept(info.id, ben)
-    ended = [d for d in await _play_out(service, info.id, 3) if d.kind == "notice"]
-    assert ended and all(d.status == "finished" and d.leg for d in ended)
-    with pytest.raises(Refused, match="one leg of a duplicate match"):
-        await service.rematch(info.id, ana)
-    await service.tournaments.step()  # the second leg starts
-    pair = await service.tournaments.duplicate_of(info.id)
-    assert pair is not None and pair[1] is not None
-    second = pair[1]
-    ended = [d for d in await _play_out(service, second, 4) if d.kind == "notice"]
-    assert ended and all(d.leg for d in ended)
-    (result,) = [d for d in await service.tournaments.step() if d.kind == "notice"]
-    # The pair's result is where its rematch is offered, for the pair.
-    assert result.match_id == second and result.status == "finished" and not result.leg
-    again, told = await service.rematch(second, ben)
-    assert again.status == "challenge" and again.challenger.user_id == ben.user_id
-    assert await service.tournaments.duplicate_of(again.id) == (again.id, None)
-    assert any("same deals" in d.text for d in told if d.kind == "notice"), told
-    accepted, _ = await service.rematch(second, ana)  # Ana asks too: that accepts Ben's
-    assert accepted.id == again.id and accepted.status == "active"
