@@ -21,7 +21,8 @@ from typing import Any, ClassVar, Final, NamedTuple, TypedDict, cast
 
 from games import core
 from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, Cards, hand_order_by
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
     closing_lines,
@@ -31,6 +32,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held, not_in_pack
 from games.registry import register
 from games.words import ENGLISH, N_, Words
 
@@ -504,7 +506,7 @@ class Position(NamedTuple):
 
 @core.match_state
 class BeziqueState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {
+    syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "meld": "cards+",
         "exchange": "none",
@@ -609,9 +611,9 @@ class BeziqueState(core.MatchState):
                     "of diamonds), the double bezique, or the sequence (ace, ten, king, queen "
                     "and jack of trumps)."
                 ),
-                cards=Cards.of(core.move_cards(canonical), sep=" "),
+                cards=Cards.of(move_cards(canonical), sep=" "),
             )
-        return core.not_in_pack(core.move_cards(canonical))
+        return not_in_pack(move_cards(canonical))
 
     # -- playing to a trick ---------------------------------------------------------------
     def _play(self, seat: Seat, card: int) -> BeziqueState:
@@ -650,7 +652,7 @@ class BeziqueState(core.MatchState):
                 # bezique D5: of a scored and an unscored seven, the scored one is played.
                 new._scored7 = _pair(self._scored7, seat, self._scored7[seat] - 1)
         else:
-            raise core.not_held((CODES[card],))
+            raise not_held((CODES[card],))
         new._last = (seat, PLAY_MOVE[card])
         if phase == LEAD:
             new._trick = (card,)
@@ -756,7 +758,7 @@ class BeziqueState(core.MatchState):
             held = hand.count(card) + sum(1 for c in table if c & 31 == card)
             if held < count:
                 named = Cards.of((CODES[card],))
-                cards = Cards.of(core.move_cards(meld.move), sep=" ")
+                cards = Cards.of(move_cards(meld.move), sep=" ")
                 if count == 2:
                     return IllegalMove(
                         N_("You do not hold {card} twice, in hand or on the table, for {meld}."),

@@ -25,13 +25,15 @@ from games.cards import (
     sort_key,
     sorted_insert,
 )
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
     closing_lines,
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held
 from games.registry import register
 from games.words import ENGLISH, N_, Words
 
@@ -185,7 +187,7 @@ class CinqAsState(core.MatchState):
     """A moment of a match. Le 5 As has no dealer: the header's ``_dealer`` is the seat that
     plays first in the round (cinq-as D2), and its ``_deal_no`` the round, from 0."""
 
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {
+    syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "discard": "card",
         "draw": "suit?",
@@ -239,7 +241,7 @@ class CinqAsState(core.MatchState):
             if action is None:  # a card outside the pack, e.g. "play 7T"
                 raise IllegalMove(
                     N_("{cards} is not played in Le 5 As: the aces only mark the discard piles."),
-                    cards=Cards.of(core.move_cards(self.canonical(move))),
+                    cards=Cards.of(move_cards(self.canonical(move))),
                 )
         seat = self._turn
         if seat is None:
@@ -251,7 +253,7 @@ class CinqAsState(core.MatchState):
                     N_("First play a card onto an expedition or discard one, then draw.")
                 )
             if arg not in self._hands[seat]:
-                raise core.not_held((arg,))
+                raise not_held((arg,))
             return self._play(seat, arg) if kind == _PLAY else self._discard(seat, arg)
         if kind < _DRAW_STOCK:
             raise IllegalMove(

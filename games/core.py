@@ -13,22 +13,22 @@ import dataclasses
 import functools
 import json
 import random
-import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Self, TypedDict, TypeVar, cast
+from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
 
-from games.cards import SUITS, Cards, check_deck, parse_card, sort_cards
+from games.cards import check_deck, sort_cards
+from games.moves import Syntax, canonical_move
 from games.phrases import (
-    MOVE_WORDS,
     describe_common,
     notation_help,
     seat_names,
     table_lines,
     typed_in,
 )
-from games.words import ENGLISH, N_, Blank, Either, Message, Words, counted
+from games.refusals import IllegalMove, Refusal
+from games.words import ENGLISH, N_, Either, Message, Words, counted
 
 Json = dict[str, Any]
 Seat = int
@@ -66,61 +66,6 @@ class BaseView(TypedDict):
     scores: list[int]
     legal_moves: list[str]
     result: Json | None
-
-
-class Refusal(ValueError):
-    """Something a player asked that the rules refuse (a move, a match's options), and why,
-    as a marked message told in the reader's language by :meth:`say`; ``str(error)`` is the
-    English."""
-
-    def __init__(self, reason: str | Message, /, **blanks: Blank) -> None:
-        self.reason = reason if isinstance(reason, Message) else Message(reason, **blanks)
-        super().__init__(self.reason)
-
-    def __str__(self) -> str:
-        # Worded only when read: a search that tries moves may be refused many times unread.
-        return self.reason.say(ENGLISH)
-
-    def say(self, words: Words = ENGLISH) -> str:
-        """The reason in ``words``'s language, its moves in the reader's move words."""
-        return typed_in(self.reason.say(words), words)
-
-
-class IllegalMove(Refusal):
-    """A move that is malformed or not allowed now, and why, as a whole sentence.
-
-    The engines speak no language of their own: the reason is a marked message with named
-    blanks (cards as :class:`~games.cards.Cards`, numbers as numbers), told in the reader's
-    language by :meth:`say` with the reader's :class:`~games.words.Words`. ``str(error)`` is
-    the English sentence, for logs and replays. What *would* be accepted is the legal moves,
-    which whoever tells the refusal lists after it.
-    """
-
-
-def not_held(codes: Iterable[str]) -> IllegalMove:
-    """The refusal of cards that are not in the mover's hand, in every game."""
-    cards = Cards.of(codes, sep=", ")
-    return IllegalMove(
-        counted(
-            "You do not hold {cards}.",
-            "You do not hold these cards: {cards}.",
-            len(cards.codes),
-            cards=cards,
-        )
-    )
-
-
-def not_in_pack(codes: Iterable[str]) -> IllegalMove:
-    """The refusal of cards a 32-card pack does not have (a 2, say), in the games played with it."""
-    cards = Cards.of(codes, sep=", ")
-    return IllegalMove(
-        counted(
-            "{cards} is not in this game's pack, which has 7 to A in each suit.",
-            "{cards} are not in this game's pack, which has 7 to A in each suit.",
-            len(cards.codes),
-            cards=cards,
-        )
-    )
 
 
 @dataclass(frozen=True)
@@ -186,115 +131,10 @@ def first_seat_option(role: str, help: str) -> Option:
     )
 
 
-# How a verb takes its words: "none" (no words), "card" (exactly one card), "cards" (any number
-# of cards, none allowed), "cards+" (one or more cards), "suit?" (optional suit letter), or a
-# tuple of literal words accepted after the verb.
-Syntax = str | tuple[str, ...]
-
-
-def _parse_suit(word: str) -> str:
-    try:
-        return parse_card("2" + word)[-1]
-    except ValueError:
-        raise IllegalMove(
-            N_("“{word}” is not a suit: write one of ♠ ♥ ♦ ♣ ★, or `S`, `H`, `D`, `C` or `T`."),
-            word=word,
-        ) from None
-
-
-def canonical_move(
-    text: str,
-    syntax: Mapping[str, Syntax],
-    card_words: str = N_("Write a card's rank, then its suit."),
-) -> str:
-    """Rewrite a move as typed into canonical notation, or raise IllegalMove saying why.
-
-    ``"Discard 9h  7s"`` → ``"discard 7S 9H"``: verb in lower case, cards as codes in
-    canonical order, one space between words. Whether the move is legal now is not checked.
-    """
-    if not isinstance(text, str):
-        raise IllegalMove(N_("A move is written as text, like `play Q♠`."))
-    words = text.replace(",", " ").split()
-    if not words:
-        raise IllegalMove(N_("The move is empty: it begins with {verbs}."), verbs=_verbs(syntax))
-    verb, rest = words[0].lower(), words[1:]
-    if verb not in syntax:
-        verb = _VERB_WORDS.get(_plain(verb), verb)
-    kind = syntax.get(verb)
-    if kind is None:
-        raise IllegalMove(
-            N_("“{word}” is not a move of this game: its moves begin with {verbs}."),
-            word=words[0],
-            verbs=_verbs(syntax),
-        )
-    if isinstance(kind, tuple):
-        if len(rest) != 1 or rest[0].lower() not in kind:
-            forms = Either([f"`{verb} {word}`" for word in kind])
-            raise IllegalMove(N_("Write {forms}."), forms=forms)
-        return f"{verb} {rest[0].lower()}"
-    if kind == "none":
-        if rest:
-            raise IllegalMove(N_("Nothing follows `{verb}`."), verb=verb)
-        return verb
-    if kind == "suit?":
-        if not rest:
-            return verb
-        if len(rest) > 1:
-            raise IllegalMove(N_("`{verb}` takes at most one suit, like `{verb} ♥`."), verb=verb)
-        return f"{verb} {_parse_suit(rest[0])}"
-    try:
-        cards = [parse_card(word) for word in rest]
-    except ValueError:
-        wrong = next(word for word in rest if not _reads_as_card(word))
-        raise IllegalMove(
-            N_("“{word}” is not a card. {how}"), word=wrong, how=Message(card_words)
-        ) from None
-    if kind == "card" and len(cards) != 1:
-        raise IllegalMove(N_("`{verb}` takes exactly one card, like `{verb} Q♠`."), verb=verb)
-    if kind == "cards+" and not cards:
-        raise IllegalMove(N_("`{verb}` takes at least one card, like `{verb} Q♠`."), verb=verb)
-    return " ".join([verb, *sort_cards(cards)])
-
-
-# Every move word of MOVE_WORDS is read as its English verb, with or without accents, and so
-# are a few other spellings; a verb a game does not know is refused as usual.
-_OTHER_SPELLINGS: Final = {"joue": "play", "ecarte": "discard", "pioche": "draw"}
-
-
-def _plain(word: str) -> str:
-    """``word`` without accents, so 'écarter' and 'ecarter', 'föreslå' and 'foresla' agree."""
-    text = unicodedata.normalize("NFKD", word)
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
-
-
-_VERB_WORDS: Final = {
-    **{_plain(word): verb for verb, spelt in MOVE_WORDS.items() for word in spelt},
-    **_OTHER_SPELLINGS,
-}
-
-
-def _reads_as_card(word: str) -> bool:
-    try:
-        parse_card(word)
-    except ValueError:
-        return False
-    return True
-
-
 @functools.lru_cache(maxsize=4096)
 def _canonical_in(state_type: type[State], move: str) -> str:
     """:meth:`State.canonical` of ``move`` in a game whose states are ``state_type``."""
     return canonical_move(move, state_type.syntax, state_type.game.card_words)
-
-
-def _verbs(syntax: Mapping[str, Syntax]) -> Either:
-    """A game's move words as typed, for a refusal: "`discard` or `play`"."""
-    return Either([f"`{verb}`" for verb in sorted(syntax)])
-
-
-def move_cards(move: str) -> list[str]:
-    """The card codes named by a canonical move (``"discard 7S 9H"`` → ``["7S", "9H"]``)."""
-    return [word for word in move.split()[1:] if word[-1] in SUITS and len(word) > 1]
 
 
 def shuffled(pack: Sequence[str], seed: int, game: str, deal: int) -> tuple[str, ...]:

@@ -18,7 +18,8 @@ from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games import core
 from games.cards import PIQUET_PACK, Cards, hand_order_by, sort_key, sorted_insert
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
     closing_lines,
@@ -27,6 +28,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held, not_in_pack
 from games.registry import register
 from games.words import ENGLISH, N_, Words, counted
 
@@ -214,7 +216,7 @@ class EcarteView(core.BaseView):
 
 @core.match_state
 class EcarteState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {
+    syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "propose": "none",
         "accept": "none",
@@ -331,10 +333,10 @@ class EcarteState(core.MatchState):
         action = _MOVES.get(move)
         if action is not None:
             return move, action
-        cards = core.move_cards(move)
+        cards = move_cards(move)
         strangers = [card for card in cards if card not in _POWER]
         if strangers:
-            raise core.not_in_pack(strangers)
+            raise not_in_pack(strangers)
         return move, (_DISCARD, tuple(cards))
 
     # -- refusals: only an illegal move gets here, to be told why -----------------------------
@@ -363,7 +365,7 @@ class EcarteState(core.MatchState):
         if kind == _PROPOSE:
             return self._why_not_propose(seat)
         if arg not in hand:
-            return core.not_held((arg,))
+            return not_held((arg,))
         lead = self._trick[0][1]
         return IllegalMove(
             N_(
@@ -417,7 +419,7 @@ class EcarteState(core.MatchState):
             )
         missing = [card for card in arg if card not in hand]
         if missing:
-            return core.not_held(missing)
+            return not_held(missing)
         if len(set(arg)) != len(arg):
             return IllegalMove(N_("Each card may be discarded only once."))
         if not arg:

@@ -21,7 +21,8 @@ from typing import Any, ClassVar, Final, TypedDict, cast
 
 from games import core
 from games.cards import PIQUET_PACK, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name, hand_order_by
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.moves import Syntax
 from games.phrases import (
     cards_text,
     deal_line,
@@ -30,6 +31,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held, not_in_pack
 from games.registry import register
 from games.words import ENGLISH, N_, Words, counted
 
@@ -444,7 +446,7 @@ class PiquetView(core.BaseView):
 
 @core.match_state
 class PiquetState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {"play": "card", "discard": "cards"}
+    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "cards"}
     stored_keys: ClassVar[Mapping[str, str]] = {"_totals": "scores"}
 
     # The header (seed, deals, deal, dealer, totals …) is MatchState's; these are Piquet's.
@@ -519,7 +521,7 @@ class PiquetState(core.MatchState):
         verb, *cards = canonical.split(" ")
         foreign = [card for card in cards if card not in _BIT]
         if foreign:
-            raise core.not_in_pack(foreign)
+            raise not_in_pack(foreign)
         if verb == "play":
             return self._play(seat, _INDEX[cards[0]])
         return self._exchange(seat, _discard_mask(cards))
@@ -531,7 +533,7 @@ class PiquetState(core.MatchState):
         younger = seat != self.elder
         hand = self._hands[seat]
         if mask & ~hand:
-            raise core.not_held(cards_of(mask & ~hand))
+            raise not_held(cards_of(mask & ~hand))
         count = bin(mask).count("1")
         most = MOST_DISCARDS[younger]
         if count > most:
@@ -589,7 +591,7 @@ class PiquetState(core.MatchState):
         bit = 1 << index
         hand = self._hands[seat]
         if not hand & bit:
-            raise core.not_held((_CODES[index],))
+            raise not_held((_CODES[index],))
         lead = self._lead
         new = self._copy()
         new._hands = self._with(self._hands, seat, hand & ~bit)

@@ -42,7 +42,7 @@ from bot.service.computer import (
 from bot.service.standings import game_name
 from bot.service.wording import rules_text
 from games.cards import SUIT_SYMBOLS, card_name, sort_key
-from games.core import move_cards
+from games.moves import move_cards
 from games.phrases import cards_text, is_card, last_trick, move_word, trick_won_text
 from games.words import ENGLISH, N_, Words
 

@@ -6,12 +6,9 @@ import pytest
 
 from games.cards import PIQUET_PACK
 from games.core import (
-    IllegalMove,
     Option,
-    canonical_move,
     deck_for_deal,
     draw_lots,
-    move_cards,
     normalize_decks,
     read_int,
     read_scores,
@@ -20,56 +17,6 @@ from games.core import (
     seat_or_lot,
     shuffled,
 )
-
-SYNTAX = {"play": "card", "discard": "cards", "meld": "cards+", "draw": "suit?", "declare": ("7",)}
-
-
-@pytest.mark.parametrize(
-    ("typed", "canonical"),
-    [
-        ("play qs", "play QS"),
-        ("  PLAY   Q♠ ", "play QS"),
-        ("discard 9h 7s", "discard 7S 9H"),
-        ("discard, 9h, 7s", "discard 7S 9H"),
-        ("discard", "discard"),
-        ("meld J♦ Q♠", "meld QS JD"),
-        ("draw", "draw"),
-        ("draw h", "draw H"),
-        ("draw ♥", "draw H"),
-        ("Declare 7", "declare 7"),
-    ],
-)
-def test_canonical_move(typed: str, canonical: str) -> None:
-    assert canonical_move(typed, SYNTAX) == canonical
-
-
-@pytest.mark.parametrize(
-    ("typed", "reason"),
-    [
-        ("", "The move is empty"),
-        ("jump QS", "“jump” is not a move"),
-        ("play", "exactly one card"),
-        ("play QS KS", "exactly one card"),
-        ("meld", "at least one card"),
-        ("play QX", "not a card"),
-        ("draw H S", "at most one suit"),
-        ("draw X", "not a suit"),
-        ("declare 8", "declare 7"),
-    ],
-)
-def test_malformed_moves_say_what_would_do(typed: str, reason: str) -> None:
-    with pytest.raises(IllegalMove, match=reason):
-        canonical_move(typed, SYNTAX)
-
-
-def test_illegal_move_is_a_value_error() -> None:
-    assert issubclass(IllegalMove, ValueError)
-
-
-def test_move_cards() -> None:
-    assert move_cards("discard 7S 9H") == ["7S", "9H"]
-    assert move_cards("draw H") == []
-    assert move_cards("declare 7") == []
 
 
 def test_option_checks() -> None:

@@ -19,7 +19,9 @@ from typing import ClassVar, Final
 from games import core
 from games.cards import sort_key
 from games.core import Seat
+from games.moves import Syntax
 from games.phrases import describe_common
+from games.refusals import not_held
 from games.words import ENGLISH, N_, Words
 
 NAME: Final = "high-card"
@@ -54,7 +56,7 @@ def read_pair_of_cards(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]
 
 @core.match_state
 class ToyState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {"play": "card"}
+    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card"}
 
     _hands: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(
         write=core.lists, read=read_pair_of_cards
@@ -96,7 +98,7 @@ class ToyState(core.MatchState):
         canonical = self.canonical(move)
         card = canonical.split()[1]
         if card not in self._hands[seat]:
-            raise core.not_held([card])
+            raise not_held([card])
         new = self._copy()
         hands = list(new._hands)
         hands[seat] = tuple(held for held in hands[seat] if held != card)
