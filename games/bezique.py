@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Final, NamedTuple, TypedDict, cast
 from games import core
 from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, Cards, hand_order_by
 from games.core import Seat
+from games.deals import deck_for_deal, shuffled
 from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
@@ -897,7 +898,7 @@ class BeziqueState(core.MatchState):
         self._deal(self._deal_no + 1, 1 - self._dealer)
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
-        codes = core.deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, deal_no)
+        codes = deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, deal_no)
         deck = tuple(INDEX[code] for code in codes)
         elder = tuple(sorted(deck[:HAND_SIZE]))
         younger = tuple(sorted(deck[HAND_SIZE:TURN_UP_AT]))
@@ -1035,7 +1036,7 @@ class BeziqueState(core.MatchState):
         if card is None:
             if len(_NEXT_TURN_UPS) >= 10_000:
                 _NEXT_TURN_UPS.clear()
-            deck = core.shuffled(DOUBLE_PACK, self._seed, NAME, deal)
+            deck = shuffled(DOUBLE_PACK, self._seed, NAME, deal)
             card = _NEXT_TURN_UPS[key] = INDEX[deck[TURN_UP_AT]]
         return card
 

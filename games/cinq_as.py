@@ -26,6 +26,7 @@ from games.cards import (
     sorted_insert,
 )
 from games.core import Seat
+from games.deals import deck_for_deal
 from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
@@ -366,7 +367,7 @@ class CinqAsState(core.MatchState):
         self._deal(self._deal_no + 1, first)
 
     def _deal(self, round_no: int, first: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, TAROT_SET, self._seed, NAME, round_no)
+        deck = deck_for_deal(self._decks, TAROT_SET, self._seed, NAME, round_no)
         hands = (
             tuple(sort_cards(deck[:HAND_SIZE])),
             tuple(sort_cards(deck[HAND_SIZE : 2 * HAND_SIZE])),

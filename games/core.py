@@ -12,13 +12,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
 
-from games.cards import check_deck, sort_cards
+from games.cards import sort_cards
+from games.deals import normalize_decks, seat_or_lot
 from games.moves import Syntax, canonical_move
 from games.phrases import (
     describe_common,
@@ -137,27 +137,6 @@ def _canonical_in(state_type: type[State], move: str) -> str:
     return canonical_move(move, state_type.syntax, state_type.game.card_words)
 
 
-def shuffled(pack: Sequence[str], seed: int, game: str, deal: int) -> tuple[str, ...]:
-    """The deck of deal number ``deal`` (0-based) of a match: fixed by the seed alone.
-
-    Each deal has its own generator, derived from the seed by a string (Python hashes string
-    seeds with SHA-512, stable across runs and versions), so no state carries an RNG.
-    """
-    deck = list(pack)
-    random.Random(f"tapis/{game}/{seed}/deal/{deal}").shuffle(deck)
-    return tuple(deck)
-
-
-def draw_lots(seed: int, game: str, what: str) -> Seat:
-    """Seat 0 or 1, drawn by lot from the seed (who deals first, who plays first)."""
-    return random.Random(f"tapis/{game}/{seed}/{what}").randrange(2)
-
-
-def seat_or_lot(chosen: int | None, seed: int, game: str, what: str) -> Seat:
-    """The seat an option names (first dealer, first player), else one drawn by lot."""
-    return draw_lots(seed, game, what) if chosen is None else chosen
-
-
 # Reading stored states: a value of the wrong kind is a corrupt row, refused with ValueError.
 def read_int(value: object) -> int:
     if type(value) is int:  # the common case, first: a stored state holds many numbers
@@ -184,32 +163,6 @@ def read_scores(value: object) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ValueError(f"expected two numbers, one per seat, not {value!r}")
     return read_int(value[0]), read_int(value[1])
-
-
-def normalize_decks(
-    deck: Sequence[str] | Sequence[Sequence[str]] | None, pack: Sequence[str]
-) -> tuple[tuple[str, ...], ...]:
-    """docs/engine.md ``deck``: one deck, or a list of decks for the first deals in turn."""
-    if deck is None:
-        return ()
-    if isinstance(deck, str):
-        raise ValueError("deck must be a list of card codes, or a list of such lists")
-    items = list(deck)
-    if not items:
-        raise ValueError("deck is empty")
-    if all(isinstance(item, str) for item in items):
-        return (check_deck(cast(list[str], items), pack),)
-    if any(isinstance(item, str) for item in items):
-        raise ValueError("deck must be a list of card codes, or a list of such lists, not a mix")
-    return tuple(check_deck(item, pack) for item in items)
-
-
-def deck_for_deal(
-    decks: tuple[tuple[str, ...], ...], pack: Sequence[str], seed: int, game: str, deal: int
-) -> tuple[str, ...]:
-    if deal < len(decks):
-        return decks[deal]
-    return shuffled(pack, seed, game, deal)
 
 
 Describe = Callable[[str, Words], str]

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Final, TypedDict, cast
 from games import core
 from games.cards import PIQUET_PACK, Cards, hand_order_by, sort_key, sorted_insert
 from games.core import Seat
+from games.deals import deck_for_deal
 from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
@@ -527,7 +528,7 @@ class EcarteState(core.MatchState):
         self._deal(self._deal_no + 1, 1 - scorer)  # ecarte D1: the loser deals
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, PACK, self._seed, NAME, deal_no)
+        deck = deck_for_deal(self._decks, PACK, self._seed, NAME, deal_no)
         elder_hand = tuple(sorted(deck[:HAND_SIZE], key=_KEY.__getitem__))
         dealer_hand = tuple(sorted(deck[HAND_SIZE:TURN_UP], key=_KEY.__getitem__))
         self._deal_no = deal_no

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Final, TypedDict, cast
 from games import core
 from games.cards import PIQUET_PACK, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name, hand_order_by
 from games.core import Seat
+from games.deals import deck_for_deal
 from games.moves import Syntax
 from games.phrases import (
     cards_text,
@@ -672,7 +673,7 @@ class PiquetState(core.MatchState):
         }
 
     def _start_deal(self, deal: int, dealer: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
+        deck = deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
         elder_hand = mask_of(deck[:HAND_SIZE])
         younger_hand = mask_of(deck[HAND_SIZE : 2 * HAND_SIZE])
         self._deal_no = deal

@@ -19,6 +19,7 @@ from typing import ClassVar, Final
 from games import core
 from games.cards import sort_key
 from games.core import Seat
+from games.deals import deck_for_deal
 from games.moves import Syntax
 from games.phrases import describe_common
 from games.refusals import not_held
@@ -75,7 +76,7 @@ class ToyState(core.MatchState):
         self._deal(first)
 
     def _deal(self, dealer: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, PACK, self._seed, NAME, self._deal_no)
+        deck = deck_for_deal(self._decks, PACK, self._seed, NAME, self._deal_no)
         elder = 1 - dealer
         hands: list[tuple[str, ...]] = [(), ()]
         hands[elder], hands[dealer] = deck[:HAND], deck[HAND : 2 * HAND]
