@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NamedTuple, TypedDict
 
-from games import core
+from games import core, fields, header
 from games.cards import (
     SUIT_SYMBOLS,
     SUITS,
@@ -113,18 +113,18 @@ _insert: Final = sorted_insert(_KEY)
 def _read_pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if len(value) != 2:
         raise ValueError("expected one list per seat")
-    return core.read_cards(value[0]), core.read_cards(value[1])
+    return fields.read_cards(value[0]), fields.read_cards(value[1])
 
 
 Expeditions = tuple[tuple[str, ...], ...]
 
 
 def _stored_expeditions(exps: tuple[Expeditions, Expeditions]) -> list[Any]:
-    return [core.lists(exp) for exp in exps]
+    return [fields.lists(exp) for exp in exps]
 
 
 def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
-    exps = [tuple(map(core.read_cards, exp)) for exp in value]
+    exps = [tuple(map(fields.read_cards, exp)) for exp in value]
     if len(exps) != 2 or any(len(exp) != 5 for exp in exps):
         raise ValueError("expeditions must be two lists of five")
     return exps[0], exps[1]
@@ -133,7 +133,7 @@ def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
 def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
     if len(value) != 5:
         raise ValueError("there are five discard piles")
-    return tuple(map(core.read_cards, value))
+    return tuple(map(fields.read_cards, value))
 
 
 def _read_card_or_none(value: Any) -> str | None:
@@ -183,8 +183,8 @@ class CinqAsView(core.BaseView):
     last_round: CinqAsRoundView | None
 
 
-@core.match_state
-class CinqAsState(core.MatchState):
+@header.match_state
+class CinqAsState(header.MatchState):
     """A moment of a match. Le 5 As has no dealer: the header's ``_dealer`` is the seat that
     plays first in the round (cinq-as D2), and its ``_deal_no`` the round, from 0."""
 
@@ -195,18 +195,20 @@ class CinqAsState(core.MatchState):
     }
     stored_keys: ClassVar[Mapping[str, str]] = {"_deal_no": "round", "_dealer": "first"}
 
-    _deck: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
-    _pos: int = core.stored(read=core.read_int)
-    _hands: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(write=core.lists, read=_read_pair)
-    _exps: tuple[Expeditions, Expeditions] = core.stored(
+    _deck: tuple[str, ...] = fields.stored(write=list, read=fields.read_cards)
+    _pos: int = fields.stored(read=fields.read_int)
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = fields.stored(
+        write=fields.lists, read=_read_pair
+    )
+    _exps: tuple[Expeditions, Expeditions] = fields.stored(
         "expeditions", write=_stored_expeditions, read=_read_expeditions
     )
-    _tops: tuple[int, ...] = core.derived()
+    _tops: tuple[int, ...] = fields.derived()
     """Per seat and suit (seat × 5 + suit), the highest number on that expedition (0: none)."""
-    _piles: tuple[tuple[str, ...], ...] = core.stored(write=core.lists, read=_read_piles)
-    _phase: int = core.stored(read=core.read_int)
-    _discarded: str | None = core.stored(read=_read_card_or_none)
-    _previous: tuple[Expeditions, Expeditions] | None = core.stored(
+    _piles: tuple[tuple[str, ...], ...] = fields.stored(write=fields.lists, read=_read_piles)
+    _phase: int = fields.stored(read=fields.read_int)
+    _discarded: str | None = fields.stored(read=_read_card_or_none)
+    _previous: tuple[Expeditions, Expeditions] | None = fields.stored(
         "last_round", write=_stored_expeditions, read=_read_expeditions, optional=True
     )
     """Both players' expeditions when the last round ended, for its breakdown."""
@@ -471,7 +473,7 @@ class CinqAsState(core.MatchState):
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
         cards = [card for zone in self.zones().values() for card in zone]
-        pack = core.sorted_pack(TAROT_SET)
+        pack = fields.sorted_pack(TAROT_SET)
         if sorted(cards) != pack or sorted(self._deck) != pack:
             raise ValueError("cards do not add up to Le 5 As' deck")
         if self._phase not in (0, 1):
