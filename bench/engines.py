@@ -7,7 +7,7 @@ import random
 import time
 
 import games
-from games.core import MatchState
+from games.header import MatchState
 
 CALLS = ("apply", "legal_moves", "view(None)", "view(0)", "view(1)", "to_data", "from_json")
 """What the match service calls with every move (a stored state is read back as often)."""

@@ -12,7 +12,8 @@ Importing the package imports every module in it; each game's module registers i
 from __future__ import annotations
 
 from games.cards import Card, format_card, parse_card, sort_cards, sort_key
-from games.core import Game, IllegalMove, Option, Refusal, State
+from games.core import Game, Option, State
+from games.refusals import IllegalMove, Refusal
 from games.registry import (
     discover,
     example,

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, ClassVar, Final, NamedTuple, TypedDict, cast
 
-from games import core
+from games import core, fields, header
 from games.cards import DOUBLE_PACK, SUIT_SYMBOLS, Cards, hand_order_by
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.deals import deck_for_deal, shuffled
+from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
     closing_lines,
@@ -31,6 +33,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held, not_in_pack
 from games.registry import register
 from games.words import ENGLISH, N_, Words
 
@@ -379,7 +382,7 @@ def _stored_last_trick(trick: LastTrick | None) -> list[Any] | None:
 def _read_last_trick(value: Any) -> LastTrick | None:
     if value is None:
         return None
-    return _indices(value[0]), core.read_seat(value[1]), core.read_seat(value[2])
+    return _indices(value[0]), fields.read_seat(value[1]), fields.read_seat(value[2])
 
 
 Previous = tuple[Seat, tuple[int, int], tuple[int, int] | None, LastTrick | None]
@@ -400,9 +403,9 @@ def _stored_previous(previous: Previous) -> list[Any]:
 def _read_previous(value: Any) -> Previous:
     dealer, scores, brisques, last = value
     return (
-        core.read_seat(dealer),
-        core.read_scores(scores),
-        None if brisques is None else core.read_scores(brisques),
+        fields.read_seat(dealer),
+        fields.read_scores(scores),
+        None if brisques is None else fields.read_scores(brisques),
         _read_last_trick(last),
     )
 
@@ -418,7 +421,7 @@ def _stored_melds(melds: tuple[Scored, ...]) -> list[Any]:
 def _read_melds(value: Any) -> tuple[Scored, ...]:
     return cast(
         tuple[Scored, ...],
-        core.read_rows(value, core.read_seat, str, core.read_cards, core.read_int),
+        fields.read_rows(value, fields.read_seat, str, fields.read_cards, fields.read_int),
     )
 
 
@@ -502,9 +505,9 @@ class Position(NamedTuple):
     """The target: reaching it wins at once (bezique D2)."""
 
 
-@core.match_state
-class BeziqueState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {
+@header.match_state
+class BeziqueState(header.MatchState):
+    syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "meld": "cards+",
         "exchange": "none",
@@ -513,28 +516,28 @@ class BeziqueState(core.MatchState):
     }
 
     # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Bézigue's.
-    _deck: tuple[int, ...] = core.stored(write=_stored_deck, read=_indices)
-    _trump: int = core.derived()
-    _pos: int = core.stored(read=core.read_int)
+    _deck: tuple[int, ...] = fields.stored(write=_stored_deck, read=_indices)
+    _trump: int = fields.derived()
+    _pos: int = fields.stored(read=fields.read_int)
     """The next stock card in ``_deck``."""
-    _turn_up: int = core.stored(write=_stored_turn_up, read=_read_turn_up)
+    _turn_up: int = fields.stored(write=_stored_turn_up, read=_read_turn_up)
     """-1 once drawn (stage 2)."""
-    _hands: tuple[Hand, Hand] = core.stored(write=_stored_hands, read=_read_hands)
+    _hands: tuple[Hand, Hand] = fields.stored(write=_stored_hands, read=_read_hands)
     """The cards not on the table, sorted."""
-    _tables: tuple[Hand, Hand] = core.stored(write=_stored_tables, read=_read_tables)
+    _tables: tuple[Hand, Hand] = fields.stored(write=_stored_tables, read=_read_tables)
     """The melded cards with their meld levels."""
-    _scored7: Pair = core.stored("scored_sevens", write=list, read=core.read_scores)
+    _scored7: Pair = fields.stored("scored_sevens", write=list, read=fields.read_scores)
     """Sevens of trumps in hand that have scored (bezique D5)."""
-    _trick: Hand = core.stored(write=_codes, read=_indices)
-    _leader: Seat = core.stored(read=core.read_seat)
-    _phase: int = core.stored(read=core.read_int)
-    _melded: bool = core.stored(read=bool)
-    _sevened: bool = core.stored(read=bool)
-    _won: tuple[Hand, Hand] = core.stored(write=_stored_hands, read=_read_piles)
-    _last_trick: LastTrick | None = core.stored(write=_stored_last_trick, read=_read_last_trick)
-    _deal_scores: Pair = core.stored(write=list, read=core.read_scores)
-    _melds: tuple[Scored, ...] = core.stored(write=_stored_melds, read=_read_melds)
-    _previous: Previous | None = core.stored(
+    _trick: Hand = fields.stored(write=_codes, read=_indices)
+    _leader: Seat = fields.stored(read=fields.read_seat)
+    _phase: int = fields.stored(read=fields.read_int)
+    _melded: bool = fields.stored(read=bool)
+    _sevened: bool = fields.stored(read=bool)
+    _won: tuple[Hand, Hand] = fields.stored(write=_stored_hands, read=_read_piles)
+    _last_trick: LastTrick | None = fields.stored(write=_stored_last_trick, read=_read_last_trick)
+    _deal_scores: Pair = fields.stored(write=list, read=fields.read_scores)
+    _melds: tuple[Scored, ...] = fields.stored(write=_stored_melds, read=_read_melds)
+    _previous: Previous | None = fields.stored(
         write=_stored_previous, read=_read_previous, optional=True
     )
     """The deal that ended last (None before the first ends), shown until the next ends."""
@@ -609,9 +612,9 @@ class BeziqueState(core.MatchState):
                     "of diamonds), the double bezique, or the sequence (ace, ten, king, queen "
                     "and jack of trumps)."
                 ),
-                cards=Cards.of(core.move_cards(canonical), sep=" "),
+                cards=Cards.of(move_cards(canonical), sep=" "),
             )
-        return core.not_in_pack(core.move_cards(canonical))
+        return not_in_pack(move_cards(canonical))
 
     # -- playing to a trick ---------------------------------------------------------------
     def _play(self, seat: Seat, card: int) -> BeziqueState:
@@ -650,7 +653,7 @@ class BeziqueState(core.MatchState):
                 # bezique D5: of a scored and an unscored seven, the scored one is played.
                 new._scored7 = _pair(self._scored7, seat, self._scored7[seat] - 1)
         else:
-            raise core.not_held((CODES[card],))
+            raise not_held((CODES[card],))
         new._last = (seat, PLAY_MOVE[card])
         if phase == LEAD:
             new._trick = (card,)
@@ -756,7 +759,7 @@ class BeziqueState(core.MatchState):
             held = hand.count(card) + sum(1 for c in table if c & 31 == card)
             if held < count:
                 named = Cards.of((CODES[card],))
-                cards = Cards.of(core.move_cards(meld.move), sep=" ")
+                cards = Cards.of(move_cards(meld.move), sep=" ")
                 if count == 2:
                     return IllegalMove(
                         N_("You do not hold {card} twice, in hand or on the table, for {meld}."),
@@ -895,7 +898,7 @@ class BeziqueState(core.MatchState):
         self._deal(self._deal_no + 1, 1 - self._dealer)
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
-        codes = core.deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, deal_no)
+        codes = deck_for_deal(self._decks, DOUBLE_PACK, self._seed, NAME, deal_no)
         deck = tuple(INDEX[code] for code in codes)
         elder = tuple(sorted(deck[:HAND_SIZE]))
         younger = tuple(sorted(deck[HAND_SIZE:TURN_UP_AT]))
@@ -1033,7 +1036,7 @@ class BeziqueState(core.MatchState):
         if card is None:
             if len(_NEXT_TURN_UPS) >= 10_000:
                 _NEXT_TURN_UPS.clear()
-            deck = core.shuffled(DOUBLE_PACK, self._seed, NAME, deal)
+            deck = shuffled(DOUBLE_PACK, self._seed, NAME, deal)
             card = _NEXT_TURN_UPS[key] = INDEX[deck[TURN_UP_AT]]
         return card
 
@@ -1059,7 +1062,7 @@ class BeziqueState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the double pack (a corrupt row)."""
-        pack = core.sorted_pack(DOUBLE_PACK)
+        pack = fields.sorted_pack(DOUBLE_PACK)
         cards = [card for zone in self.zones().values() for card in zone]
         if sorted(cards) != pack or sorted(map(CODES.__getitem__, self._deck)) != pack:
             raise ValueError("cards do not add up to Bézigue's double pack")

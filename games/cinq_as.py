@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NamedTuple, TypedDict
 
-from games import core
+from games import core, fields, header
 from games.cards import (
     SUIT_SYMBOLS,
     SUITS,
@@ -25,13 +25,16 @@ from games.cards import (
     sort_key,
     sorted_insert,
 )
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.deals import deck_for_deal
+from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
     closing_lines,
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held
 from games.registry import register
 from games.words import ENGLISH, N_, Words
 
@@ -110,18 +113,18 @@ _insert: Final = sorted_insert(_KEY)
 def _read_pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if len(value) != 2:
         raise ValueError("expected one list per seat")
-    return core.read_cards(value[0]), core.read_cards(value[1])
+    return fields.read_cards(value[0]), fields.read_cards(value[1])
 
 
 Expeditions = tuple[tuple[str, ...], ...]
 
 
 def _stored_expeditions(exps: tuple[Expeditions, Expeditions]) -> list[Any]:
-    return [core.lists(exp) for exp in exps]
+    return [fields.lists(exp) for exp in exps]
 
 
 def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
-    exps = [tuple(map(core.read_cards, exp)) for exp in value]
+    exps = [tuple(map(fields.read_cards, exp)) for exp in value]
     if len(exps) != 2 or any(len(exp) != 5 for exp in exps):
         raise ValueError("expeditions must be two lists of five")
     return exps[0], exps[1]
@@ -130,7 +133,7 @@ def _read_expeditions(value: Any) -> tuple[Expeditions, Expeditions]:
 def _read_piles(value: Any) -> tuple[tuple[str, ...], ...]:
     if len(value) != 5:
         raise ValueError("there are five discard piles")
-    return tuple(map(core.read_cards, value))
+    return tuple(map(fields.read_cards, value))
 
 
 def _read_card_or_none(value: Any) -> str | None:
@@ -180,30 +183,32 @@ class CinqAsView(core.BaseView):
     last_round: CinqAsRoundView | None
 
 
-@core.match_state
-class CinqAsState(core.MatchState):
+@header.match_state
+class CinqAsState(header.MatchState):
     """A moment of a match. Le 5 As has no dealer: the header's ``_dealer`` is the seat that
     plays first in the round (cinq-as D2), and its ``_deal_no`` the round, from 0."""
 
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {
+    syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "discard": "card",
         "draw": "suit?",
     }
     stored_keys: ClassVar[Mapping[str, str]] = {"_deal_no": "round", "_dealer": "first"}
 
-    _deck: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
-    _pos: int = core.stored(read=core.read_int)
-    _hands: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(write=core.lists, read=_read_pair)
-    _exps: tuple[Expeditions, Expeditions] = core.stored(
+    _deck: tuple[str, ...] = fields.stored(write=list, read=fields.read_cards)
+    _pos: int = fields.stored(read=fields.read_int)
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = fields.stored(
+        write=fields.lists, read=_read_pair
+    )
+    _exps: tuple[Expeditions, Expeditions] = fields.stored(
         "expeditions", write=_stored_expeditions, read=_read_expeditions
     )
-    _tops: tuple[int, ...] = core.derived()
+    _tops: tuple[int, ...] = fields.derived()
     """Per seat and suit (seat × 5 + suit), the highest number on that expedition (0: none)."""
-    _piles: tuple[tuple[str, ...], ...] = core.stored(write=core.lists, read=_read_piles)
-    _phase: int = core.stored(read=core.read_int)
-    _discarded: str | None = core.stored(read=_read_card_or_none)
-    _previous: tuple[Expeditions, Expeditions] | None = core.stored(
+    _piles: tuple[tuple[str, ...], ...] = fields.stored(write=fields.lists, read=_read_piles)
+    _phase: int = fields.stored(read=fields.read_int)
+    _discarded: str | None = fields.stored(read=_read_card_or_none)
+    _previous: tuple[Expeditions, Expeditions] | None = fields.stored(
         "last_round", write=_stored_expeditions, read=_read_expeditions, optional=True
     )
     """Both players' expeditions when the last round ended, for its breakdown."""
@@ -239,7 +244,7 @@ class CinqAsState(core.MatchState):
             if action is None:  # a card outside the pack, e.g. "play 7T"
                 raise IllegalMove(
                     N_("{cards} is not played in Le 5 As: the aces only mark the discard piles."),
-                    cards=Cards.of(core.move_cards(self.canonical(move))),
+                    cards=Cards.of(move_cards(self.canonical(move))),
                 )
         seat = self._turn
         if seat is None:
@@ -251,7 +256,7 @@ class CinqAsState(core.MatchState):
                     N_("First play a card onto an expedition or discard one, then draw.")
                 )
             if arg not in self._hands[seat]:
-                raise core.not_held((arg,))
+                raise not_held((arg,))
             return self._play(seat, arg) if kind == _PLAY else self._discard(seat, arg)
         if kind < _DRAW_STOCK:
             raise IllegalMove(
@@ -364,7 +369,7 @@ class CinqAsState(core.MatchState):
         self._deal(self._deal_no + 1, first)
 
     def _deal(self, round_no: int, first: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, TAROT_SET, self._seed, NAME, round_no)
+        deck = deck_for_deal(self._decks, TAROT_SET, self._seed, NAME, round_no)
         hands = (
             tuple(sort_cards(deck[:HAND_SIZE])),
             tuple(sort_cards(deck[HAND_SIZE : 2 * HAND_SIZE])),
@@ -468,7 +473,7 @@ class CinqAsState(core.MatchState):
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
         cards = [card for zone in self.zones().values() for card in zone]
-        pack = core.sorted_pack(TAROT_SET)
+        pack = fields.sorted_pack(TAROT_SET)
         if sorted(cards) != pack or sorted(self._deck) != pack:
             raise ValueError("cards do not add up to Le 5 As' deck")
         if self._phase not in (0, 1):

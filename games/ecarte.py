@@ -16,9 +16,11 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games import core
+from games import core, fields, header
 from games.cards import PIQUET_PACK, Cards, hand_order_by, sort_key, sorted_insert
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.deals import deck_for_deal
+from games.moves import Syntax, move_cards
 from games.phrases import (
     cards_text,
     closing_lines,
@@ -27,6 +29,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held, not_in_pack
 from games.registry import register
 from games.words import ENGLISH, N_, Words, counted
 
@@ -133,7 +136,7 @@ def _stored_tricks(tricks: Tricks) -> list[Any]:
 
 
 def _read_tricks(value: Any) -> Tricks:
-    return cast(Tricks, core.read_rows(value, _read_trick, core.read_seat))
+    return cast(Tricks, fields.read_rows(value, _read_trick, fields.read_seat))
 
 
 def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -143,11 +146,13 @@ def _pair(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _read_trick(value: Any) -> Trick:
-    return cast(Trick, core.read_rows(value, core.read_seat, str))
+    return cast(Trick, fields.read_rows(value, fields.read_seat, str))
 
 
 def _read_exchanges(value: Any) -> tuple[tuple[Seat, int], ...]:
-    return cast(tuple[tuple[Seat, int], ...], core.read_rows(value, core.read_seat, core.read_int))
+    return cast(
+        tuple[tuple[Seat, int], ...], fields.read_rows(value, fields.read_seat, fields.read_int)
+    )
 
 
 def _stored_previous(previous: Previous | None) -> list[Any] | None:
@@ -162,10 +167,10 @@ def _read_previous(value: Any) -> Previous | None:
         return None
     dealer, committed, tricks, points = value
     return (
-        core.read_seat(dealer),
-        core.read_seat_or_none(committed),
+        fields.read_seat(dealer),
+        fields.read_seat_or_none(committed),
         _read_tricks(tricks),
-        core.read_scores(points),
+        fields.read_scores(points),
     )
 
 
@@ -212,9 +217,9 @@ class EcarteView(core.BaseView):
     last_move: core.MoveView | None
 
 
-@core.match_state
-class EcarteState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {
+@header.match_state
+class EcarteState(header.MatchState):
+    syntax: ClassVar[Mapping[str, Syntax]] = {
         "play": "card",
         "propose": "none",
         "accept": "none",
@@ -224,21 +229,25 @@ class EcarteState(core.MatchState):
     }
 
     # The header (seed, target, deal, dealer, totals …) is MatchState's; these are Écarté's.
-    _deck: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
-    _pos: int = core.stored(read=core.read_int)
-    _trump: str = core.derived()
-    _hands: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(write=core.lists, read=_pair)
-    _discards: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(write=core.lists, read=_pair)
-    _phase: int = core.stored(read=core.read_int)
-    _committed: Seat | None = core.stored(read=core.read_seat_or_none)
-    _proposals: int = core.stored(read=core.read_int)
-    _exchanges: tuple[tuple[Seat, int], ...] = core.stored(write=core.lists, read=_read_exchanges)
-    _king: Seat | None = core.stored(read=core.read_seat_or_none)
-    _trick: Trick = core.stored(write=core.lists, read=_read_trick)
-    _tricks: Tricks = core.stored(write=_stored_tricks, read=_read_tricks)
-    _won: tuple[int, int] = core.derived()
-    _points: tuple[int, int] = core.stored(write=list, read=core.read_scores)
-    _previous: Previous | None = core.stored(write=_stored_previous, read=_read_previous)
+    _deck: tuple[str, ...] = fields.stored(write=list, read=fields.read_cards)
+    _pos: int = fields.stored(read=fields.read_int)
+    _trump: str = fields.derived()
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = fields.stored(write=fields.lists, read=_pair)
+    _discards: tuple[tuple[str, ...], tuple[str, ...]] = fields.stored(
+        write=fields.lists, read=_pair
+    )
+    _phase: int = fields.stored(read=fields.read_int)
+    _committed: Seat | None = fields.stored(read=fields.read_seat_or_none)
+    _proposals: int = fields.stored(read=fields.read_int)
+    _exchanges: tuple[tuple[Seat, int], ...] = fields.stored(
+        write=fields.lists, read=_read_exchanges
+    )
+    _king: Seat | None = fields.stored(read=fields.read_seat_or_none)
+    _trick: Trick = fields.stored(write=fields.lists, read=_read_trick)
+    _tricks: Tricks = fields.stored(write=_stored_tricks, read=_read_tricks)
+    _won: tuple[int, int] = fields.derived()
+    _points: tuple[int, int] = fields.stored(write=list, read=fields.read_scores)
+    _previous: Previous | None = fields.stored(write=_stored_previous, read=_read_previous)
 
     # -- the contract ---------------------------------------------------------------------
     @property
@@ -331,10 +340,10 @@ class EcarteState(core.MatchState):
         action = _MOVES.get(move)
         if action is not None:
             return move, action
-        cards = core.move_cards(move)
+        cards = move_cards(move)
         strangers = [card for card in cards if card not in _POWER]
         if strangers:
-            raise core.not_in_pack(strangers)
+            raise not_in_pack(strangers)
         return move, (_DISCARD, tuple(cards))
 
     # -- refusals: only an illegal move gets here, to be told why -----------------------------
@@ -363,7 +372,7 @@ class EcarteState(core.MatchState):
         if kind == _PROPOSE:
             return self._why_not_propose(seat)
         if arg not in hand:
-            return core.not_held((arg,))
+            return not_held((arg,))
         lead = self._trick[0][1]
         return IllegalMove(
             N_(
@@ -417,7 +426,7 @@ class EcarteState(core.MatchState):
             )
         missing = [card for card in arg if card not in hand]
         if missing:
-            return core.not_held(missing)
+            return not_held(missing)
         if len(set(arg)) != len(arg):
             return IllegalMove(N_("Each card may be discarded only once."))
         if not arg:
@@ -525,7 +534,7 @@ class EcarteState(core.MatchState):
         self._deal(self._deal_no + 1, 1 - scorer)  # ecarte D1: the loser deals
 
     def _deal(self, deal_no: int, dealer: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, PACK, self._seed, NAME, deal_no)
+        deck = deck_for_deal(self._decks, PACK, self._seed, NAME, deal_no)
         elder_hand = tuple(sorted(deck[:HAND_SIZE], key=_KEY.__getitem__))
         dealer_hand = tuple(sorted(deck[HAND_SIZE:TURN_UP], key=_KEY.__getitem__))
         self._deal_no = deal_no
@@ -628,7 +637,7 @@ class EcarteState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not add up to the deck (a corrupt row)."""
-        pack = core.sorted_pack(PACK)
+        pack = fields.sorted_pack(PACK)
         cards = [card for zone in self.zones().values() for card in zone]
         if sorted(cards) != pack or sorted(self._deck) != pack:
             raise ValueError("cards do not add up to Écarté's 32-card pack")

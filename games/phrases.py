@@ -17,7 +17,7 @@ from games.words import ENGLISH, N_, Words
 _RANKS = frozenset(COLOUR_RANKS) | frozenset(TRUMP_RANKS)
 
 # The move words of French and Swedish players (docs/notation.md): the rules help lists them,
-# and the move parser (games/core.py) reads each as the English verb it stands for, with or
+# and the move parser (games/moves.py) reads each as the English verb it stands for, with or
 # without accents. Only words no language uses for another move are here.
 MOVE_WORDS: Final = {
     "play": ("jouer", "spela"),

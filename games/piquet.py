@@ -19,9 +19,11 @@ from itertools import repeat
 from operator import add
 from typing import Any, ClassVar, Final, TypedDict, cast
 
-from games import core
+from games import core, fields, header
 from games.cards import PIQUET_PACK, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name, hand_order_by
-from games.core import IllegalMove, Seat
+from games.core import Seat
+from games.deals import deck_for_deal
+from games.moves import Syntax
 from games.phrases import (
     cards_text,
     deal_line,
@@ -30,6 +32,7 @@ from games.phrases import (
     points_text,
     seat_names,
 )
+from games.refusals import IllegalMove, not_held, not_in_pack
 from games.registry import register
 from games.words import ENGLISH, N_, Words, counted
 
@@ -366,12 +369,18 @@ def _stored_last_trick(trick: LastTrick | None) -> list[Any] | None:
 def _read_last_trick(value: Any) -> LastTrick | None:
     if value is None:
         return None
-    return core.read_seat(value[0]), _INDEX[value[1]], _INDEX[value[2]], core.read_seat(value[3])
+    return (
+        fields.read_seat(value[0]),
+        _INDEX[value[1]],
+        _INDEX[value[2]],
+        fields.read_seat(value[3]),
+    )
 
 
 def _read_declarations(value: Any) -> tuple[Declaration, ...]:
     return cast(
-        tuple[Declaration, ...], core.read_rows(value, core.read_seat, str, str, core.read_int)
+        tuple[Declaration, ...],
+        fields.read_rows(value, fields.read_seat, str, str, fields.read_int),
     )
 
 
@@ -382,7 +391,7 @@ scores, tricks won, the last trick)."""
 
 def _stored_previous(previous: Previous) -> list[Any]:
     dealer, decls, scores, tricks, last = previous
-    return [dealer, core.lists(decls), list(scores), list(tricks), _stored_last_trick(last)]
+    return [dealer, fields.lists(decls), list(scores), list(tricks), _stored_last_trick(last)]
 
 
 def _read_previous(value: Any) -> Previous:
@@ -391,10 +400,10 @@ def _read_previous(value: Any) -> Previous:
     if trick is None:
         raise ValueError("a finished deal has a last trick")
     return (
-        core.read_seat(dealer),
+        fields.read_seat(dealer),
         _read_declarations(decls),
-        core.read_scores(scores),
-        core.read_scores(tricks),
+        fields.read_scores(scores),
+        fields.read_scores(tricks),
         trick,
     )
 
@@ -442,32 +451,32 @@ class PiquetView(core.BaseView):
     last_deal: PiquetDealView | None
 
 
-@core.match_state
-class PiquetState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {"play": "card", "discard": "cards"}
+@header.match_state
+class PiquetState(header.MatchState):
+    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card", "discard": "cards"}
     stored_keys: ClassVar[Mapping[str, str]] = {"_totals": "scores"}
 
     # The header (seed, deals, deal, dealer, totals …) is MatchState's; these are Piquet's.
     # The last move is (seat, move, what the others see of it): discards are face down.
-    _deck: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
-    _hands: tuple[int, int] = core.stored(write=_stored_masks, read=_read_masks)
-    _discards: tuple[int, int] = core.stored(write=_stored_masks, read=_read_masks)
-    _exchanged: tuple[int | None, int | None] = core.stored(write=list, read=_read_exchanged)
+    _deck: tuple[str, ...] = fields.stored(write=list, read=fields.read_cards)
+    _hands: tuple[int, int] = fields.stored(write=_stored_masks, read=_read_masks)
+    _discards: tuple[int, int] = fields.stored(write=_stored_masks, read=_read_masks)
+    _exchanged: tuple[int | None, int | None] = fields.stored(write=list, read=_read_exchanged)
     """Cards exchanged by elder, by younger (None: not yet); also how much of each talon
     was taken, from its first card on."""
-    _lead: int = core.stored(write=_stored_lead, read=_read_lead)
+    _lead: int = fields.stored(write=_stored_lead, read=_read_lead)
     """Index of the card led to the trick in progress, or -1 (no trick in progress)."""
-    _played: int = core.stored(write=cards_of, read=mask_of)
-    _tricks: tuple[int, int] = core.stored(write=list, read=core.read_scores)
-    _last_trick: LastTrick | None = core.stored(write=_stored_last_trick, read=_read_last_trick)
+    _played: int = fields.stored(write=cards_of, read=mask_of)
+    _tricks: tuple[int, int] = fields.stored(write=list, read=fields.read_scores)
+    _last_trick: LastTrick | None = fields.stored(write=_stored_last_trick, read=_read_last_trick)
     """(leader, card led, card played second, winner) of the last completed trick."""
-    _deal_scores: tuple[int, int] = core.stored(write=list, read=core.read_scores)
-    _bonus: bool = core.stored(read=bool)
+    _deal_scores: tuple[int, int] = fields.stored(write=list, read=fields.read_scores)
+    _bonus: bool = fields.stored(read=bool)
     """Repique or pique was scored this deal: a player never scores both (piquet D10)."""
-    _decls: tuple[Declaration, ...] = core.stored(
-        "declarations", write=core.lists, read=_read_declarations
+    _decls: tuple[Declaration, ...] = fields.stored(
+        "declarations", write=fields.lists, read=_read_declarations
     )
-    _previous: Previous | None = core.stored(
+    _previous: Previous | None = fields.stored(
         write=_stored_previous, read=_read_previous, optional=True
     )
     """The deal that ended last (None before the first ends), shown until the next ends."""
@@ -519,7 +528,7 @@ class PiquetState(core.MatchState):
         verb, *cards = canonical.split(" ")
         foreign = [card for card in cards if card not in _BIT]
         if foreign:
-            raise core.not_in_pack(foreign)
+            raise not_in_pack(foreign)
         if verb == "play":
             return self._play(seat, _INDEX[cards[0]])
         return self._exchange(seat, _discard_mask(cards))
@@ -531,7 +540,7 @@ class PiquetState(core.MatchState):
         younger = seat != self.elder
         hand = self._hands[seat]
         if mask & ~hand:
-            raise core.not_held(cards_of(mask & ~hand))
+            raise not_held(cards_of(mask & ~hand))
         count = bin(mask).count("1")
         most = MOST_DISCARDS[younger]
         if count > most:
@@ -589,7 +598,7 @@ class PiquetState(core.MatchState):
         bit = 1 << index
         hand = self._hands[seat]
         if not hand & bit:
-            raise core.not_held((_CODES[index],))
+            raise not_held((_CODES[index],))
         lead = self._lead
         new = self._copy()
         new._hands = self._with(self._hands, seat, hand & ~bit)
@@ -670,7 +679,7 @@ class PiquetState(core.MatchState):
         }
 
     def _start_deal(self, deal: int, dealer: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
+        deck = deck_for_deal(self._decks, _CODES, self._seed, NAME, deal)
         elder_hand = mask_of(deck[:HAND_SIZE])
         younger_hand = mask_of(deck[HAND_SIZE : 2 * HAND_SIZE])
         self._deal_no = deal
@@ -808,7 +817,7 @@ class PiquetState(core.MatchState):
 
     def _check(self) -> None:
         """Reject a stored state whose cards do not fit a deal of piquet (a corrupt row)."""
-        pack = core.sorted_pack(_CODES)
+        pack = fields.sorted_pack(_CODES)
         if sorted(self._deck) != pack:
             raise ValueError("the deal's cards do not add up to the piquet pack")
         cards = [card for zone in self.zones().values() for card in zone]
@@ -1100,7 +1109,7 @@ class Piquet(core.Game):
 def _count_or_none(value: Any, most: int) -> int | None:
     if value is None:
         return None
-    if not 0 <= core.read_int(value) <= most:
+    if not 0 <= fields.read_int(value) <= most:
         raise ValueError(f"an exchange is 0 to {most} cards, not {value!r}")
     return int(value)
 

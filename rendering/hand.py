@@ -15,7 +15,7 @@ from typing import Any, Final, NamedTuple
 from PIL import Image
 
 from games.cards import card_name, sort_key
-from games.core import move_cards
+from games.moves import move_cards
 from games.phrases import MOVE_WORDS
 from games.words import ENGLISH, Words
 from rendering.canvas import (

@@ -18,7 +18,7 @@ import discord
 
 from bot.discord.host import host_of
 from bot.service import wording
-from games.core import move_cards
+from games.moves import move_cards
 from games.words import ENGLISH, Words
 
 MAX_ROWS = 5

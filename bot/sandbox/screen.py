@@ -15,7 +15,7 @@ from bot.sandbox.terminal import Write
 from bot.service import Delivery, MatchService, wording
 from bot.service.computer import NAME
 from games.cards import sort_key
-from games.core import move_cards
+from games.moves import move_cards
 from games.phrases import cards_text, last_trick, trick_won_text
 from games.words import ENGLISH, Words
 

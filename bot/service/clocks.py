@@ -12,7 +12,7 @@ import functools
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from games.core import Refusal
+from games.refusals import Refusal
 from games.words import ENGLISH, N_, Words
 
 DAY: Final = 86_400.0

@@ -34,7 +34,7 @@ from bot.service.values import (
     person,
 )
 from games.cards import SUIT_SYMBOLS
-from games.core import move_cards
+from games.moves import move_cards
 from games.phrases import typed_in
 from games.words import N_, Words
 

@@ -13,7 +13,7 @@ import games
 from ai.base import lookup
 from ai.search import search
 from bench.ai import play, wilson
-from games.core import move_cards
+from games.moves import move_cards
 from tests.games.conformance import _visible, all_games, swapped_decks
 
 # A view's keys that describe how the position was reached rather than the position itself;

@@ -16,8 +16,8 @@ import games
 from bot import i18n
 from bot.sandbox import HUMAN_ID, as_typed
 from bot.service import MatchService, wording
-from games.core import IllegalMove
 from games.phrases import MOVE_WORDS
+from games.refusals import IllegalMove
 from tests.bot.sandbox.test_sandbox import Script, session
 
 # The first word of anything shown as typed, between backticks.

@@ -9,7 +9,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import games
-from games.core import FIRST_SEAT, Game, State, move_cards, shuffled
+from games.core import FIRST_SEAT, Game, State
+from games.deals import shuffled
+from games.moves import move_cards
 
 MOVE_CAP = 50_000
 """No match of any game comes near this many moves; reaching it means a loop."""

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 import games
 from games.cards import sort_key
 from games.cinq_as import expedition_score
-from games.core import MatchState, State
+from games.core import State
 from games.ecarte import _tricks_json
+from games.header import MatchState
 
 from .conformance import playout
 

@@ -28,7 +28,8 @@ from bot import i18n
 from bot.service import wording
 from games.bezique import TURN_UP_AT
 from games.cards import ACE_MARKERS, DOUBLE_PACK, SUITS, TAROT_SET
-from games.core import IllegalMove, State
+from games.core import State
+from games.refusals import IllegalMove, not_held, not_in_pack
 from tests.style import english_left, problems
 
 GAMES_DIR = Path(games.__file__).parent
@@ -195,3 +196,16 @@ def test_a_refusal_names_cards_as_the_reader_does() -> None:
     assert str(refused.value) == f"You do not hold Q{symbol}."
     assert refused.value.say(i18n.words("fr")) == f"Vous n’avez pas D{symbol} en main."
     assert refused.value.say(i18n.words("sv")) == f"Du har inte D{symbol} på handen."
+
+
+def test_illegal_move_is_a_value_error() -> None:
+    assert issubclass(IllegalMove, ValueError)
+
+
+def test_the_shared_refusals_count_their_cards() -> None:
+    assert str(not_held(["QS"])) == "You do not hold Q♠."
+    assert str(not_held(["QS", "7H"])) == "You do not hold these cards: Q♠, 7♥."
+    assert str(not_in_pack(["2S"])) == (
+        "2♠ is not in this game's pack, which has 7 to A in each suit."
+    )
+    assert str(not_in_pack(["2S", "6H"])).startswith("2♠, 6♥ are not in this game's pack")

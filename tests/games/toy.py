@@ -16,10 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
-from games import core
+from games import core, fields, header
 from games.cards import sort_key
 from games.core import Seat
+from games.deals import deck_for_deal
+from games.moves import Syntax
 from games.phrases import describe_common
+from games.refusals import not_held
 from games.words import ENGLISH, N_, Words
 
 NAME: Final = "high-card"
@@ -49,23 +52,23 @@ class ToyView(core.BaseView):
 def read_pair_of_cards(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ValueError(f"expected two lists of cards, not {value!r}")
-    return core.read_cards(value[0]), core.read_cards(value[1])
+    return fields.read_cards(value[0]), fields.read_cards(value[1])
 
 
-@core.match_state
-class ToyState(core.MatchState):
-    syntax: ClassVar[Mapping[str, core.Syntax]] = {"play": "card"}
+@header.match_state
+class ToyState(header.MatchState):
+    syntax: ClassVar[Mapping[str, Syntax]] = {"play": "card"}
 
-    _hands: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(
-        write=core.lists, read=read_pair_of_cards
+    _hands: tuple[tuple[str, ...], tuple[str, ...]] = fields.stored(
+        write=fields.lists, read=read_pair_of_cards
     )
-    _stock: tuple[str, ...] = core.stored(write=list, read=core.read_cards)
+    _stock: tuple[str, ...] = fields.stored(write=list, read=fields.read_cards)
     """The cards dealt to no one: never seen, by anyone."""
-    _trick: tuple[tuple[Seat, str], ...] = core.stored(
-        write=core.lists, read=lambda value: core.read_rows(value, core.read_seat, str)
+    _trick: tuple[tuple[Seat, str], ...] = fields.stored(
+        write=fields.lists, read=lambda value: fields.read_rows(value, fields.read_seat, str)
     )
-    _taken: tuple[tuple[str, ...], tuple[str, ...]] = core.stored(
-        write=core.lists, read=read_pair_of_cards
+    _taken: tuple[tuple[str, ...], tuple[str, ...]] = fields.stored(
+        write=fields.lists, read=read_pair_of_cards
     )
 
     def _start(self, first: Seat) -> None:
@@ -73,7 +76,7 @@ class ToyState(core.MatchState):
         self._deal(first)
 
     def _deal(self, dealer: Seat) -> None:
-        deck = core.deck_for_deal(self._decks, PACK, self._seed, NAME, self._deal_no)
+        deck = deck_for_deal(self._decks, PACK, self._seed, NAME, self._deal_no)
         elder = 1 - dealer
         hands: list[tuple[str, ...]] = [(), ()]
         hands[elder], hands[dealer] = deck[:HAND], deck[HAND : 2 * HAND]
@@ -96,7 +99,7 @@ class ToyState(core.MatchState):
         canonical = self.canonical(move)
         card = canonical.split()[1]
         if card not in self._hands[seat]:
-            raise core.not_held([card])
+            raise not_held([card])
         new = self._copy()
         hands = list(new._hands)
         hands[seat] = tuple(held for held in hands[seat] if held != card)
@@ -154,7 +157,7 @@ class ToyState(core.MatchState):
 
     def _check(self) -> None:
         cards = [card for zone in self.zones().values() for card in zone]
-        if sorted(cards) != core.sorted_pack(PACK):
+        if sorted(cards) != fields.sorted_pack(PACK):
             raise ValueError("the cards of a high card state do not add up to its pack")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import games
 import rendering
-from games.core import move_cards
+from games.moves import move_cards
 from tests.games.conformance import first_option, swapped_decks, verbs
 from tests.rendering.helpers import colours, image
 

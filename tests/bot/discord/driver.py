@@ -25,7 +25,7 @@ from PIL import Image, ImageChops
 import rendering
 from bot.discord.client import TapisBot
 from bot.discord.components import card_of
-from games.core import move_cards
+from games.moves import move_cards
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
 
 CARD = re.compile(r"(?<![0-9A-Z])(10|1[0-9]|2[01]|[2-9]|[JQKA])([SHDCT♠♥♦♣])(?![0-9A-Za-z])")

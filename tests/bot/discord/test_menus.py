@@ -15,7 +15,7 @@ import pytest
 import games
 from bot import i18n
 from bot.discord.components import move_buttons, release
-from games.core import move_cards
+from games.moves import move_cards
 from tests.bot.discord.driver import unreachable
 from tests.fakediscord import limits
 

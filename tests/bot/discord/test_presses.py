@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import games
-from games.core import move_cards
+from games.moves import move_cards
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
 from tests.bot.discord.test_matches import short

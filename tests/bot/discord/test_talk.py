@@ -18,6 +18,7 @@ import pytest
 import games
 from bot.discord.client import TapisBot
 from bot.service import MatchService
+from games.moves import move_cards
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table, _component, menu_values
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeUser, Sent
@@ -102,7 +103,7 @@ class TalkTable(Table):
         if button:
             handle, way = await self.fake.press(user, hand, button), "button"
         elif pick:
-            values = menu_values(hand, pick, games.core.move_cards(move))
+            values = menu_values(hand, pick, move_cards(move))
             handle, way = await self.fake.choose(user, hand, pick, values), "select"
         elif whole:
             handle, way = await self.fake.choose(user, hand, whole, [move]), "select"
