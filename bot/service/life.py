@@ -19,10 +19,13 @@ from typing import TypeVar
 import bot.service.wording as wording
 import games
 from bot.service import clocks, ratings
+from bot.service.alarms import alarm_for
 from bot.service.clock import ClockTask
 from bot.service.languages import GuildLanguages
+from bot.service.locks import KeyedLocks
+from bot.service.rows import dumps
 from bot.service.standings import write_result
-from bot.service.store import KeyedLocks, MatchStore, alarm_for, dumps
+from bot.service.store import MatchStore
 from bot.service.values import (
     ChallengeLimits,
     Change,

@@ -38,15 +38,9 @@ from bot import i18n
 from bot.process import metrics
 from bot.service import clocks, pairing, ratings, seasons
 from bot.service.life import MatchLife, checked_terms, fresh_seed
-from bot.service.store import (
-    SELECT_MATCHES,
-    MatchStore,
-    dumps,
-    encode,
-    post,
-    posted,
-    row_from_stored,
-)
+from bot.service.outbox import encode, post, posted
+from bot.service.rows import SELECT_MATCHES, dumps, row_from_stored
+from bot.service.store import MatchStore
 from bot.service.values import (
     Delivery,
     Json,
