@@ -3,9 +3,8 @@
 Every change walks the same path once: the store loads the match and its people under the
 match's lock, a pure ``decide`` here checks the request and makes the new row, the store
 saves it (with the move log, the result and the ratings in the same transaction) together
-with the words made from what was decided (wording.py), an ending's once its ratings are
-known. The clock task is told when a turn's due
-time comes sooner.
+with the words made from what was decided (wording.py, notices.py, endings.py), an ending's
+once its ratings are known. The clock task is told when a turn's due time comes sooner.
 """
 
 from __future__ import annotations
@@ -16,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
+import bot.service.endings as endings
+import bot.service.notices as notices
 import bot.service.wording as wording
 import games
 from bot.service import clocks, ratings
@@ -260,7 +261,7 @@ class MatchLife:
         people = await self.store.people(new.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
         return await self.store.create(
-            new, players, lambda made: wording.challenged(made, people, self.languages.of(guild_id))
+            new, players, lambda made: notices.challenged(made, people, self.languages.of(guild_id))
         )
 
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
@@ -305,7 +306,7 @@ class MatchLife:
                 match_id,
                 decide,
                 also_people=(user.user_id,),
-                words=lambda done: wording.accepted(
+                words=lambda done: notices.accepted(
                     done.after, done.people, done.now, self.languages.of(done.after.guild_id)
                 ),
             )
@@ -337,7 +338,7 @@ class MatchLife:
 
         def words(done: Changed[None]) -> list[Delivery]:
             public = self.languages.of(done.after.guild_id)
-            return wording.challenge_closed(done.after, done.people, user_id, public)
+            return notices.challenge_closed(done.after, done.people, user_id, public)
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         self.clock.gone(changed.before.deadline)
@@ -468,7 +469,7 @@ class MatchLife:
                 seat = int(done.after.result["timed_out"])
                 public = self.public(done)
                 return Ending(
-                    lambda changes: wording.timed_out(
+                    lambda changes: endings.timed_out(
                         done.after, done.people, seat, changes or [], done.now, public
                     )
                 )
@@ -513,7 +514,7 @@ class MatchLife:
         def words(done: Changed[list[ratings.Change]]) -> Words:
             public = self.public(done)
             return Ending(
-                lambda changes: wording.resigned(
+                lambda changes: endings.resigned(
                     done.after, done.people, seat, changes or [], done.now, public
                 )
             )
@@ -543,7 +544,7 @@ class MatchLife:
             )
 
         def words(done: Changed[None]) -> list[Delivery]:
-            return wording.aborted(done.after, done.people, seat, self.public(done))
+            return endings.aborted(done.after, done.people, seat, self.public(done))
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         self.ended()
@@ -562,7 +563,7 @@ class MatchLife:
             )
 
         def words(done: Changed[None]) -> list[Delivery]:
-            return wording.left_server(done.after, done.people, self.public(done))
+            return endings.left_server(done.after, done.people, self.public(done))
 
         changed = await self.store.change(match_id, decide, words=words)
         if changed is None:
@@ -617,13 +618,13 @@ class MatchLife:
             if stopped or rearmed:
                 return []
             if row.status == "cancelled":
-                return wording.challenge_expired(row, people, self.limits.hours, self.public(done))
+                return notices.challenge_expired(row, people, self.limits.hours, self.public(done))
             if row.status == "finished":
                 public = self.public(done)
                 return Ending(
-                    lambda changes: wording.timed_out(row, people, seat, changes or [], due, public)
+                    lambda changes: endings.timed_out(row, people, seat, changes or [], due, public)
                 )
-            return wording.reminder(row, people, seat, due)
+            return notices.reminder(row, people, seat, due)
 
         changed = await self.store.change(match_id, decide, words=words)
         if changed is not None and changed.after.status == "finished":
@@ -639,7 +640,7 @@ def _move_words(done: Changed[list[ratings.Change]], public: str) -> Words:
     """What a move owes: the board and hands, or the ending with its rating changes."""
     row, people, now = done.after, done.people, done.now
     if row.status == "finished":
-        return Ending(lambda changes: wording.ending(row, people, changes or [], now, public))
+        return Ending(lambda changes: endings.ending(row, people, changes or [], now, public))
     return wording.progress(row, people, now, public, done.before)
 
 
