@@ -14,7 +14,8 @@ The rooms, each readable alone, none importing one that imports it back:
   ``rows``, ``cache``, ``locks``, ``alarms``, ``outbox`` for its parts);
 - ``standings``: results and ratings written when a match ends, leaderboards, stats;
 - ``clock``: the one task over stored due times;
-- ``life``: challenge → accept → moves → ending, each a load → decide → save → word walk;
+- ``life``: challenge → accept → moves → ending, each a load → decide → save → word walk
+  (with ``dues`` for what a due time does, ``flood`` for how often one may challenge);
 - ``integrity``: replaying a match's log to verify it;
 - ``match_service``: :class:`MatchService`, the one object callers use.
 """
