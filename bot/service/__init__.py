@@ -8,11 +8,14 @@ so nothing here knows one game from another.
 The rooms, each readable alone, none importing one that imports it back:
 
 - ``values``: the plain data passed in and out, the errors, the stored match row;
-- ``wording``: pure functions from a match to words and deliveries;
-- ``store``: matches and players as stored, cached, and saved through one ``save``;
+- ``wording``: pure functions from a match to words and deliveries (with ``notices`` for a
+  challenge's life, ``endings`` for a match's end);
+- ``store``: matches and players as stored, cached, and saved through one ``save`` (with
+  ``rows``, ``cache``, ``locks``, ``alarms``, ``outbox`` for its parts);
 - ``standings``: results and ratings written when a match ends, leaderboards, stats;
 - ``clock``: the one task over stored due times;
-- ``life``: challenge → accept → moves → ending, each a load → decide → save → word walk;
+- ``life``: challenge → accept → moves → ending, each a load → decide → save → word walk
+  (with ``dues`` for what a due time does, ``flood`` for how often one may challenge);
 - ``integrity``: replaying a match's log to verify it;
 - ``match_service``: :class:`MatchService`, the one object callers use.
 """

@@ -22,7 +22,8 @@ import bot.service.wording as wording
 from bot import i18n
 from bot.service import ratings, seasons
 from bot.service.life import MatchLife
-from bot.service.store import MatchStore, encode, post, posted
+from bot.service.outbox import encode, post, posted
+from bot.service.store import MatchStore
 from bot.service.tournament_store import TournamentStore
 from bot.service.values import Delivery, MatchRow, People
 from bot.storage.sql import Connection

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import games
 from bot.service import clocks
-from bot.service.store import SELECT_MATCHES, MatchStore, storable_id, unknown_match
+from bot.service.rows import SELECT_MATCHES, storable_id, unknown_match
+from bot.service.store import MatchStore
 from bot.service.values import Conflict, Refused
 from bot.storage.sql import Connection, Row
 from games.words import N_

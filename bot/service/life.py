@@ -3,9 +3,9 @@
 Every change walks the same path once: the store loads the match and its people under the
 match's lock, a pure ``decide`` here checks the request and makes the new row, the store
 saves it (with the move log, the result and the ratings in the same transaction) together
-with the words made from what was decided (wording.py), an ending's once its ratings are
-known. The clock task is told when a turn's due
-time comes sooner.
+with the words made from what was decided (wording.py, notices.py, endings.py), an ending's
+once its ratings are known. The clock task is told when a turn's due time comes sooner;
+what a due time does is decided in dues.py, how often one may challenge in flood.py.
 """
 
 from __future__ import annotations
@@ -16,13 +16,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
+import bot.service.endings as endings
+import bot.service.notices as notices
 import bot.service.wording as wording
 import games
 from bot.service import clocks, ratings
 from bot.service.clock import ClockTask
+from bot.service.dues import Due, Words, due_change, due_words, end_without_move
+from bot.service.flood import ChallengeFlood
 from bot.service.languages import GuildLanguages
+from bot.service.locks import KeyedLocks
+from bot.service.rows import dumps
 from bot.service.standings import write_result
-from bot.service.store import KeyedLocks, MatchStore, alarm_for, dumps
+from bot.service.store import MatchStore
 from bot.service.values import (
     ChallengeLimits,
     Change,
@@ -48,8 +54,6 @@ from games.words import N_
 T = TypeVar("T")
 
 Outcome = tuple[MatchInfo, list[Delivery]]
-# What a change's words are: deliveries, or an ending's, made once its ratings are written.
-Words = list[Delivery] | Ending[list[ratings.Change]]
 
 
 def fresh_seed() -> int:
@@ -121,7 +125,7 @@ class MatchLife:
         self.limits = limits or ChallengeLimits()
         # One challenger's requests one at a time, so two at once cannot both pass the caps.
         self._challengers = KeyedLocks()
-        self._buckets: dict[int, tuple[float, float]] = {}  # user -> (tokens, at)
+        self._flood = ChallengeFlood(store.db, self.limits)
         # Told after a match ends, however it ends: what follows a match (a duplicate's
         # second leg, a tournament's next round) is decided by the tournament task.
         self.ended: Callable[[], None] = _nothing
@@ -129,55 +133,6 @@ class MatchLife:
     def public(self, done: Changed[T]) -> str:
         """The language of the public posts of the match ``done`` changed (its server's)."""
         return self.languages.of(done.after.guild_id)
-
-    # -- flood limits -----------------------------------------------------------------------
-    def _tokens(self, user_id: int, now: float) -> float:
-        """The challenges ``user_id`` may make right now under the rate (a token bucket)."""
-        limits = self.limits
-        tokens, at = self._buckets.get(user_id, (float(limits.burst), now))
-        return min(float(limits.burst), tokens + max(0.0, now - at) / limits.every_seconds)
-
-    async def _check_flood(self, user_id: int, channel_id: int | None, now: float) -> None:
-        """Refuse, politely, a challenge beyond the caps or the rate; nothing is taken."""
-        limits = self.limits
-        tokens = self._tokens(user_id, now)
-        if tokens < 1:
-            wait = (1 - tokens) * limits.every_seconds
-            raise Refused(
-                N_("You are making challenges too quickly. You may make another one in {left}."),
-                left=clocks.describe_left(max(wait, 60.0)),
-            )
-        mine = await self.store.db.fetchone(
-            "SELECT COUNT(*) FROM matches WHERE challenger_id = ? AND status = 'challenge'",
-            (user_id,),
-        )
-        if mine is not None and mine[0] >= limits.per_user:
-            raise Refused(
-                N_(
-                    "You already have {n} open challenges. Wait for an answer, or withdraw one "
-                    "with `/decline`, before making another."
-                ),
-                n=mine[0],
-            )
-        if channel_id is not None:
-            here = await self.store.db.fetchone(
-                "SELECT COUNT(*) FROM matches WHERE channel_id = ? AND status = 'challenge'",
-                (channel_id,),
-            )
-            if here is not None and here[0] >= limits.per_channel:
-                raise Refused(
-                    N_(
-                        "This channel already has {n} open challenges. Accept one of them, or "
-                        "try again when some are answered."
-                    ),
-                    n=here[0],
-                )
-
-    def _spend(self, user_id: int, now: float) -> None:
-        self._buckets[user_id] = (self._tokens(user_id, now) - 1, now)
-        if len(self._buckets) > 10_000:  # forget the full buckets: they are the default
-            full = float(self.limits.burst)
-            self._buckets = {u: b for u, b in self._buckets.items() if self._tokens(u, now) < full}
 
     # -- challenges -------------------------------------------------------------------------
     async def challenge(
@@ -204,12 +159,12 @@ class MatchLife:
         async with self._challengers.hold(challenger.user_id):
             now = self.store.ts()
             if self.caps is not None:
-                await self._check_flood(challenger.user_id, channel_id, now)
+                await self._flood.check(challenger.user_id, channel_id, now)
             row, deliveries = await self._create(
                 rules.name, challenger, opponent, players, guild_id, channel_id, options,
                 days, rated, rematch_of, now + self.limits.hours * 3600, talk,
             )  # fmt: skip
-            self._spend(challenger.user_id, now)
+            self._flood.spend(challenger.user_id, now)
         self.clock.changed(row.deadline)
         people = await self.store.people(row.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
@@ -257,7 +212,7 @@ class MatchLife:
         people = await self.store.people(new.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
         return await self.store.create(
-            new, players, lambda made: wording.challenged(made, people, self.languages.of(guild_id))
+            new, players, lambda made: notices.challenged(made, people, self.languages.of(guild_id))
         )
 
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
@@ -302,7 +257,7 @@ class MatchLife:
                 match_id,
                 decide,
                 also_people=(user.user_id,),
-                words=lambda done: wording.accepted(
+                words=lambda done: notices.accepted(
                     done.after, done.people, done.now, self.languages.of(done.after.guild_id)
                 ),
             )
@@ -334,7 +289,7 @@ class MatchLife:
 
         def words(done: Changed[None]) -> list[Delivery]:
             public = self.languages.of(done.after.guild_id)
-            return wording.challenge_closed(done.after, done.people, user_id, public)
+            return notices.challenge_closed(done.after, done.people, user_id, public)
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         self.clock.gone(changed.before.deadline)
@@ -428,7 +383,7 @@ class MatchLife:
             if row.deadline is not None and row.deadline <= now and state.to_move is not None:
                 late = True
                 loser = state.to_move
-                return self._end(row, 1 - loser, "time", {"timed_out": loser}, now)
+                return end_without_move(row, 1 - loser, "time", {"timed_out": loser}, now)
             if state.to_move != seat:
                 assert row.seat_ids is not None
                 who = person(people, row.seat_ids[1 - seat]).name
@@ -465,7 +420,7 @@ class MatchLife:
                 seat = int(done.after.result["timed_out"])
                 public = self.public(done)
                 return Ending(
-                    lambda changes: wording.timed_out(
+                    lambda changes: endings.timed_out(
                         done.after, done.people, seat, changes or [], done.now, public
                     )
                 )
@@ -487,17 +442,6 @@ class MatchLife:
         self.clock.changed(row.reminder_at)
         return row.info(changed.people), changed.deliveries
 
-    def _end(
-        self, row: MatchRow, winner: int, how: str, extra: Json, now: float
-    ) -> Change[list[ratings.Change]]:
-        """End an active match without a move (a resignation, a loss on time)."""
-        assert row.state is not None
-        result = {"winner": winner, "scores": list(row.state.scores), "how": how, **extra}
-        ended = replace(
-            row, status="finished", result=result, to_move_id=None, deadline=None, reminder_at=None
-        )
-        return Change(ended, also=lambda conn: write_result(conn, ended, how, now))
-
     async def resign(self, match_id: int, user_id: int) -> Outcome:
         await self.languages.ready()
         seat = 0
@@ -505,12 +449,12 @@ class MatchLife:
         def decide(row: MatchRow, people: People, now: float) -> Change[list[ratings.Change]]:
             nonlocal seat
             seat, _ = playing(row, user_id)
-            return self._end(row, 1 - seat, "resignation", {"resigned": seat}, now)
+            return end_without_move(row, 1 - seat, "resignation", {"resigned": seat}, now)
 
         def words(done: Changed[list[ratings.Change]]) -> Words:
             public = self.public(done)
             return Ending(
-                lambda changes: wording.resigned(
+                lambda changes: endings.resigned(
                     done.after, done.people, seat, changes or [], done.now, public
                 )
             )
@@ -540,7 +484,7 @@ class MatchLife:
             )
 
         def words(done: Changed[None]) -> list[Delivery]:
-            return wording.aborted(done.after, done.people, seat, self.public(done))
+            return endings.aborted(done.after, done.people, seat, self.public(done))
 
         changed = _done(await self.store.change(match_id, decide, words=words))
         self.ended()
@@ -559,7 +503,7 @@ class MatchLife:
             )
 
         def words(done: Changed[None]) -> list[Delivery]:
-            return wording.left_server(done.after, done.people, self.public(done))
+            return endings.left_server(done.after, done.people, self.public(done))
 
         changed = await self.store.change(match_id, decide, words=words)
         if changed is None:
@@ -569,58 +513,18 @@ class MatchLife:
 
     # -- clocks -----------------------------------------------------------------------------
     async def check_clock(self, match_id: int, due: float) -> list[Delivery]:
-        """A match due at ``due`` (for the clock task): a loss on time past its deadline,
-        else its reminder; if neither is due (its alarm rang early: moves have put its due
-        times later since it was set), its alarm set anew to its due times."""
+        """A match due at ``due`` (for the clock task): what its due time does to it (see
+        ``dues``)."""
         await self.languages.ready()
-        seat = 0
-        stopped = rearmed = False
+        found = Due()
 
         def decide(
             row: MatchRow, people: People, now: float
         ) -> Change[list[ratings.Change]] | None:
-            nonlocal rearmed, stopped
-            rearmed = stopped = False  # decided afresh if the match changed meanwhile
-            change = act(row, now)
-            if change is None and alarm_for(row, now) != row.alarm:
-                rearmed = True
-                return Change(row, touch=False)  # saving it writes the alarm alarm_for gives
-            return change
-
-        def act(row: MatchRow, now: float) -> Change[list[ratings.Change]] | None:
-            nonlocal seat, stopped
-            if row.status == "challenge" and row.deadline is not None and row.deadline <= due:
-                return Change(replace(row, status="cancelled", deadline=None))  # unanswered
-            if row.status not in ("challenge", "active"):
-                if row.deadline is None and row.reminder_at is None:
-                    return None
-                # A clock left running on a match no longer played (written by hand, or by
-                # an older program): stopped, so the task does not wake for it again.
-                stopped = True
-                return Change(replace(row, deadline=None, reminder_at=None), touch=False)
-            if row.status != "active" or row.state is None or row.seat_ids is None:
-                return None
-            if row.state.to_move is None:
-                return None
-            seat = row.state.to_move
-            if row.deadline is not None and row.deadline <= due:
-                return self._end(row, 1 - seat, "time", {"timed_out": seat}, now)
-            if row.reminder_at is not None and row.reminder_at <= due:
-                return Change(replace(row, reminder_at=None), touch=False)
-            return None
+            return due_change(row, now, due, found)
 
         def words(done: Changed[list[ratings.Change]]) -> Words:
-            row, people = done.after, done.people
-            if stopped or rearmed:
-                return []
-            if row.status == "cancelled":
-                return wording.challenge_expired(row, people, self.limits.hours, self.public(done))
-            if row.status == "finished":
-                public = self.public(done)
-                return Ending(
-                    lambda changes: wording.timed_out(row, people, seat, changes or [], due, public)
-                )
-            return wording.reminder(row, people, seat, due)
+            return due_words(done, found, due, self.limits.hours, self.public(done))
 
         changed = await self.store.change(match_id, decide, words=words)
         if changed is not None and changed.after.status == "finished":
@@ -636,7 +540,7 @@ def _move_words(done: Changed[list[ratings.Change]], public: str) -> Words:
     """What a move owes: the board and hands, or the ending with its rating changes."""
     row, people, now = done.after, done.people, done.now
     if row.status == "finished":
-        return Ending(lambda changes: wording.ending(row, people, changes or [], now, public))
+        return Ending(lambda changes: endings.ending(row, people, changes or [], now, public))
     return wording.progress(row, people, now, public, done.before)
 
 

@@ -25,9 +25,10 @@ from bot.service.life import MatchLife, Outcome
 from bot.service.privacy import Privacy
 from bot.service.queries import Reads
 from bot.service.ratings import Standing
+from bot.service.rows import unknown_match
 from bot.service.seasons import Seasons
 from bot.service.standings import Standings
-from bot.service.store import MatchStore, unknown_match
+from bot.service.store import MatchStore
 from bot.service.tournaments import Tournaments
 from bot.service.values import (
     ChallengeLimits,

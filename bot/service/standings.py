@@ -9,7 +9,8 @@ from __future__ import annotations
 import games
 from bot.service import ratings, seasons
 from bot.service.ratings import Standing
-from bot.service.store import MatchStore, dumps
+from bot.service.rows import dumps
+from bot.service.store import MatchStore
 from bot.service.values import MatchRow, NotFound, PlayerStats
 from bot.storage.sql import Connection, ranked
 from games.words import N_

@@ -13,70 +13,50 @@ reading (cache first), ``load`` it for changing it (its lock held), ``save`` a c
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import math
 import os
 import secrets
 import socket
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
-from operator import attrgetter
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
-import orjson
-
-import games
 from bot.process import metrics
+from bot.service.alarms import alarm_for, clock_write
+from bot.service.cache import MatchCache, StateTexts
+from bot.service.locks import KeyedLocks
+from bot.service.outbox import encode, post, posted
+from bot.service.rows import (
+    MAX_ID,
+    SELECT_MATCHES,
+    Unreadable,
+    changed_columns,
+    dumps,
+    profile_from_stored,
+    row_from_stored,
+    storable_id,
+    unknown_match,
+    update_sql,
+)
 from bot.service.values import (
     Change,
     Changed,
     Conflict,
     Delivery,
     Ending,
-    Json,
     MatchRow,
-    NotFound,
     People,
     PlayerProfile,
     PlayerRef,
 )
 from bot.storage.sql import Connection, Database, Row
-from games import State
 from games.words import N_
 
 T = TypeVar("T")
 log = logging.getLogger("tapis.service")
-
-# SQLite stores integers in 64 signed bits: a larger id (typed, or forged in a button's
-# custom id) cannot name any match, and binding it raises OverflowError. It is answered
-# like any unknown id instead.
-MAX_ID = 2**63 - 1
-
-
-def unknown_match(match_id: int) -> NotFound:
-    """The one answer for a match that does not exist *or* must not be seen from here."""
-    return NotFound(N_("There is no match #{id}. `/matches` lists yours."), id=match_id)
-
-
-# A match as read: its row, and its alarm from the side table of clocks (none: NULL).
-SELECT_MATCHES = (
-    "SELECT m.*, c.deadline AS alarm_deadline, c.reminder_at AS alarm_reminder"
-    " FROM matches m LEFT JOIN clocks c ON c.match_id = m.id"
-)
-
-
-def storable_id(value: object) -> bool:
-    """Whether ``value`` can be an id stored in SQLite (a positive 64-bit integer)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID
-
-
-def dumps(data: object) -> str:
-    """JSON as stored: compact and with sorted keys, so equal data is stored equal."""
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
 def _said_ahead(row: MatchRow) -> None:
@@ -89,10 +69,6 @@ def _said_ahead(row: MatchRow) -> None:
         log.debug("match %s: no breakdown worked out ahead", row.id)
 
 
-class Unreadable(Exception):
-    """A stored match that cannot be read back; it will be set aside."""
-
-
 class _Stale(Exception):
     """In a plan: the match is not as read (another process changed it); nothing written."""
 
@@ -101,356 +77,6 @@ class _Stale(Exception):
 # loop before the writer sees the change, or (an ending's, which name its rating changes)
 # an ``Ending`` made inside its transaction.
 Words = Callable[[Changed[T]], "list[Delivery] | Ending[T]"]
-
-
-def outbox_text(delivery: Delivery) -> str:
-    """An outbox row's text: ``delivery.to_json()`` as JSON, written by orjson straight from
-    the dataclass, with no copy of its views made first. Rows are only read back, never
-    compared, so keys are not sorted; keys that are not strings are written as strings, as
-    the standard encoder writes them."""
-    if delivery.owed is not None:  # a hand not worded yet: what to word it from
-        return orjson.dumps(delivery.owed_json(), option=orjson.OPT_NON_STR_KEYS).decode()
-    return orjson.dumps(delivery, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-# A delivery ready for the outbox: its JSON made before the transaction, so that the
-# writer (the one thread every change waits for) only inserts text.
-Encoded = tuple[int, str]
-
-
-def encode(deliveries: list[Delivery]) -> list[Encoded]:
-    """The outbox rows of ``deliveries``: made off the writer's thread."""
-    return [(delivery.match_id, outbox_text(delivery)) for delivery in deliveries]
-
-
-def post(conn: Connection, rows: list[Encoded], now: float) -> list[int]:
-    """In a plan: store encoded deliveries in the outbox; their row ids, in order."""
-    ids = []
-    for match_id, text in rows:
-        cursor = conn.execute(
-            "INSERT INTO outbox (match_id, delivery, created_at) VALUES (?, ?, ?)",
-            (match_id, text, now),
-        )
-        assert cursor.lastrowid is not None
-        ids.append(cursor.lastrowid)
-    return ids
-
-
-def posted(deliveries: list[Delivery], ids: list[int]) -> list[Delivery]:
-    """After the commit: each delivery with its outbox row id."""
-    return [delivery.posted(outbox_id) for delivery, outbox_id in zip(deliveries, ids, strict=True)]
-
-
-class StateTexts:
-    """Each match's latest state with the text it is stored as, for the latest few matches:
-    a match read back with that very text has that state (states are immutable, so it is
-    shared), not parsed again.
-
-    On a database other processes share, a match is read afresh for every use (see
-    ``MatchStore``), and making its state from the text was most of a move's processor
-    time; the text itself is the proof that nobody changed it meanwhile.
-    """
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._states: OrderedDict[int, tuple[str, State]] = OrderedDict()
-
-    def get(self, match_id: int, text: str) -> State | None:
-        known = self._states.get(match_id)
-        if known is None or known[0] != text:
-            return None
-        self._states.move_to_end(match_id)
-        return known[1]
-
-    def keep(self, match_id: int, text: str, state: State) -> None:
-        self._states[match_id] = (text, state)
-        self._states.move_to_end(match_id)
-        while len(self._states) > self._size:
-            self._states.popitem(last=False)
-
-
-def row_from_stored(stored: Row, known: StateTexts | None = None) -> MatchRow:
-    """Read a ``matches`` row back, its state included; Unreadable if it is damaged.
-
-    A match already set aside is read leniently, without its state, so it can still be
-    listed and shown as set aside. ``known``: states already made from their text.
-    """
-    if stored["status"] == "corrupt":
-        return _row_fields(
-            stored, str(stored["game"]), _loads_or(stored["options"], {}), None, None
-        )
-    # Anything may be wrong in a damaged row: JSON nested past the recursion limit, a text
-    # where a number belongs, an engine's own assertion on a state it never made. Whatever
-    # it is, this one match is set aside and the caller's other matches go on.
-    try:
-        problem = _column_problem(stored)
-        if problem is not None:
-            raise Unreadable(problem)
-        game = games.get(stored["game"])
-        options = json.loads(stored["options"])
-        if not isinstance(options, dict):
-            raise ValueError("options are not a mapping")
-        result = None if stored["result"] is None else json.loads(stored["result"])
-        if result is not None and not isinstance(result, dict):
-            raise ValueError("the result is not a mapping")
-        text = stored["state"]
-        state = None if text is None or known is None else known.get(stored["id"], text)
-        if state is None and text is not None:
-            state = game.from_json(text)
-            if known is not None:
-                known.keep(stored["id"], text, state)
-    except Unreadable:
-        raise
-    except Exception as error:  # see above: any damage sets the match aside
-        raise Unreadable(str(error)[:200] or type(error).__name__) from error
-    if stored["status"] == "active" and state is None:
-        raise Unreadable("an active match without a state")
-    return _row_fields(stored, game.name, options, result, state)
-
-
-_NUMBERS = ("deadline", "reminder_at", "alarm_deadline", "alarm_reminder")
-_IDS: tuple[str, ...] = ("guild_id", "channel_id", "thread_id", "opponent_id", "seat0_id")
-_IDS += ("seat1_id", "to_move_id", "rematch_of", "seed", "days_per_move")
-
-
-def _column_problem(stored: Row) -> str | None:
-    """What is wrong with the plain columns of a stored match, or None.
-
-    SQLite keeps whatever type it is given in a column, so a row written by hand (or by a
-    faulty tool) can hold text where a time or an id belongs; each is checked before use.
-    """
-    keys = stored.keys()
-    for name in _NUMBERS:
-        value = stored[name] if name in keys else None
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-            return f"its {name} is not a number"
-    for name in ("challenger_id", "version"):
-        if not isinstance(stored[name], int):
-            return f"its {name} is not an integer"
-    for name in _IDS:
-        if stored[name] is not None and not isinstance(stored[name], int):
-            return f"its {name} is not an integer"
-    seats = (stored["seat0_id"], stored["seat1_id"])
-    if stored["status"] in ("active", "finished") and None in seats:
-        return "a started match with a seat missing"
-    return None
-
-
-def _loads_or(text: str | None, default: Any) -> Any:
-    try:
-        return default if text is None else json.loads(text)
-    except (ValueError, TypeError, RecursionError):
-        return default
-
-
-def _number_or_none(value: object) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _id_or_none(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _row_fields(
-    stored: Row, game: str, options: Json, result: Json | None, state: State | None
-) -> MatchRow:
-    # Checked already for a readable row; for one set aside, a damaged column reads as empty.
-    seat0, seat1 = _id_or_none(stored["seat0_id"]), _id_or_none(stored["seat1_id"])
-    return MatchRow(
-        id=stored["id"],
-        game=game,
-        guild_id=_id_or_none(stored["guild_id"]),
-        channel_id=_id_or_none(stored["channel_id"]),
-        thread_id=_id_or_none(stored["thread_id"]),
-        challenger_id=_id_or_none(stored["challenger_id"]) or 0,
-        opponent_id=_id_or_none(stored["opponent_id"]),
-        seat_ids=None if seat0 is None or seat1 is None else (seat0, seat1),
-        options=options if isinstance(options, dict) else {},
-        seed=_id_or_none(stored["seed"]),
-        status=stored["status"],
-        version=_id_or_none(stored["version"]) or 0,
-        state=state,
-        to_move_id=_id_or_none(stored["to_move_id"]),
-        days_per_move=_id_or_none(stored["days_per_move"]),
-        deadline=_number_or_none(stored["deadline"]),
-        reminder_at=_number_or_none(stored["reminder_at"]),
-        result=result,
-        rematch_of=stored["rematch_of"],
-        rated=bool(stored["rated"]),
-        alarm=_alarm(stored),
-        talk=_talks(stored),
-    )
-
-
-def _talks(stored: Row) -> bool:
-    """Whether the match lives in a conversation (``Place.talk``); a row's keys, not its
-    values, are what ``in`` must look at (``in`` on a row looks at its values)."""
-    keys = stored.keys()
-    return "talk" in keys and stored["talk"] == 1
-
-
-def _alarm(stored: Row) -> tuple[float | None, float | None] | None:
-    """The row of clocks read with a match (None if it has none)."""
-    keys = stored.keys()
-    if "alarm_deadline" not in keys:  # read without its clocks (a row set aside)
-        return None
-    deadline, reminder = stored["alarm_deadline"], stored["alarm_reminder"]
-    if deadline is None and reminder is None:
-        return None
-    return _number_or_none(deadline), _number_or_none(reminder)
-
-
-# The columns a change may write that are fields of a row as they are; the seats and the
-# result are stored otherwise (two columns, JSON), the alarm in the side table of clocks.
-# A match's id, game, guild and channel, challenger, options, clock and rating terms never
-# change once made.
-_PLAIN: tuple[str, ...] = ("status", "opponent_id", "seed", "version", "to_move_id")
-_PLAIN += ("thread_id", "deadline", "reminder_at")
-_read_plain = attrgetter(*_PLAIN)
-_FIXED: tuple[str, ...] = ("id", "game", "guild_id", "channel_id", "challenger_id", "options")
-_FIXED += ("days_per_move", "rematch_of", "rated")
-_read_fixed = attrgetter(*_FIXED)
-
-
-def changed_columns(before: MatchRow, after: MatchRow) -> dict[str, object]:
-    """The stored columns that differ from ``before`` to ``after``, encoded for storing.
-
-    Run for every move, so it compares whole tuples read in one go (attrgetter) before
-    looking at any column alone.
-    """
-    if _read_fixed(before) != _read_fixed(after):
-        name = next(n for n in _FIXED if getattr(before, n) != getattr(after, n))
-        raise ValueError(f"a match's {name} never changes")
-    columns: dict[str, object] = {}
-    old, new = _read_plain(before), _read_plain(after)
-    if old != new:
-        for column, was, now in zip(_PLAIN, old, new, strict=True):
-            if was != now:
-                columns[column] = now
-    if after.seat_ids != before.seat_ids:
-        seats = after.seat_ids or (None, None)
-        columns["seat0_id"], columns["seat1_id"] = seats
-    if after.result != before.result:
-        columns["result"] = None if after.result is None else dumps(after.result)
-    if after.state is not before.state:  # states are immutable: a new one is a new object
-        columns["state"] = None if after.state is None else after.state.to_json()
-    return columns
-
-
-Alarm = tuple[float | None, float | None]
-
-
-def alarm_for(row: MatchRow, now: float, *, keep: bool = False) -> Alarm | None:
-    """The alarm ``row`` needs: none without due times; else, if it may ``keep`` the one it
-    holds, that one while it rings in the future and no later than the first due time;
-    else its due times.
-
-    A move keeps it: a move only puts the due times later, so the alarm (and the two
-    indexes of clocks) stay as they are, and ring early at worst, to be set to the due times
-    then. Any other change sets it exactly: a challenge accepted, a match over, and a clock's
-    own claims (a reminder sent), whose write must find the alarm it read, so that of two
-    processes claiming one due time, the second conflicts."""
-    due = (row.deadline, row.reminder_at)
-    if due == (None, None):
-        return None
-    held = row.alarm
-    if keep and held is not None and now < _first(held) <= _first(due):
-        return held
-    return due
-
-
-def _first(times: Alarm) -> float:
-    return min(t for t in times if t is not None) if times != (None, None) else float("inf")
-
-
-def clock_write(
-    match_id: int, was: Alarm | None, now: Alarm | None
-) -> tuple[str, tuple[object, ...]] | None:
-    """The write that takes the match's row of clocks from ``was`` to ``now`` (None if the
-    same): an insert, a delete, or an update that finds the row only if it still holds the
-    alarm read, so that of two processes claiming the same due time (one reminder, one loss
-    on time), one writes and the other conflicts."""
-    if was == now:
-        return None
-    if now is None:
-        return "DELETE FROM clocks WHERE match_id = ?", (match_id,)
-    if was is None:
-        return (
-            "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
-            (match_id, *now),
-        )
-    held = [value for value in was if value is not None]
-    return _clock_update((was[0] is not None, was[1] is not None)), (*now, match_id, *held)
-
-
-@functools.cache
-def _clock_update(held: tuple[bool, bool]) -> str:
-    """The UPDATE of a row of clocks that still holds the due times read (``held``: whether
-    each of deadline and reminder was set): four shapes in all."""
-    checks = " AND ".join(
-        f"{column} = ?" if set_ else f"{column} IS NULL"
-        for column, set_ in zip(("deadline", "reminder_at"), held, strict=True)
-    )
-    return f"UPDATE clocks SET deadline = ?, reminder_at = ? WHERE match_id = ? AND {checks}"
-
-
-@functools.cache
-def _update_sql(columns: tuple[str, ...]) -> str:
-    """The UPDATE for these columns under the version check (a handful of shapes in all)."""
-    sets = ", ".join(f"{column} = ?" for column in columns)
-    return f"UPDATE matches SET {sets} WHERE id = ? AND version = ? AND status = ?"
-
-
-class KeyedLocks:
-    """One asyncio lock per match id, forgotten once nobody holds or awaits it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
-
-    def held(self, key: int) -> bool:
-        """Whether anyone holds or awaits the lock of ``key``."""
-        return key in self._locks
-
-    def hold(self, key: int) -> _Hold:
-        """``async with locks.hold(key):`` runs its block holding the lock of ``key``."""
-        return _Hold(self._locks, key)
-
-
-class _Hold:
-    """Holding one key's lock: a plain class rather than ``asynccontextmanager``, whose
-    generator and wrappers cost more than the lock itself, on every move."""
-
-    __slots__ = ("_key", "_lock", "_locks")
-
-    def __init__(self, locks: dict[int, tuple[asyncio.Lock, int]], key: int) -> None:
-        self._locks = locks
-        self._key = key
-        self._lock: asyncio.Lock | None = None
-
-    async def __aenter__(self) -> None:
-        lock, users = self._locks.get(self._key, (None, 0))
-        if lock is None:
-            lock = asyncio.Lock()
-        self._locks[self._key] = (lock, users + 1)
-        try:
-            await lock.acquire()
-        except BaseException:
-            self._leave(lock)
-            raise
-        self._lock = lock
-
-    async def __aexit__(self, *exc: object) -> None:
-        lock = self._lock
-        assert lock is not None
-        lock.release()
-        self._leave(lock)
-
-    def _leave(self, lock: asyncio.Lock) -> None:
-        lock, users = self._locks[self._key]
-        if users == 1:
-            del self._locks[self._key]
-        else:
-            self._locks[self._key] = (lock, users - 1)
 
 
 class MatchStore:
@@ -463,7 +89,6 @@ class MatchStore:
         self.db = db
         self._now = now
         self.locks = KeyedLocks()
-        self.cache: OrderedDict[int, MatchRow] = OrderedDict()
         self._people: dict[int, PlayerProfile] = {}
         # Who claims outbox rows from here, as stored with a claim: for a person reading the
         # table (which process held a row); claims are decided by their lease alone.
@@ -473,6 +98,7 @@ class MatchStore:
             # read may be stale, so each is read afresh under its lock; the version check in
             # ``save`` is what makes a move count once, whichever process gets it.
             self.CACHE_SIZE = 0
+        self.cache = MatchCache(self.CACHE_SIZE)
         # What is read afresh need not be parsed again: states by their stored text.
         self.states: StateTexts | None = StateTexts(self.SHARED_STATES) if db.shared else None
 
@@ -489,7 +115,7 @@ class MatchStore:
             for stored in await self.db.fetchall(
                 f"SELECT * FROM players WHERE user_id IN ({marks})", missing
             ):
-                self._people[stored["user_id"]] = _profile(stored)
+                self._people[stored["user_id"]] = profile_from_stored(stored)
         return {
             user_id: self._people.get(user_id) or PlayerProfile.unknown(user_id) for user_id in ids
         }
@@ -499,7 +125,7 @@ class MatchStore:
         stored = await self.db.fetchone("SELECT * FROM players WHERE user_id = ?", (user_id,))
         if stored is None:
             return None
-        profile = self._people[user_id] = _profile(stored)
+        profile = self._people[user_id] = profile_from_stored(stored)
         return profile
 
     def remember(self, conn: Connection, players: Iterable[PlayerRef], now: float) -> None:
@@ -607,7 +233,7 @@ class MatchStore:
         row = self.cache.get(match_id)
         if row is None:
             row = await self.read(match_id)
-            self.keep(row)
+            self.cache.keep(row)
         else:
             self.cache.move_to_end(match_id)
         return row
@@ -626,7 +252,7 @@ class MatchStore:
         """
         added = 0
         below = MAX_ID
-        while len(self.cache) < self.CACHE_SIZE:
+        while len(self.cache) < self.cache.size:
             # By id, downwards: the primary key's order, so no chunk sorts the whole table.
             found = await self.db.fetchall(
                 f"{SELECT_MATCHES} WHERE m.id < ? AND m.status = 'active'"
@@ -646,18 +272,12 @@ class MatchStore:
                 except Unreadable:
                     continue
                 _said_ahead(row)
-                if len(self.cache) >= self.CACHE_SIZE:
+                if len(self.cache) >= self.cache.size:
                     break
                 self.cache[match_id] = row
                 self.cache.move_to_end(match_id, last=False)  # the oldest go first
                 added += 1
         return added
-
-    def keep(self, row: MatchRow) -> None:
-        self.cache[row.id] = row
-        self.cache.move_to_end(row.id)
-        while len(self.cache) > self.CACHE_SIZE:
-            self.cache.popitem(last=False)
 
     # -- writing matches --------------------------------------------------------------------
     async def create(
@@ -714,7 +334,7 @@ class MatchStore:
         self.remembered(players)
         row = replace(row, id=match_id, alarm=alarm)
         async with self.locks.hold(match_id):
-            self.keep(row)
+            self.cache.keep(row)
         return row, deliveries
 
     # -- the outbox -------------------------------------------------------------------------
@@ -863,7 +483,7 @@ class MatchStore:
         columns = changed_columns(before, after)
         if change.touch:
             columns["updated_at"] = now
-        sql = _update_sql(tuple(columns))
+        sql = update_sql(tuple(columns))
         params = (*columns.values(), before.id, before.version, before.status)
         also = change.also
         decided: Changed[T] = Changed(before, after, people, now, None)
@@ -892,7 +512,7 @@ class MatchStore:
                 id=before.id,
             ) from None
         self.remembered(change.remember)
-        self.keep(after)
+        self.cache.keep(after)
         text = columns.get("state")
         if self.states is not None and isinstance(text, str) and after.state is not None:
             self.states.keep(after.id, text, after.state)  # the next read finds it
@@ -942,14 +562,3 @@ def _legs_marked(conn: Connection, match_id: int, ending: list[Delivery]) -> lis
         "SELECT 1 FROM duplicates WHERE first_leg = ? OR second_leg = ?", (match_id, match_id)
     ).fetchone()
     return ending if leg is None else [replace(d, leg=True) for d in ending]
-
-
-def _profile(stored: Row) -> PlayerProfile:
-    return PlayerProfile(
-        user_id=stored["user_id"],
-        name=stored["name"],
-        locale=stored["locale"],
-        four_colour=bool(stored["four_colour"]),
-        dms_closed=bool(stored["dms_closed"]),
-        dm_channel=stored["dm_channel"],
-    )

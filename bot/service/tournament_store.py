@@ -16,7 +16,7 @@ from typing import Any
 
 import games
 from bot.service import clocks
-from bot.service.store import SELECT_MATCHES, dumps, row_from_stored
+from bot.service.rows import SELECT_MATCHES, dumps, row_from_stored
 from bot.service.tournament_values import Entry, TournamentInfo
 from bot.service.values import Json, MatchRow
 from bot.storage.sql import Connection, Database, Row

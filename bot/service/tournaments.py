@@ -24,7 +24,8 @@ from bot import i18n
 from bot.service import clocks
 from bot.service.duplicates import Duplicates
 from bot.service.life import MatchLife, checked_terms
-from bot.service.store import MatchStore, encode, post
+from bot.service.outbox import encode, post
+from bot.service.store import MatchStore
 from bot.service.tournament_posts import TournamentPosts
 from bot.service.tournament_rounds import MIN_PLAYERS, Rounds
 from bot.service.tournament_store import TournamentStore

@@ -1,11 +1,14 @@
 """What the service says: pure functions from a match (and the people in it) to words and
-deliveries, in the language of whoever reads them.
+deliveries, in the language of whoever reads them. Here: the words every delivery is made of
+(games' and moves' names, titles, scores, results, the moves open to a player) and the table
+after a move, its board and each player's hand. What is said as a challenge lives is in
+``notices``; how a match's end is told, in ``endings``.
 
 Nothing here reads or writes anything: a move's words are made from the match as decided
 (before the writer stores it, with it) and the people read with it. Public deliveries are made from
 ``state.view(None)`` alone, a hand from ``state.view(seat)`` alone; each is computed once.
 
-Every sentence is written here once, in English, and translated through the catalogs
+Every sentence is written once, in English, and translated through the catalogs
 (``bot/locales``): a public delivery speaks ``public`` (its server's language), a private one
 its recipient's (the locale Discord last showed for them). Sentences are whole, end with a
 full stop, name people rather than seats, and take their plurals from the catalogs.
@@ -21,7 +24,7 @@ from typing import Any, Self
 
 import games
 from bot import i18n
-from bot.service import clocks, ratings
+from bot.service import clocks
 from bot.service.values import (
     DELIVERY_FIELDS,
     Delivery,
@@ -78,6 +81,12 @@ def move_text(game: str, move: str, w: Words) -> str:
 def deal_summary(game: str, view: Json, w: Words, names: Sequence[str] | None = None) -> list[str]:
     """The breakdown of the deal that ended last, as its game scores it ([] before any)."""
     return _rules(game).deal_summary(view, w, names)
+
+
+def rules_text(game: str, w: Words) -> str:
+    """``/tapis rules``: how to play, each move word and option in plain words, as the game
+    itself explains them in the reader's language."""
+    return f"**{game_title(game, w)}**\n\n{_rules(game).rules_help(w)}"
 
 
 # -- pieces of sentences ----------------------------------------------------------------------
@@ -172,21 +181,6 @@ def status_reason(row: MatchRow) -> Phrase:
         ),
     }
     return Phrase(reasons.get(row.status, N_("Match #{id} cannot be played now.")), {"id": row.id})
-
-
-def terms(
-    game: str, options: Json, days: int | None, w: Words, seats: tuple[str, str] | None = None
-) -> str:
-    """A game and its terms: 'Le 5 As (in 3 rounds, Bob plays first, 3 days per move)'.
-    ``seats``: the challenger's name and the other player's, for the first-seat option."""
-    extra = games.get(game).options_text(options, w, seats)
-    if days:
-        extra.append(
-            w.ngettext("{n} day per move", "{n} days per move", days).format(n=w.number(days))
-        )
-    else:
-        extra.append(w.gettext("no clock"))
-    return f"{game_title(game, w)} ({', '.join(extra)})"
 
 
 def seat_names(row: MatchRow, people: People) -> tuple[str, str]:
@@ -588,224 +582,3 @@ def progress(
         OwedHand.of(row, people, 0, now, names, ended, said),
         OwedHand.of(row, people, 1, now, names, ended, said),
     ]
-
-
-def rating_changes(
-    row: MatchRow, names: tuple[str, str], changes: list[ratings.Change], w: Words
-) -> str:
-    """'Piquet ratings on this server: Alice 1,523 (+23), Bob 1,477 (−23).'"""
-    if not changes:
-        return ""
-    # The server's ratings where there is one, else everywhere.
-    change = changes[-1]
-    moved = []
-    for seat in (0, 1):
-        after = ratings.displayed(change.after[seat].shown)
-        delta = after - ratings.displayed(change.before[seat].shown)
-        sign = "+" if delta >= 0 else ""
-        moved.append(f"{names[seat]} {w.number(after)} ({sign}{w.number(delta)})")
-    blanks = {"game": game_title(row.game, w), "first": moved[0], "second": moved[1]}
-    if change.scope != ratings.GLOBAL_SCOPE:
-        return w.gettext("{game} ratings on this server: {first}, {second}.").format(**blanks)
-    return w.gettext("{game} ratings: {first}, {second}.").format(**blanks)
-
-
-def ending(
-    row: MatchRow, people: People, changes: list[ratings.Change], now: float, public: str
-) -> list[Delivery]:
-    """The result (with the ratings it moved), then the final board."""
-    w = i18n.words(public)
-    names = seat_names(row, people)
-    text = w.gettext("{title} is over. {result}").format(
-        title=title(row, w), result=result_text(row, names, w)
-    )
-    moved = rating_changes(row, names, changes, w)
-    if moved:
-        text += " " + moved
-    return [
-        delivery("notice", row, people, None, text, w, names=names),
-        # The last deal's breakdown, when play (not a resignation or the clock) ended it.
-        board(row, people, now, public, names, ended=(row.result or {}).get("how") == "play"),
-    ]
-
-
-def challenge_post(row: MatchRow, people: People, w: Words) -> str:
-    """A challenge's own post, while it is open."""
-    challenger = person(people, row.challenger_id).name
-    other = (
-        w.gettext("whoever accepts")
-        if row.opponent_id is None
-        else person(people, row.opponent_id).name
-    )
-    what = terms(row.game, row.options, row.days_per_move, w, (challenger, other))
-    if row.opponent_id is None:
-        return w.gettext(
-            "Match #{id}: {challenger} offers a game of {what} to anyone. Press Accept to play."
-        ).format(challenger=challenger, what=what, id=row.id)
-    return w.gettext(
-        "Match #{id}: {challenger} challenges {opponent} to {what}. "
-        "{opponent}, press Accept or Decline."
-    ).format(challenger=challenger, opponent=person(people, row.opponent_id).name, what=what,
-             id=row.id)  # fmt: skip
-
-
-def challenged(row: MatchRow, people: People, public: str) -> list[Delivery]:
-    """A new challenge, to the one challenged or to anyone."""
-    w = i18n.words(public)
-    text = challenge_post(row, people, w)
-    return [delivery("notice", row, people, None, text, w, mention=row.opponent_id)]
-
-
-def accepted(row: MatchRow, people: People, now: float, public: str) -> list[Delivery]:
-    """The match starts: who plays first, then the board and both hands."""
-    assert row.state is not None and row.opponent_id is not None
-    w = i18n.words(public)
-    names = seat_names(row, people)
-    text = w.gettext("{name} accepts: {game}, {first} against {second} (match #{id}).").format(
-        name=person(people, row.opponent_id).name,
-        game=game_title(row.game, w),
-        first=names[0],
-        second=names[1],
-        id=row.id,
-    )
-    to_move = row.state.to_move
-    if to_move is not None:
-        text += " " + w.gettext("{name} plays first.").format(name=names[to_move])
-    notice = delivery("notice", row, people, None, text, w, mention=row.challenger_id, names=names)
-    return [notice, *progress(row, people, now, public)]
-
-
-def challenge_closed(row: MatchRow, people: People, user_id: int, public: str) -> list[Delivery]:
-    """A challenge declined by the one challenged, or withdrawn by its maker."""
-    w = i18n.words(public)
-    blanks = {"name": person(people, user_id).name, "id": row.id, "game": game_title(row.game, w)}
-    if row.status == "declined":
-        text = w.gettext("{name} declines the challenge #{id} ({game}).").format(**blanks)
-    else:
-        text = w.gettext("{name} withdraws the challenge #{id} ({game}).").format(**blanks)
-    return [delivery("notice", row, people, None, text, w)]
-
-
-def challenge_expired(row: MatchRow, people: People, hours: float, public: str) -> list[Delivery]:
-    """A challenge nobody answered in time: said where it was made, pinging no one."""
-    w = i18n.words(public)
-    whole = max(1, round(hours))
-    text = w.ngettext(
-        "The challenge #{id} ({game}) by {name} expired unanswered after {n} hour. "
-        "Make a new one with `/challenge` whenever you like.",
-        "The challenge #{id} ({game}) by {name} expired unanswered after {n} hours. "
-        "Make a new one with `/challenge` whenever you like.",
-        whole,
-    ).format(
-        id=row.id,
-        game=game_title(row.game, w),
-        name=person(people, row.challenger_id).name,
-        n=w.number(whole),
-    )
-    return [delivery("notice", row, people, None, text, w)]
-
-
-def resigned(
-    row: MatchRow,
-    people: People,
-    seat: int,
-    changes: list[ratings.Change],
-    now: float,
-    public: str,
-) -> list[Delivery]:
-    assert row.seat_ids is not None
-    names = seat_names(row, people)
-    to = row.seat_ids[1 - seat]
-    w = words_for(people, to, public)
-    text = w.gettext("{name} resigned {title}: you win.").format(
-        name=names[seat], title=title(row, w)
-    )
-    dm = delivery("dm", row, people, to, text, w, names=names)
-    return [*ending(row, people, changes, now, public), dm]
-
-
-def aborted(row: MatchRow, people: People, seat: int, public: str) -> list[Delivery]:
-    assert row.seat_ids is not None
-    names = seat_names(row, people)
-    to = row.seat_ids[1 - seat]
-    public_words, private_words = i18n.words(public), words_for(people, to, public)
-    message = N_("{name} called off {title} before the first move; it is not rated.")
-    return [
-        delivery("notice", row, people, None, _called_off(message, names[seat], row, public_words),
-                 public_words, names=names),
-        delivery("dm", row, people, to, _called_off(message, names[seat], row, private_words),
-                 private_words, names=names),
-    ]  # fmt: skip
-
-
-def left_server(row: MatchRow, people: People, public: str) -> list[Delivery]:
-    """Tapis left the server a match was played on: each player hears privately that it
-    was called off (there is no public place left to say it)."""
-    assert row.seat_ids is not None
-    names = seat_names(row, people)
-    said = []
-    for to in row.seat_ids:
-        w = words_for(people, to, public)
-        text = w.gettext(
-            "{title} was called off: Tapis is no longer on the server it was played on. It "
-            "is not rated."
-        ).format(title=title(row, w))
-        said.append(delivery("dm", row, people, to, text, w, names=names))
-    return said
-
-
-def _called_off(message: str, name: str, row: MatchRow, w: Words) -> str:
-    return w.gettext(message).format(name=name, title=title(row, w))
-
-
-def timed_out(
-    row: MatchRow,
-    people: People,
-    seat: int,
-    changes: list[ratings.Change],
-    now: float,
-    public: str,
-) -> list[Delivery]:
-    """The player at ``seat`` ran out of time."""
-    assert row.seat_ids is not None
-    names = seat_names(row, people)
-    to = row.seat_ids[seat]
-    w = words_for(people, to, public)
-    text = w.gettext("You ran out of time in {title}: {name} wins.").format(
-        title=title(row, w), name=names[1 - seat]
-    )
-    dm = delivery("dm", row, people, to, text, w, names=names)
-    said = [*ending(row, people, changes, now, public), dm]
-    if row.talk:
-        # No channel to post the result in on the bot's own: the winner hears it privately.
-        winner = row.seat_ids[1 - seat]
-        ww = words_for(people, winner, public)
-        won = ww.gettext("{name} ran out of time in {title}: you win.").format(
-            name=names[seat], title=title(row, ww)
-        )
-        said.append(delivery("dm", row, people, winner, won, ww, names=names))
-    return said
-
-
-def reminder(row: MatchRow, people: People, seat: int, now: float) -> list[Delivery]:
-    """The player at ``seat`` has not much time left."""
-    assert row.seat_ids is not None and row.deadline is not None
-    names = seat_names(row, people)
-    to = row.seat_ids[seat]
-    w = words_for(people, to, i18n.DEFAULT_LANG)
-    text = w.gettext(
-        "Reminder: it is your turn in {title} against {name}. "
-        "Move within {left} (by {deadline}), or you lose on time."
-    ).format(
-        title=title(row, w),
-        name=names[1 - seat],
-        left=clocks.describe_left(row.deadline - now, w),
-        deadline=clocks.format_deadline(row.deadline),
-    )
-    return [delivery("dm", row, people, to, text, w, names=names)]
-
-
-def rules_text(game: str, w: Words) -> str:
-    """``/tapis rules``: how to play, each move word and option in plain words, as the game
-    itself explains them in the reader's language."""
-    return f"**{game_title(game, w)}**\n\n{_rules(game).rules_help(w)}"

@@ -17,7 +17,7 @@ import games
 from bot import i18n
 from bot.discord.challenges import answered_post, thread_name
 from bot.discord.commands import _label, help_text, record
-from bot.service import MatchService, PlayerRef, ServiceError, wording
+from bot.service import MatchService, PlayerRef, ServiceError, endings, notices, wording
 from bot.service import life as life_module
 from bot.service.values import MatchRow, People, PlayerProfile
 from games.words import ENGLISH
@@ -95,25 +95,25 @@ def all_kinds(row: MatchRow, people: People, lang: str, now: float) -> list[str]
     said: list[str] = []
     if row.state is not None and row.seat_ids is not None:
         said += [d.text for d in wording.progress(row, people, now, lang)]
-        said += [d.text for d in wording.aborted(row, people, 0, lang)]
+        said += [d.text for d in endings.aborted(row, people, 0, lang)]
         ended = replace(
             row, status="finished", result={"winner": 1, "scores": [-47, 33], "how": "play"}
         )
         for how in ("play", "resignation", "time"):
             over = replace(ended, result={**(ended.result or {}), "how": how})
-            said += [d.text for d in wording.ending(over, people, [], now, lang)]
-        said += [d.text for d in wording.resigned(ended, people, 0, [], now, lang)]
-        said += [d.text for d in wording.timed_out(ended, people, 0, [], now, lang)]
+            said += [d.text for d in endings.ending(over, people, [], now, lang)]
+        said += [d.text for d in endings.resigned(ended, people, 0, [], now, lang)]
+        said += [d.text for d in endings.timed_out(ended, people, 0, [], now, lang)]
         timed = replace(row, deadline=now + 3 * 86_400 + 7200, reminder_at=None)
-        said += [d.text for d in wording.reminder(timed, people, 0, now)]
+        said += [d.text for d in notices.reminder(timed, people, 0, now)]
         said += [d.text for d in wording.progress(timed, people, now, lang)]
     challenge = replace(row, status="challenge", seat_ids=None, state=None, days_per_move=1)
-    said += [d.text for d in wording.challenged(challenge, people, lang)]
-    said += [d.text for d in wording.challenged(replace(challenge, opponent_id=None), people, lang)]
-    said += [d.text for d in wording.challenge_expired(challenge, people, 1.0, lang)]
+    said += [d.text for d in notices.challenged(challenge, people, lang)]
+    said += [d.text for d in notices.challenged(replace(challenge, opponent_id=None), people, lang)]
+    said += [d.text for d in notices.challenge_expired(challenge, people, 1.0, lang)]
     for status in ("declined", "cancelled"):
         closed = replace(challenge, status=status)
-        said += [d.text for d in wording.challenge_closed(closed, people, row.challenger_id, lang)]
+        said += [d.text for d in notices.challenge_closed(closed, people, row.challenger_id, lang)]
     for status in ("challenge", "finished", "declined", "cancelled", "aborted", "corrupt"):
         said.append(wording.status_reason(replace(row, status=status)).say(i18n.words(lang)))
     return said
@@ -206,7 +206,7 @@ async def test_a_whole_match_reads_well_in_each_language(
     assert {"fr", "sv"} <= {lang for lang, texts in seen.items() if texts}
     row, people = await service.store.peek_with_people(info.id)
     for lang in LANGS:
-        ending = wording.ending(row, people_in(row, people, lang), [], 0.0, lang)
+        ending = endings.ending(row, people_in(row, people, lang), [], 0.0, lang)
         check(seen[lang] + [d.text for d in ending], lang)
         golden(f"{game}.{lang}.txt", "\n\n".join(d.text for d in ending))
 
@@ -297,7 +297,7 @@ def test_a_challenge_says_its_options_in_words(game: str) -> None:
         version=0, state=None, to_move_id=None, days_per_move=3, deadline=None,
         reminder_at=None, result=None, rematch_of=None, rated=True,
     )  # fmt: skip
-    said = {lang: wording.challenge_post(row, people, i18n.words(lang)) for lang in LANGS}
+    said = {lang: notices.challenge_post(row, people, i18n.words(lang)) for lang in LANGS}
     assert f"({english}, 3 days per move)" in said["en"], said["en"]
     for lang, text in said.items():
         assert not re.search(r"\b(?:target|rounds|deals|first_seat) \d", text), text
@@ -308,9 +308,9 @@ def test_a_challenge_says_its_options_in_words(game: str) -> None:
     first = games.get(game).option_of("first_seat")
     assert first is not None
     older = replace(row, options={first.aliases[0]: 1})
-    assert "Bob" in wording.challenge_post(older, people, ENGLISH).split("(")[1]
+    assert "Bob" in notices.challenge_post(older, people, ENGLISH).split("(")[1]
     if "first_seat" in options:
-        open_to_all = wording.challenge_post(replace(row, opponent_id=None), people, ENGLISH)
+        open_to_all = notices.challenge_post(replace(row, opponent_id=None), people, ENGLISH)
         who = "whoever accepts" if options["first_seat"] == 1 else "Alice"
         does = {"dealer": "deals", "player": "plays"}[games.get(game).first_seat_role]
         assert f"{who} {does} first" in open_to_all

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Delivery, MatchService, clocks
+from bot.service import Delivery, MatchService, clocks, dues
 from tests.bot.conftest import ALICE, BOB, FakeClock, play_random, start_match, write
 from tests.waiting import until
 
@@ -212,14 +212,14 @@ async def test_a_match_whose_clock_fails_is_set_aside(
 ) -> None:
     broken = await start_match(service, days=1)
     fine = await start_match(service, days=1)
-    original = service.life._end
+    original = dues.end_without_move
 
     def failing_end(row, *args):  # type: ignore[no-untyped-def]
         if row.id == broken.id:
             raise RuntimeError("engine trouble")
         return original(row, *args)
 
-    monkeypatch.setattr(service.life, "_end", failing_end)
+    monkeypatch.setattr(dues, "end_without_move", failing_end)
     clock.advance(days=2)
     deliveries = await service.check_clocks()
     assert {d.match_id for d in deliveries} == {fine.id}

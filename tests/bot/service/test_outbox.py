@@ -1,13 +1,16 @@
-"""Nothing lost, nothing doubled: the outbox, late moves, one rematch, hands' versions."""
+"""Nothing lost, nothing doubled: the outbox and its rows, late moves, one rematch, hands'
+versions."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
 
 from bot.service import Delivery, MatchInfo, MatchOver, MatchService
+from bot.service.outbox import outbox_text
 from tests.bot.conftest import ALICE, BOB, FakeClock, rows, start_match
 
 
@@ -188,3 +191,34 @@ async def test_a_board_read_back_after_its_match_moved_on_still_tells_its_move(
     assert again.text.split("\n")[1 : 1 + len(old.news)] == list(old.news)
     told = board_text(newer, [again], words("en")).split("\n")
     assert told[1 : 1 + len(old.news) + len(new.news)] == [*old.news, *new.news]
+
+
+async def test_an_outbox_row_reads_back_as_its_delivery(
+    service: MatchService, clock: FakeClock
+) -> None:
+    """The outbox's text is written straight from the dataclass: it is ``to_json``'s data
+    and reads back as the very delivery. A hand not worded yet is kept without its words
+    and view, and the service words it as it reads it back, equal to the hand handed out."""
+    info = await start_match(service)
+    assert info.to_move is not None
+    move = (await service.legal_moves(info.id, info.to_move))[0]
+    _, deliveries = await service.move(info.id, info.to_move, move)
+    assert {d.kind for d in deliveries} == {"board", "hand"}
+    for delivery in deliveries:
+        data = json.loads(outbox_text(delivery))
+        if delivery.owed is not None:  # what it is and what to word it from, no more
+            assert {"view", "place"}.isdisjoint(data) and data["owed"] and not data["text"]
+            assert data["news"] == list(delivery.news) if delivery.news else "news" not in data
+            assert Delivery.from_json(data).owed == delivery.owed  # its row gives its id
+            continue
+        assert data == json.loads(json.dumps(delivery.to_json()))
+        assert Delivery.from_json(data) == delivery
+    assert [d for d in deliveries if d.kind == "hand"] and all(
+        d.owed is not None for d in deliveries if d.kind == "hand"
+    )
+    if service.database.shared:
+        clock.advance(seconds=service.store.UNSENT_GRACE + 1)  # only rows no process holds
+    read_back = {d.outbox_id: d for d in await service.unsent()}
+    for delivery in deliveries:
+        assert read_back[delivery.outbox_id] == delivery
+        assert read_back[delivery.outbox_id].owed is None  # worded
