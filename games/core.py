@@ -16,10 +16,12 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
+from typing import Any, ClassVar, Self, TypedDict, TypeVar
 
 from games.cards import sort_cards
 from games.deals import normalize_decks
+from games.kinds import Json as Json
+from games.kinds import Seat as Seat
 from games.moves import Syntax, canonical_move
 from games.phrases import (
     describe_common,
@@ -31,11 +33,6 @@ from games.phrases import (
 from games.refusals import IllegalMove, Refusal
 from games.words import ENGLISH, N_, Either, Message, Words, counted
 
-if TYPE_CHECKING:
-    from games.header import MatchState
-
-Json = dict[str, Any]
-Seat = int
 S = TypeVar("S", bound="State")
 
 
@@ -310,7 +307,7 @@ class Game(ABC):
 
     def __init__(
         self,
-        state_type: type[MatchState],
+        state_type: type[State],
         *,
         describe: Describe = describe_common,
         deal_summary: DealSummary | None = None,
@@ -421,6 +418,18 @@ class State(ABC):
     game: ClassVar[Game]
     syntax: ClassVar[Mapping[str, Syntax]]
     _legal: list[str] | None
+
+    @classmethod
+    @abstractmethod
+    def begin(
+        cls, seed: int, options: Mapping[str, int | None], decks: tuple[tuple[str, ...], ...]
+    ) -> Self:
+        """A new match from its seed, its checked options and its decks (games/header.py)."""
+
+    @classmethod
+    @abstractmethod
+    def load(cls, data: Json) -> Self:
+        """The state its parsed JSON holds; ValueError (or the like) if it is not one."""
 
     @property
     @abstractmethod

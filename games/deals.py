@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 from games.cards import check_deck
 
 if TYPE_CHECKING:
-    from games.core import Seat
+    from games.kinds import Seat
 
 
 def shuffled(pack: Sequence[str], seed: int, game: str, deal: int) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.core import Json, Seat
+from games.kinds import Json, Seat
 
 Codec = Callable[[Any], Any]
 
