@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot import health, metrics
+from bot.coach import Coach
 from bot.computer import Computer, computer_turns
 from bot.discord.actions import SORRY, Actions, words_of
 from bot.discord.commands import Info, Play
@@ -87,6 +88,7 @@ class TapisBot(commands.Bot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
         self.computer: Computer | None = None  # made in setup_hook, over the service
+        self.coach: Coach | None = None  # hints and reviews, in the computer's workers
         self._unsent: list[Delivery] = []
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
@@ -113,6 +115,7 @@ class TapisBot(commands.Bot):
             pause=self.settings.computer_pause,
             processes=self.settings.computer_processes,
         )
+        self.coach = Coach(self.service, self.computer.workers)
         # Read before the gateway connects, so only what an earlier process left unsent:
         # a move made here from now on is sent by whoever made it, never by the replay too.
         self._unsent = await self.service.unsent()

@@ -18,7 +18,7 @@ import ai
 import games
 from bot import ratings
 from bot.computer import LEVEL_NAMES
-from bot.discord import privacy
+from bot.discord import coaching, privacy
 from bot.discord.actions import Actions, tell, words_of
 from bot.discord.components import pretty
 from bot.discord.host import Host
@@ -311,6 +311,20 @@ class Play(commands.Cog):
         await self.actions.resign(interaction, match)
 
     resign.autocomplete("match")(match_choices)
+
+    @app_commands.command(description=N_("The move the strong computer would make, and why"))
+    @app_commands.describe(match=N_("Which match, when you are not in its thread"))
+    @ANYWHERE
+    async def hint(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await coaching.hint(interaction, self.actions, getattr(self.bot, "coach", None), match)
+
+    hint.autocomplete("match")(match_choices)
+
+    @app_commands.command(description=N_("Your finished match's costliest choices, privately"))
+    @app_commands.describe(match=N_("The finished match to review"))
+    @ANYWHERE
+    async def review(self, interaction: discord.Interaction, match: int) -> None:
+        await coaching.review(interaction, self.actions, getattr(self.bot, "coach", None), match)
 
     @app_commands.command(description=N_("List your matches and challenges"))
     @ANYWHERE

@@ -19,6 +19,7 @@ import bot.service.wording as wording
 from bot import metrics
 from bot.backends import open_database
 from bot.ratings import Standing
+from bot.service.coaching import Coaching
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
 from bot.service.life import MatchLife, Outcome
@@ -99,6 +100,7 @@ class MatchService:
         self.seasons = Seasons(self.store)
         self.tournaments = Tournaments(self.store, self.life)
         self.privacy = Privacy(self.store, self.life)
+        self.coaching = Coaching(self.store)
         self.life.ended = self.tournaments.wake
 
     # -- opening and closing ----------------------------------------------------------------
