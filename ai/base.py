@@ -62,6 +62,9 @@ class GameAI:
     estimate: Callable[[State, int], float] | None = None
     """Points for a seat not yet scored where a playout stops: what the cards won or laid
     promise (brisques, expeditions under way). Zero once the deal is over."""
+    unit: str = "points"
+    """What a value measures, as a hint or a review tells a player: ``"points"`` (a margin in
+    the game's points) or ``"chance"`` (of winning the match, from 0 to 1)."""
     evaluate: Evaluator | None = None
     """The value of a determinized state for a seat, replacing the generic playout where a
     game can do better: Écarté's five tricks are solved exactly instead of played out, and

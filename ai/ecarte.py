@@ -565,4 +565,5 @@ GAME_AI = GameAI(
     strong=1400,
     evaluate=evaluate,
     candidates=candidates,
+    unit="chance",
 )

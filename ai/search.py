@@ -13,6 +13,7 @@ machine's load.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from ai.base import GameAI, Json
 from games import State
@@ -48,33 +49,62 @@ def search(game_ai: GameAI, view: Json, playouts: int, rng: random.Random) -> st
     candidates = game_ai.candidates(view, moves) if len(moves) > 1 else moves
     if len(candidates) == 1:
         return candidates[0]
+    sampled = sample(game_ai, view, candidates, playouts, rng)
+    if sampled is None:
+        # A game's determinizer should never miss; if it does, the computer still plays
+        # (its rules of thumb) rather than fail the match.
+        return game_ai.greedy(view, rng)
+    totals = sampled.totals
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """Each candidate's values summed over the same sampled deals."""
+
+    totals: list[float]
+    """The candidate's value, summed over the deals (the unit of ``value``)."""
+    gains: list[float]
+    """The points the candidate scores for the seat at once, summed over the deals (a meld
+    laid, a declaration, the trick it ends): what the move wins now, as a player says it."""
+    deals: int
+
+
+def sample(
+    game_ai: GameAI, view: Json, candidates: list[str], playouts: int, rng: random.Random
+) -> Sampled | None:
+    """Every move of ``candidates`` valued on the same ``playouts // len(candidates)`` deals
+    drawn from ``view``; None if the game's determinizer misses more often than it deals."""
     seat = int(view["seat"])
     horizon = game_ai.horizon(view)
     if game_ai.depth is not None:
         horizon = min(horizon, game_ai.depth)
     rounds = max(1, playouts // len(candidates))
     totals = [0.0] * len(candidates)
+    gains = [0.0] * len(candidates)
     done = misses = 0
     while done < rounds:
         try:
             state = game_ai.determinize(view, rng)
             luck = rng.getrandbits(64)
             values = []
+            gained = []
+            before = state.scores[seat]
             for move in candidates:
                 after = state.apply(move)
+                gained.append(float(after.scores[seat] - before))
                 left = horizon - 1 if game_ai.counts(move) else horizon
                 if game_ai.evaluate is not None:
                     values.append(game_ai.evaluate(after, seat, left, random.Random(luck)))
                 else:
                     values.append(playout(game_ai, after, seat, left, random.Random(luck)))
         except ValueError:  # IllegalMove too: a deal the view does not fully pin down
-            # A game's determinizer should never miss; if it does, the computer still plays
-            # (its rules of thumb) rather than fail the match.
             misses += 1
             if misses > rounds:
-                return game_ai.greedy(view, rng)
+                return None
             continue
         totals = [total + value for total, value in zip(totals, values, strict=True)]
+        gains = [total + gain for total, gain in zip(gains, gained, strict=True)]
         done += 1
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
+    return Sampled(totals, gains, done)

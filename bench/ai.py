@@ -29,6 +29,9 @@ import games
 
 SEED = 20_000
 OPPONENTS = ("random", "greedy")
+LADDER = (("normal", "easy"), ("strong", "normal"))
+"""The level ladder: each level against the one below (`--ladder`), so a learner who beats one
+level knows the next plays better."""
 SHORT_MATCHES = 4  # `make bench` (every section): a quick pass; the full run is `bench ai`
 FULL = 200  # matches per pair in the full measure
 
@@ -41,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     group.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     group.add_argument("--game", action="append", help="only this game (repeatable)")
-    group.add_argument("--opponent", action="append", choices=OPPONENTS)
+    group.add_argument("--opponent", action="append", choices=(*OPPONENTS, *ai.LEVELS))
     group.add_argument("--level", default="strong", choices=ai.LEVELS)
     group.add_argument(
         "--first", type=int, default=0, metavar="I", help="index of the first match (its seed)"

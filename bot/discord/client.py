@@ -28,6 +28,7 @@ from bot.discord.replay import Replay
 from bot.discord.tournaments import TournamentCommands, TournamentPoster
 from bot.process import health, metrics
 from bot.service import ChallengeLimits, Delivery, MatchService
+from bot.service.coach import Coach
 from bot.service.computer import Computer, computer_turns
 from bot.service.queries import Reads
 
@@ -97,6 +98,7 @@ class TapisBot(commands.Bot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
         self.computer: Computer | None = None  # made in setup_hook, over the service
+        self.coach: Coach | None = None  # hints and reviews, in the computer's workers
         self._unsent: list[Delivery] = []
         self.synced: bool | None = None  # whether setup_hook sent the commands to Discord
 
@@ -124,6 +126,7 @@ class TapisBot(commands.Bot):
             pause=self.settings.computer_pause,
             processes=self.settings.computer_processes,
         )
+        self.coach = Coach(self.service, self.computer.workers)
         # Read before the gateway connects, so only what an earlier process left unsent:
         # a move made here from now on is sent by whoever made it, never by the replay too.
         self._unsent = await self.service.unsent()

@@ -15,7 +15,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 import games
-from bot.discord import privacy
+from bot.discord import coaching, privacy
 from bot.discord.actions import Actions
 from bot.discord.answers import tell, words_of
 from bot.discord.components import pretty
@@ -308,6 +308,20 @@ class Play(commands.Cog):
         await self.actions.resign(interaction, match)
 
     resign.autocomplete("match")(match_choices)
+
+    @app_commands.command(description=N_("The move the strong computer would make, and why"))
+    @app_commands.describe(match=N_("Which match, when you are not in its thread"))
+    @everywhere
+    async def hint(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await coaching.hint(interaction, self.actions, getattr(self.bot, "coach", None), match)
+
+    hint.autocomplete("match")(match_choices)
+
+    @app_commands.command(description=N_("Your finished match's costliest choices, privately"))
+    @app_commands.describe(match=N_("The finished match to review"))
+    @everywhere
+    async def review(self, interaction: discord.Interaction, match: int) -> None:
+        await coaching.review(interaction, self.actions, getattr(self.bot, "coach", None), match)
 
     @app_commands.command(
         name="rules", description=N_("The rules of a game, in short, and how to write its moves")

@@ -20,6 +20,11 @@ from typing import Final
 
 import ai
 from bot.process.workers import Workers
+from bot.service.computer_ids import COMPUTER_IDS as COMPUTER_IDS
+from bot.service.computer_ids import DEFAULT_LEVEL as DEFAULT_LEVEL
+from bot.service.computer_ids import LEGACY_ID as LEGACY_ID
+from bot.service.computer_ids import is_computer as is_computer
+from bot.service.computer_ids import level_of as level_of
 from bot.service.match_service import MatchService
 from bot.service.values import Conflict, Delivery, MatchInfo, PlayerRef, ServiceError
 from games.words import N_, Words
@@ -27,12 +32,8 @@ from games.words import N_, Words
 log = logging.getLogger(__name__)
 
 LEVELS = ai.LEVELS  # the front ends offer these, from here: they never import the computer
-DEFAULT_LEVEL = "normal"
-COMPUTER_IDS = {"easy": 101, "normal": 102, "strong": 103}
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}
 """Each level as players read it (a level is typed as its English name, like a move word)."""
-LEGACY_ID = 2
-"""The sandbox's opponent before there were levels: its unfinished matches go on at normal."""
 NAME = "Tapis"
 DECISION_PATIENCE: Final = 60.0
 """Seconds a decision waits for the worker: a strong one takes a second of one core at most,
@@ -67,20 +68,6 @@ def level_named(word: str, words: Words) -> str | None:
     in the reader's language ("fort"); None if it names none."""
     word = word.strip().lower()
     return next((lv for lv in ai.LEVELS if word in (lv, level_name(lv, words).lower())), None)
-
-
-def level_of(user_id: int | None) -> str | None:
-    """The level the computer plays at with this id; None for a person."""
-    if user_id == LEGACY_ID:
-        return DEFAULT_LEVEL
-    for level, computer_id in COMPUTER_IDS.items():
-        if computer_id == user_id:
-            return level
-    return None
-
-
-def is_computer(user_id: int | None) -> bool:
-    return level_of(user_id) is not None
 
 
 def for_people(deliveries: list[Delivery]) -> list[Delivery]:

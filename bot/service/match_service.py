@@ -18,6 +18,7 @@ from typing import Self
 import bot.service.wording as wording
 from bot.process import metrics
 from bot.service import settings
+from bot.service.coaching import Coaching
 from bot.service.duplicates import Duplicates
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
@@ -103,6 +104,7 @@ class MatchService:
         self.duplicates = Duplicates(self.store, self.life)
         self.tournaments = Tournaments(self.store, self.life, self.duplicates)
         self.privacy = Privacy(self.store, self.life)
+        self.coaching = Coaching(self.store)
         self.life.ended = self.tournaments.wake
 
     # -- opening and closing ----------------------------------------------------------------

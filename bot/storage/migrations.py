@@ -323,6 +323,28 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     """
     ALTER TABLE matches ADD COLUMN talk INTEGER NOT NULL DEFAULT 0 CHECK (talk IN (0, 1));
     """,
+    # 13: the coach. A match may allow hints (``coached``: the challenge said so; matches
+    # against the computer allow them without a row). Each hint asked is kept with the match,
+    # so its replay shows who was helped and when; a finished match's review is worked out
+    # once and kept, so asking again is instant.
+    """
+    CREATE TABLE coached (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id)
+    );
+    CREATE TABLE hints (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        version  INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        move     TEXT NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (match_id, version, user_id)
+    );
+    CREATE TABLE reviews (
+        match_id   INTEGER PRIMARY KEY REFERENCES matches (id),
+        review     TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    """,
 )
 
 

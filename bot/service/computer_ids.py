@@ -1,0 +1,27 @@
+"""Who the computer is among a match's players: its ids, one per level, and nothing else.
+
+The computer plays through the service like anyone (``computer``); the rooms that must tell
+its seat from a person's (where hints are allowed) read it here, from the ids alone, without
+importing the player that drives the service.
+"""
+
+from __future__ import annotations
+
+DEFAULT_LEVEL = "normal"
+COMPUTER_IDS = {"easy": 101, "normal": 102, "strong": 103}
+LEGACY_ID = 2
+"""The sandbox's opponent before there were levels: its unfinished matches go on at normal."""
+
+
+def level_of(user_id: int | None) -> str | None:
+    """The level the computer plays at with this id; None for a person."""
+    if user_id == LEGACY_ID:
+        return DEFAULT_LEVEL
+    for level, computer_id in COMPUTER_IDS.items():
+        if computer_id == user_id:
+            return level
+    return None
+
+
+def is_computer(user_id: int | None) -> bool:
+    return level_of(user_id) is not None
