@@ -20,6 +20,7 @@ from typing import Final
 
 import ai
 from bot.service import Conflict, Delivery, MatchInfo, MatchService, PlayerRef, ServiceError
+from bot.service.lessons import TEACHER_ID
 from bot.workers import Workers
 from games.words import N_, Words
 
@@ -69,7 +70,7 @@ def level_named(word: str, words: Words) -> str | None:
 
 def level_of(user_id: int | None) -> str | None:
     """The level the computer plays at with this id; None for a person."""
-    if user_id == LEGACY_ID:
+    if user_id in (LEGACY_ID, TEACHER_ID):  # the teacher plays a lesson's own moves
         return DEFAULT_LEVEL
     for level, computer_id in COMPUTER_IDS.items():
         if computer_id == user_id:
@@ -144,7 +145,9 @@ class Computer:
         # The seed is fixed by the match and the moment: replaying a position gives the same
         # move, and no two positions share their random numbers.
         seed = match_id * 1_000_003 + info.version
-        move = await self.decide(info.game, view, level, seed)
+        move = await self.service.lesson_move(match_id)  # a lesson's reply, if it is one
+        if move is None:
+            move = await self.decide(info.game, view, level, seed)
         try:
             return await self.service.move(
                 match_id, computer_id, move, expected_version=info.version
@@ -199,7 +202,7 @@ class Computer:
     async def resume(self, send: Send) -> int:
         """After a restart: take up every match where it is the computer's turn."""
         resumed = 0
-        for computer_id in (*COMPUTER_IDS.values(), LEGACY_ID):
+        for computer_id in (*COMPUTER_IDS.values(), LEGACY_ID, TEACHER_ID):
             for info in await self.service.matches_of(computer_id):
                 if computer_to_move(info) is not None:
                     self.schedule(info.id, send)

@@ -161,6 +161,9 @@ class Delivery:
     # The end of one leg of a duplicate match: no rematch is offered under it (the pair's
     # result offers one, for the pair).
     leg: bool = False
+    # The end of a lesson: what follows it is offered instead of a rematch (a real match
+    # against the computer, or a challenge).
+    lesson: bool = False
 
     @property
     def private(self) -> bool:

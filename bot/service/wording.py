@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
+import bot.service.lessons as lessons
 import games
 from bot import clocks, i18n, ratings
 from bot.service.values import (
@@ -418,6 +419,7 @@ def hand(
             lines.append(listing(row.game, legal, w))
     else:
         lines.append(w.gettext("{name} to play{clock}.").format(name=opponent, clock=""))
+    lines += lessons.hand_lines(row, seat, w)  # a lesson's word for the moment
     text = "\n".join(lines)
     return delivery("hand", row, people, to, text, w, view=view, names=names)
 
@@ -621,11 +623,12 @@ def ending(
     moved = rating_changes(row, names, changes, w)
     if moved:
         text += " " + moved
-    return [
+    said = [
         delivery("notice", row, people, None, text, w, names=names),
         # The last deal's breakdown, when play (not a resignation or the clock) ended it.
         board(row, people, now, public, names, ended=(row.result or {}).get("how") == "play"),
     ]
+    return lessons.ended(row, people, said)  # a lesson's last word, if it is one
 
 
 def challenge_post(row: MatchRow, people: People, w: Words) -> str:
