@@ -26,7 +26,14 @@ from bot.service.computer_ids import LEGACY_ID as LEGACY_ID
 from bot.service.computer_ids import is_computer as is_computer
 from bot.service.computer_ids import level_of as level_of
 from bot.service.match_service import MatchService
-from bot.service.values import Conflict, Delivery, MatchInfo, PlayerRef, ServiceError
+from bot.service.values import (
+    TEACHER_ID,
+    Conflict,
+    Delivery,
+    MatchInfo,
+    PlayerRef,
+    ServiceError,
+)
 from games.words import N_, Words
 
 log = logging.getLogger(__name__)
@@ -133,7 +140,9 @@ class Computer:
         # The seed is fixed by the match and the moment: replaying a position gives the same
         # move, and no two positions share their random numbers.
         seed = match_id * 1_000_003 + info.version
-        move = await self.decide(info.game, view, level, seed)
+        move = await self.service.lesson_move(match_id)  # a lesson's reply, if it is one
+        if move is None:
+            move = await self.decide(info.game, view, level, seed)
         try:
             return await self.service.move(
                 match_id, computer_id, move, expected_version=info.version
@@ -188,7 +197,7 @@ class Computer:
     async def resume(self, send: Send) -> int:
         """After a restart: take up every match where it is the computer's turn."""
         resumed = 0
-        for computer_id in (*COMPUTER_IDS.values(), LEGACY_ID):
+        for computer_id in (*COMPUTER_IDS.values(), LEGACY_ID, TEACHER_ID):
             for info in await self.service.matches_of(computer_id):
                 if computer_to_move(info) is not None:
                     self.schedule(info.id, send)

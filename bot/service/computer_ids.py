@@ -1,4 +1,4 @@
-"""Who the computer is among a match's players: its ids, one per level, and nothing else.
+"""Who the computer is among a match's players: its ids, one per level, and the teacher's.
 
 The computer plays through the service like anyone (``computer``); the rooms that must tell
 its seat from a person's (where hints are allowed) read it here, from the ids alone, without
@@ -6,6 +6,8 @@ importing the player that drives the service.
 """
 
 from __future__ import annotations
+
+from bot.service.values import TEACHER_ID
 
 DEFAULT_LEVEL = "normal"
 COMPUTER_IDS = {"easy": 101, "normal": 102, "strong": 103}
@@ -15,7 +17,7 @@ LEGACY_ID = 2
 
 def level_of(user_id: int | None) -> str | None:
     """The level the computer plays at with this id; None for a person."""
-    if user_id == LEGACY_ID:
+    if user_id in (LEGACY_ID, TEACHER_ID):  # the teacher plays a lesson's own moves
         return DEFAULT_LEVEL
     for level, computer_id in COMPUTER_IDS.items():
         if computer_id == user_id:

@@ -7,6 +7,8 @@ of sentences (titles, names, the result, the final board) they are made of.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot import i18n
 from bot.service import ratings
 from bot.service.values import Delivery, MatchRow, People
@@ -19,6 +21,7 @@ from bot.service.wording import (
     title,
     words_for,
 )
+from games.lessons import LEARNER, lesson_for
 from games.words import N_, Words
 
 
@@ -54,11 +57,33 @@ def ending(
     moved = rating_changes(row, names, changes, w)
     if moved:
         text += " " + moved
-    return [
+    said = [
         delivery("notice", row, people, None, text, w, names=names),
         # The last deal's breakdown, when play (not a resignation or the clock) ended it.
         board(row, people, now, public, names, ended=(row.result or {}).get("how") == "play"),
     ]
+    return lesson_ended(row, people, said) if row.lesson else said
+
+
+def lesson_ended(row: MatchRow, people: People, said: list[Delivery]) -> list[Delivery]:
+    """A lesson's end: its result (``said``), marked as a lesson's so that what follows is
+    offered instead of a rematch, and the lesson's last word to the learner."""
+    lesson = lesson_for(row.game)
+    if lesson is None or row.seat_ids is None:
+        return said
+    learner = row.seat_ids[LEARNER]
+    w = words_for(people, learner, i18n.DEFAULT_LANG)
+    text = "\n".join(
+        [
+            w.gettext("Lesson: {note}").format(note=w.gettext(lesson.end)),
+            w.gettext(
+                "The lesson is over. Play a real match against the computer, or challenge "
+                "someone: {game} is yours to play."
+            ).format(game=game_title(row.game, w)),
+        ]
+    )
+    marked = [replace(d, lesson=True) if d.kind == "notice" else d for d in said]
+    return [*marked, delivery("dm", row, people, learner, text, w)]
 
 
 def resigned(

@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import bot.service.lessons as lessons
 import games
 from bot.service import clocks
 from bot.service.rows import SELECT_MATCHES, storable_id, unknown_match
@@ -153,7 +154,9 @@ class Integrity:
             return "moves stored for a match that never started" if moves else None
         try:
             game = games.get(stored["game"])
-            state = game.new_match(seed=stored["seed"], options=json.loads(stored["options"]))
+            state = lessons.start_for(stored["game"], stored["seat1_id"]) or game.new_match(
+                seed=stored["seed"], options=json.loads(stored["options"])
+            )
         except (KeyError, ValueError, TypeError) as error:
             return f"cannot deal the match again: {error}"
         for expected, move in enumerate(moves, 1):

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 import bot.service.endings as endings
+import bot.service.lessons as lessons
 import bot.service.notices as notices
 import bot.service.wording as wording
 import games
@@ -59,6 +60,12 @@ Outcome = tuple[MatchInfo, list[Delivery]]
 def fresh_seed() -> int:
     """The seed of a new match's deals: unpredictable, so nobody can know the cards."""
     return secrets.randbits(62)
+
+
+def fresh_deal(row: MatchRow) -> tuple[int, State]:
+    """A new match's seed and first state, dealt from a fresh seed."""
+    seed = fresh_seed()
+    return seed, games.get(row.game).new_match(seed=seed, options=row.options)
 
 
 def playing(row: MatchRow, user_id: int) -> tuple[int, State]:
@@ -234,8 +241,7 @@ class MatchLife:
                     ),
                     name=challenged,
                 )
-            seed = fresh_seed()
-            state = games.get(row.game).new_match(seed=seed, options=row.options)
+            seed, state = lessons.first_state(row) or fresh_deal(row)
             seats = (row.challenger_id, user.user_id)
             deadline, reminder = clocks.deadline_after(now, row.days_per_move)
             after = replace(
@@ -403,6 +409,8 @@ class MatchLife:
                     ),
                     id=match_id,
                 )
+            if row.lesson:
+                lessons.check(row, state, move)  # a lesson explains any move but its own
             try:
                 after = state.apply(move)
                 canonical = state.canonical(move)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Self
 
+import bot.service.lessons as lessons
 import bot.service.wording as wording
 from bot.process import metrics
 from bot.service import settings
@@ -322,6 +323,23 @@ class MatchService:
             rematch_of=rematch_of,
             talk=talk,
         )
+
+    async def learn(
+        self, learner: PlayerRef, game: str, *, guild_id: int | None, channel_id: int | None
+    ) -> Outcome:
+        """Start ``game``'s lesson for ``learner`` (see lessons.py): a match against the
+        teacher, unrated, started at once; what it delivers, its first hand included."""
+        lesson = lessons.given(game)
+        info, notices = await self.life.challenge(
+            learner, lessons.TEACHER, lesson.game, guild_id=guild_id, channel_id=channel_id,
+            options=dict(lesson.options), rated=False,
+        )  # fmt: skip
+        info, deliveries = await self.life.accept(info.id, lessons.TEACHER)
+        return info, notices + deliveries
+
+    async def lesson_move(self, match_id: int) -> str | None:
+        """The teacher's move now in a lesson; None if it is no lesson or not its turn."""
+        return lessons.scripted(await self.store.peek(match_id))
 
     async def accept(self, match_id: int, user: PlayerRef) -> Outcome:
         """Accept a challenge: the match starts at once, dealt from a fresh random seed."""

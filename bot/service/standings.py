@@ -31,6 +31,8 @@ def write_result(conn: Connection, row: MatchRow, how: str, now: float) -> list[
     """Write how the match ended, and update both players' ratings, in ``conn``'s
     transaction (the one that ends the match)."""
     assert row.seat_ids is not None and row.result is not None
+    if row.lesson:
+        return []  # a lesson counts nowhere: no record, no rating, no web page
     winner = row.result.get("winner")
     winner = winner if winner in (0, 1) else None
     conn.execute(

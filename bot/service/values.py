@@ -167,6 +167,9 @@ class Delivery:
     # The end of one leg of a duplicate match: no rematch is offered under it (the pair's
     # result offers one, for the pair).
     leg: bool = False
+    # The end of a lesson: what follows it is offered instead of a rematch (a real match
+    # against the computer, or a challenge).
+    lesson: bool = False
 
     @property
     def private(self) -> bool:
@@ -359,6 +362,12 @@ class Conflict(ServiceError):
     """The match changed while the request was made (a stale button, another process)."""
 
 
+TEACHER_ID = 110
+"""The computer when it teaches (``lessons``): an id of its own beside the levels'
+(``computer_ids``), far below any Discord id, so that a match's seats alone say it is a
+lesson, after a restart too."""
+
+
 @dataclass(frozen=True)
 class MatchRow:
     """A match as stored, with its state read back (``state`` is None before the start)."""
@@ -408,6 +417,11 @@ class MatchRow:
         if self.seat_ids[1] == user_id:
             return 1
         return None
+
+    @property
+    def lesson(self) -> bool:
+        """Whether the match is a lesson: the teacher is its opponent."""
+        return self.opponent_id == TEACHER_ID or TEACHER_ID in (self.seat_ids or ())
 
     # Read several times for every move: made once per row (a changed row is a new object).
     @cached_property

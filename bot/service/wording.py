@@ -37,6 +37,7 @@ from bot.service.values import (
     person,
 )
 from games.cards import SUIT_SYMBOLS
+from games.lessons import LEARNER, lesson_for
 from games.moves import move_cards
 from games.phrases import typed_in
 from games.words import N_, Words
@@ -413,8 +414,24 @@ def hand(
             lines.append(listing(row.game, legal, w))
     else:
         lines.append(w.gettext("{name} to play{clock}.").format(name=opponent, clock=""))
+    if row.lesson and seat == LEARNER:
+        lines += lesson_lines(row, w)  # a lesson's word for the moment
     text = "\n".join(lines)
     return delivery("hand", row, people, to, text, w, view=view, names=names)
+
+
+def lesson_lines(row: MatchRow, w: Words) -> list[str]:
+    """What the learner's hand adds while a lesson goes on: the note for the moment, then the
+    move the lesson asks for if it is their turn (its last word comes with the result)."""
+    lesson = lesson_for(row.game)
+    if lesson is None or row.state is None or row.status != "active":
+        return []
+    note, expected = lesson.note(row.version), lesson.expected(row.version)
+    lines = [] if note is None else [w.gettext("Lesson: {note}").format(note=w.gettext(note))]
+    if expected is not None and row.state.to_move == LEARNER:
+        move = move_text(row.game, expected, w)
+        lines.append(w.gettext("The lesson's move now: {move}.").format(move=move))
+    return lines
 
 
 class Owed(Delivery):
@@ -503,6 +520,7 @@ class Owed(Delivery):
             news=news,
             owed=owed,
             leg=False,  # a leg's ending is marked so with its change (store._legs_marked)
+            lesson=False,  # only a lesson's result notice is marked (endings.lesson_ended)
             _from=made_from,
         )
         return made
