@@ -38,8 +38,17 @@ class Conversations:
         self._speaking = asyncio.Lock()  # one interaction's follow-ups at a time
 
     def hold(self, delivery: Delivery) -> None:
-        """A DM that could not go, said with the next interaction in its match instead."""
+        """A DM that could not go, said with the next interaction in its match instead; its
+        outbox row is marked once said (found again after a restart, it is held again)."""
+        if delivery.outbox_id in self._spoken or self.holds(delivery):
+            return
         self.held.setdefault(delivery.match_id, []).append(delivery)
+
+    def holds(self, delivery: Delivery) -> bool:
+        """Whether ``delivery``'s outbox row waits here to be said."""
+        row = delivery.outbox_id
+        waiting = self.held.get(delivery.match_id, [])
+        return row is not None and any(d.outbox_id == row for d in waiting)
 
     async def speak(self, spoken: list[Delivery], interaction: discord.Interaction | None) -> None:
         """Boards and notices of matches in conversations, as follow-ups of an interaction
@@ -63,15 +72,21 @@ class Conversations:
             carrier = self.talks.carrier(match_id, items[0].place.channel, interaction)
             if carrier is None:
                 continue
-            self.held.pop(match_id, None)
+            held = self.held.pop(match_id, [])
+            told: list[Delivery] = []
             words = functools.partial(board_words, i18n.words(items[-1].lang))
             for said in talk.compose(items, words, board_ping):
-                if self.talks.left(carrier) <= 0:
+                if self.talks.left(carrier) <= 0 or not await self._say(carrier, said, match_id):
                     break
-                await self._say(carrier, said, match_id)
+                told.extend(said.told)
+            # A held DM not said yet waits for the next interaction still (the others are in
+            # the outbox, where the next one finds them).
+            for delivery in held:
+                if not any(delivery is t for t in told):
+                    self.hold(delivery)
 
-    async def _say(self, carrier: discord.Interaction, said: talk.Said, match_id: int) -> None:
-        """One follow-up in a conversation; its deliveries marked sent once it went."""
+    async def _say(self, carrier: discord.Interaction, said: talk.Said, match_id: int) -> bool:
+        """One follow-up in a conversation; its deliveries marked sent once it went (True)."""
         picture = None if said.board is None else await self._picture(said.board)
         active = any(d.status == "active" for d in said.told)
         components = hand_button(match_id, i18n.words(said.told[-1].lang)) if active else None
@@ -85,10 +100,11 @@ class Conversations:
             )
         except discord.HTTPException:
             log.warning("could not answer in the conversation of match %s", match_id)
-            return
+            return False
         finally:
             release(components)
         for delivery in said.told:
             if delivery.outbox_id is not None:
                 self._spoken.add(delivery.outbox_id)
                 self._mark(delivery)
+        return True

@@ -449,7 +449,9 @@ class Courier:
             except Exception:
                 log.exception("sending a message of match %s failed", match_id)
         metrics.sent(item.priority)
-        if delivery is not None and delivery.outbox_id is not None:
+        # A conversation's DM held for its next interaction is marked once said there.
+        held = delivery is not None and self.conversations.holds(delivery)
+        if delivery is not None and delivery.outbox_id is not None and not held:
             self._mark(delivery)
         for earlier in item.carried:  # boards it told the moves of
             if earlier.outbox_id is not None:
@@ -553,8 +555,8 @@ class Courier:
             ):  # fmt: skip
                 if delivery.place.talk:
                     # No channel of the bot's: said with the next interaction in the match.
-                    shown = replace(delivery, kind="notice", text=f"<@{to}> {delivery.text}",
-                                    outbox_id=None)  # fmt: skip
+                    # Its outbox row stays unsent until then: a restart holds it again.
+                    shown = replace(delivery, kind="notice", text=f"<@{to}> {delivery.text}")
                     self.conversations.hold(shown)
                     return
                 await self.transport.public(

@@ -285,6 +285,62 @@ async def test_the_clock_of_a_conversation_reminds_and_ends_by_dm(
     await service.close()
 
 
+async def test_a_dm_that_cannot_go_waits_for_the_conversation_even_across_a_restart(
+    fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser, tmp_path: Path
+) -> None:
+    """The winner on time has closed their DMs: what the DM would have said is said in the
+    conversation with its next interaction, once, though the bot restarted in between."""
+    fake.installed.add(alice.id)
+    channel = fake.add_group_dm(alice, bob)
+    clock, database = Clock(), tmp_path / "tapis.db"
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service, dev_guild=False)
+    table = await TalkTable.open_here(fake, bot, "ecarte", alice, bob, channel, days=1)
+    info = await service.get(table.match_id)
+    late = table.players[info.to_move or 0]
+    winner = next(u for u in table.players.values() if u is not late)
+    fake.dms_closed.add(winner.id)
+    await bot.close()
+    await service.close()
+
+    clock.now += timedelta(hours=25)  # past the deadline: lost on time at the next start
+    service = await MatchService.open(database, now=clock)
+    bot = await start_bot(service, dev_guild=False)
+
+    async def lost() -> bool:
+        return (await service.get(table.match_id)).status == "finished"
+
+    await until(lost, "the loss on time")
+    await bot.courier.settled()
+    owed = [
+        d for d in await service.unsent_of(table.match_id) if d.to == winner.id and d.kind == "dm"
+    ]
+    assert owed, "the winner's DM waits in the outbox"
+    await bot.close()
+    await service.close()
+
+    service = await MatchService.open(database, now=clock)  # a restart before anyone acts
+    bot = await start_bot(service, dev_guild=False)
+    await bot.courier.settled()
+    since = len(fake.log)
+    await (await fake.slash(alice, "board", channel, match=table.match_id)).finished()
+    said = await fake.wait_for(
+        lambda s: s.channel_id == channel and f"<@{winner.id}>" in s.content, since=since
+    )
+    assert fake.is_public(said) and late.name in said.content
+
+    async def all_said() -> bool:
+        return await service.unsent_of(table.match_id) == []
+
+    await until(all_said, "every owed message marked sent")
+    told = [
+        s for s in fake.log[since:] if f"<@{winner.id}>" in s.content and s.channel_id == channel
+    ]
+    assert len(told) == 1
+    await bot.close()
+    await service.close()
+
+
 async def test_forced_private_where_external_apps_are_off(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
 ) -> None:

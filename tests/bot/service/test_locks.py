@@ -11,16 +11,23 @@ from bot.service.locks import KeyedLocks
 async def test_one_match_waits_for_its_lock_and_others_do_not() -> None:
     locks = KeyedLocks()
     order: list[str] = []
+    go_on = asyncio.Event()
 
-    async def change(key: int, name: str, pause: float) -> None:
+    async def change(key: int, name: str, until: asyncio.Event | None = None) -> None:
         async with locks.hold(key):
             order.append(f"{name} in")
-            await asyncio.sleep(pause)
+            if until is not None:
+                await until.wait()
             order.append(f"{name} out")
 
-    await asyncio.gather(change(1, "a", 0.02), change(1, "b", 0), change(2, "c", 0))
-    assert order.index("a out") < order.index("b in")
-    assert order.index("c out") < order.index("a out")
+    first = asyncio.create_task(change(1, "a", go_on))
+    await asyncio.sleep(0)  # a's turn: it takes match 1's lock and waits there
+    second = asyncio.create_task(change(1, "b"))
+    await change(2, "c")  # another match goes on meanwhile
+    assert order == ["a in", "c in", "c out"]  # b still waits for a
+    go_on.set()
+    await asyncio.gather(first, second)
+    assert order == ["a in", "c in", "c out", "a out", "b in", "b out"]
     assert not locks.held(1) and not locks.held(2)
 
 
