@@ -124,6 +124,9 @@ async def _page(
         )
     else:
         said = w.gettext("The deal (move 0 of {last}).").format(last=last)
+    hints = await queries.hints(bot.service.reads, match.id, match.version)
+    if line.move and any(mark.ply == ply and mark.seat == line.seat for mark in hints):
+        said += " " + w.gettext("{name} asked for a hint.").format(name=match.names[line.seat or 0])
     text = "\n".join(
         [
             w.gettext("**{title}**: {first} vs {second}").format(
@@ -143,6 +146,21 @@ async def _page(
     )
     file = discord.File(io.BytesIO(picture), filename=f"tapis-{match.id}-{ply}.png")
     return text[:2000], file, Pager(match.id, ply, len(lines) - 1)
+
+
+def _hints_told(hints: list[queries.HintMark], names: tuple[str, str], w: Words) -> str:
+    """Who asked for hints in an animated replay, and at which moves (its frames say no
+    words): "Alice asked for a hint at move 3." one line a player; "" if no one did."""
+    told = ""
+    for seat in (0, 1):
+        plies = [mark.ply for mark in hints if mark.seat == seat]
+        if plies:
+            told += "\n" + w.ngettext(
+                "{name} asked for a hint at move {moves}.",
+                "{name} asked for hints at moves {moves}.",
+                len(plies),
+            ).format(name=names[seat], moves=", ".join(w.number(ply) for ply in plies))
+    return told
 
 
 class Pager(discord.ui.View):
@@ -257,8 +275,13 @@ class Replay(commands.Cog):
                 )
                 if link:
                     said += " " + w.gettext("Step through it here: {link}").format(link=link)
+                said += _hints_told(
+                    await queries.hints(self.bot.service.reads, found.id, found.version),
+                    found.names,
+                    w,
+                )
                 await interaction.followup.send(
-                    said,
+                    said[:2000],
                     file=discord.File(io.BytesIO(data), filename=f"tapis-{found.id}.gif"),
                     ephemeral=not public,
                     allowed_mentions=discord.AllowedMentions.none(),

@@ -422,3 +422,33 @@ async def unrated(db: Reads, user_id: int) -> list[UnratedRecord]:
         )
         for r in rows
     ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class HintMark:
+    """A hint asked in a match, as its replay shows it: who asked (a seat), and the move they
+    asked it for (the ply that move made). What the hint said stays its player's."""
+
+    ply: int
+    seat: int
+
+
+async def hints(db: Reads, match_id: int, upto: int | None = None) -> list[HintMark]:
+    """The hints asked in a match, in the order of its moves, for the moves up to ply ``upto``
+    if given (a hint asked at version ``v`` is for the move that makes ply ``v + 1``). Only
+    who asked and when: never the move the hint named."""
+    rows = await db.fetchall(
+        "SELECT h.version, CASE WHEN h.user_id = m.seat0_id THEN 0 ELSE 1 END AS seat"
+        " FROM hints h JOIN matches m ON m.id = h.match_id"
+        " WHERE h.match_id = ? AND h.version < ? ORDER BY h.version, seat",
+        (match_id, MAX_ID if upto is None else upto),
+    )
+    return [HintMark(int(row["version"]) + 1, int(row["seat"])) for row in rows]
+
+
+async def review(db: Reads, match_id: int) -> dict[str, Any] | None:
+    """A finished match's review as ``/review`` stored it, or None if none was made (or it
+    cannot be read back)."""
+    row = await db.fetchone("SELECT review FROM reviews WHERE match_id = ?", (match_id,))
+    found = None if row is None else _json(row["review"], None)
+    return found if isinstance(found, dict) else None

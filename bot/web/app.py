@@ -27,6 +27,7 @@ import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,6 +41,7 @@ import games
 from bot import i18n
 from bot.service import queries
 from bot.service.replays import KINDS, Hidden, Line, Replays, export, warm_up
+from bot.service.reviewed import reviewed
 from bot.web.chart import Chart, chart
 from bot.web.languages import Speech, speech_of
 from games.words import N_
@@ -395,7 +397,9 @@ async def match_page(request: web.Request) -> web.StreamResponse:
         ply = int(text)
     position = await replays.position(match, ply)
     words = speech(request)
-    said = [_said(line, match, words) for line in lines]
+    asked = {(mark.ply, mark.seat) for mark in await queries.hints(_db(request), match.id)}
+    said = [_said(line, match, words, asked) for line in lines]
+    review = await reviewed(_db(request), match, words.words)
     pictures = _pictures(words)
     options = ", ".join(games.get(match.game).options_text(match.options, words.words, match.names))
     return site.page(
@@ -404,7 +408,7 @@ async def match_page(request: web.Request) -> web.StreamResponse:
         score_text=_scores(position.scores, words), options=options,
         frame=_frames(match, pictures), frame_lang=pictures.lang if pictures.chosen else "",
         command=Markup("<code>python -m bot verify FILE</code>"),
-        public_server=public_server, data=json.dumps(said), cache=SHORT,
+        public_server=public_server, data=json.dumps(said), review=review, cache=SHORT,
     )  # fmt: skip
 
 
@@ -419,15 +423,22 @@ def _frames(match: queries.Match, said: Speech) -> Callable[[int, str], str]:
     return lambda ply, kind: said.link(f"/matches/{match.id}/frames/{ply}/{kind}.png")
 
 
-def _said(line: Line, match: queries.Match, said: Speech) -> str | None:
-    """A move as the page says it, in players' words: ``Ada: D♠`` in French."""
+def _said(
+    line: Line,
+    match: queries.Match,
+    said: Speech,
+    asked: AbstractSet[tuple[int, int]] = frozenset(),
+) -> str | None:
+    """A move as the page says it, in players' words: ``Ada: D♠`` in French; a move its
+    player had asked a hint for says so (``asked``: (ply, seat) pairs), so a replay shows
+    who was helped, and where."""
     if line.move is None:
         return None
-    return said.text(
-        N_("{name}: {move}"),
-        name=match.names[line.seat or 0],
-        move=said.move(match.game, line.move),
-    )
+    name = match.names[line.seat or 0]
+    text = said.text(N_("{name}: {move}"), name=name, move=said.move(match.game, line.move))
+    if (line.ply, line.seat) in asked:
+        text = said.text(N_("{move} ({name} asked for a hint)"), move=text, name=name)
+    return text
 
 
 def _scores(scores: tuple[int, int], said: Speech) -> str:
