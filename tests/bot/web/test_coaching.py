@@ -15,6 +15,7 @@ from bot.service.settings import set_web
 from games.words import ENGLISH
 from tests.bot.web.conftest import World
 from tests.bot.web.test_site import text
+from tests.style import english_left, problems
 
 CARD_CODE = re.compile(r"\b(?:10|[2-9TJQKA])[SHDCT]\b")
 
@@ -115,6 +116,15 @@ async def test_a_stored_review_is_shown_with_names_and_card_names(
     assert not CARD_CODE.search(re.sub(r'(src|href)="[^"]*"', "", section))
     french = _section(await text(client, f"/matches/{match.id}?lang=fr"))
     assert "Bilan" in french and "le niveau fort aurait joué" in french
+    # Read as the house style reads what players read, in each language.
+    for lang in ("en", "fr", "sv"):
+        shown_text = html.unescape(
+            re.sub(
+                r"<[^>]*>", " ", _section(await text(client, f"/matches/{match.id}?lang={lang}"))
+            )
+        )
+        assert problems(shown_text) == [], lang
+        assert lang == "en" or english_left(shown_text, lang) == [], lang
 
 
 async def test_a_review_with_nothing_costly_says_so(client: TestClient, world: World) -> None:
