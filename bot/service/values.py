@@ -170,6 +170,9 @@ class Delivery:
     # The end of a lesson: what follows it is offered instead of a rematch (a real match
     # against the computer, or a challenge).
     lesson: bool = False
+    # A hand in a match where hints may be asked (against the computer, or its challenge
+    # allowed them): it carries a Hint button.
+    hints: bool = False
 
     @property
     def private(self) -> bool:
@@ -248,6 +251,7 @@ class MatchInfo:
     version: int
     result: Json | None
     talk: bool = False  # lives in a conversation reached only through interactions (Place)
+    hints: bool = False  # its challenge allowed hints (both players saw it; not rated)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays in this match, or None for anyone else."""
@@ -396,6 +400,7 @@ class MatchRow:
     # looks at it, never later than the due times above (see ``alarm_for``); None: no row.
     alarm: tuple[float | None, float | None] | None = None
     talk: bool = False  # see ``Place.talk``; never changes once made
+    hints: bool = False  # its challenge allowed hints (a row of ``coached``); never changes
 
     def but(self, **changes: Any) -> MatchRow:
         """The row with ``changes`` made: ``dataclasses.replace`` without its checks and
@@ -476,6 +481,7 @@ class MatchRow:
             version=self.version,
             result=None if self.result is None else dict(self.result),
             talk=self.talk,
+            hints=self.hints,
         )
 
 
