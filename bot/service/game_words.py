@@ -1,7 +1,7 @@
 """The games' own words, each said through one call site: a game's title, a move, a deal's
 breakdown and the rules, as the game itself words them in the reader's language, and card
 codes turned into what people read. The rest of the service's words (``wording``) are made
-of these.
+of these; it imports no other room.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import re
 from collections.abc import Sequence
 
 import games
-from bot.service.values import Json
 from games.cards import SUIT_SYMBOLS
+from games.kinds import Json
 from games.words import Words
 
 _CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")

@@ -15,6 +15,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, cast, runtime_check
 
 import games
 from bot.service import clocks
+from bot.service.computer_ids import TEACHER_ID as TEACHER_ID
 from bot.storage.sql import Connection
 from games import State
 from games.phrases import typed_in
@@ -364,12 +365,6 @@ class Refused(ServiceError):
 
 class Conflict(ServiceError):
     """The match changed while the request was made (a stale button, another process)."""
-
-
-TEACHER_ID = 110
-"""The computer when it teaches (``lessons``): an id of its own beside the levels'
-(``computer_ids``), far below any Discord id, so that a match's seats alone say it is a
-lesson, after a restart too."""
 
 
 @dataclass(frozen=True)
