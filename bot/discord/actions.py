@@ -4,9 +4,18 @@ what they share in ``answers.py``)."""
 
 from __future__ import annotations
 
+import discord
+
+from bot.discord import coaching
+from bot.discord.answers import polite
 from bot.discord.challenges import Challenges
 from bot.discord.moves import Moves
 
 
 class Actions(Moves, Challenges):
     """The flows a command or a button starts."""
+
+    @polite
+    async def hint(self, interaction: discord.Interaction, match_id: int | None) -> None:
+        """``/hint`` and the Hint button under a hand: one answer, private to the asker."""
+        await coaching.hint(interaction, self, getattr(self.bot, "coach", None), match_id)

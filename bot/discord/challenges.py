@@ -57,6 +57,7 @@ class Challenges(Desk):
         level: str | None = None,
         *,
         duplicate: bool = False,
+        hints: bool = False,
     ) -> None:
         talk = talks(interaction)
         # In a conversation the challenge is the answer itself, for all there to see.
@@ -66,13 +67,13 @@ class Challenges(Desk):
             return
         me = self.bot.user
         if talk:
-            await self._challenge_here(interaction, game, opponent, options, days, duplicate)
+            await self._challenge_here(interaction, game, opponent, options, days, duplicate, hints)
             return
         if duplicate and opponent is not None and me is not None and opponent.id == me.id:
             await tell(interaction, "A duplicate match is played between two members, not me.")
             return
         if opponent is not None and me is not None and opponent.id == me.id:
-            await self._against_computer(interaction, game, options, days, level)
+            await self._against_computer(interaction, game, options, days, level, hints)
             return
         if level is not None:
             await tell(
@@ -108,17 +109,20 @@ class Challenges(Desk):
                 options=options or None,
                 days_per_move=days,
                 duplicate=duplicate,
+                rated=not hints,  # a match with hints is never rated: the card says so
+                hints=hints,
             )
         except ServiceError as error:
             await tell(interaction, error)
             return
         where = await self._announce(interaction, home, info, deliveries)
-        await interaction.followup.send(
-            words_of(interaction)
-            .gettext("Challenge #{id} posted in {where}.")
-            .format(id=info.id, where=f"<#{where}>"),
-            ephemeral=True,
+        w = words_of(interaction)
+        said = w.gettext("Challenge #{id} posted in {where}.").format(
+            id=info.id, where=f"<#{where}>"
         )
+        if hints:
+            said += " " + w.gettext("Hints allowed: this match is not rated.")
+        await interaction.followup.send(said, ephemeral=True)
 
     async def _challenge_here(
         self,
@@ -128,6 +132,7 @@ class Challenges(Desk):
         options: dict[str, int],
         days: int | None,
         duplicate: bool,
+        hints: bool,
     ) -> None:
         """A challenge in a conversation the bot is no member of (``talk.py``): the match
         belongs to no server, and its challenge, with Accept and Decline, is this command's
@@ -157,6 +162,8 @@ class Challenges(Desk):
                 options=options or None,
                 days_per_move=days,
                 talk=True,
+                rated=not hints,
+                hints=hints,
             )
         except ServiceError as error:
             await tell_instead(interaction, error)
@@ -186,9 +193,11 @@ class Challenges(Desk):
         options: dict[str, int],
         days: int | None,
         level: str | None,
+        hints: bool,
     ) -> None:
         """A match against the computer: it accepts at once and plays in the match's thread;
-        the match is not rated (a rating measures people against people)."""
+        the match is not rated (a rating measures people against people). Hints are allowed
+        there whatever ``hints`` says; with it, the board says so too."""
         home = interaction.channel
         if isinstance(home, discord.Thread) and home.parent is not None:
             home = home.parent
@@ -204,6 +213,7 @@ class Challenges(Desk):
                 options=options or None,
                 days_per_move=days,
                 rated=False,
+                hints=hints,
             )
         except ServiceError as error:
             await tell(interaction, error)
@@ -482,9 +492,12 @@ def answered_post(info: MatchInfo, w: Words) -> str:
     """What a challenge's post says once answered, in place of its question."""
     game = wording.game_title(info.game, w)
     if info.status in ("active", "finished") and info.seats is not None:
-        return w.gettext(
+        said = w.gettext(
             "**{first} vs {second} · #{id}**: {game}, accepted. The match is played in its thread."
         ).format(first=info.seats[0].name, second=info.seats[1].name, id=info.id, game=game)
+        if info.hints:  # the challenge's terms stay on its post
+            said += " " + w.gettext("Hints allowed: this match is not rated.")
+        return said
     if info.status == "declined":
         return w.gettext("~~Challenge #{id} ({game})~~: declined.").format(id=info.id, game=game)
     return w.gettext("~~Challenge #{id} ({game})~~: withdrawn.").format(id=info.id, game=game)

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord.actions import Actions
-from bot.discord.answers import defer, tell, words_of
+from bot.discord.answers import Desk, defer, tell, words_of
 from bot.discord.names import NO_PINGS
 from bot.service import ServiceError
 from bot.service.coach import Coach
 
 
 async def hint(
-    interaction: discord.Interaction, actions: Actions, coach: Coach | None, match_id: int | None
+    interaction: discord.Interaction, actions: Desk, coach: Coach | None, match_id: int | None
 ) -> None:
     """Answer ``/hint`` (or the Hint button): the strong level's move and why, privately."""
     await defer(interaction)
@@ -34,7 +33,7 @@ async def hint(
 
 
 async def review(
-    interaction: discord.Interaction, actions: Actions, coach: Coach | None, match_id: int
+    interaction: discord.Interaction, actions: Desk, coach: Coach | None, match_id: int
 ) -> None:
     """Answer ``/review``: the match's costliest choices, privately to one of its players,
     with a line edited as the review goes when it is not made yet."""

@@ -25,10 +25,10 @@ from bot.discord.locales import OPTIONS_HELP
 from bot.discord.names import plain_name, safe_name
 from bot.discord.privacy import CHOICE_NAMES as PRIVACY
 from bot.discord.replay import export_match, finished_choices, switch_language, switch_web
+from bot.discord.rules import send_rules
 from bot.discord.seasons import season_table, start_season
 from bot.service import MatchInfo, ServiceError, ratings, wording
 from bot.service.computer import LEVEL_NAMES, LEVELS
-from bot.service.wording import rules_text
 from games.words import N_, Words
 
 # Where each command is offered: see installs.py.
@@ -223,6 +223,7 @@ class Play(commands.Cog):
         days=N_("Days each player has per move before losing on time (default: no clock)"),
         level=N_("The computer's level, when you challenge Tapis itself (default: normal)"),
         duplicate=N_("Play the same deals twice, seats swapped: the difference of scores decides"),
+        hints=N_("Both players may ask for hints (/hint); such a match is not rated"),
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @everywhere
@@ -235,6 +236,7 @@ class Play(commands.Cog):
         days: app_commands.Range[int, 1, 30] | None = None,
         level: str | None = None,
         duplicate: bool = False,
+        hints: bool = False,
     ) -> None:
         try:
             chosen = parse_options(game, options)
@@ -242,7 +244,7 @@ class Play(commands.Cog):
             await tell(interaction, error)
             return
         await self.actions.challenge(
-            interaction, game, opponent, chosen, days, level, duplicate=duplicate
+            interaction, game, opponent, chosen, days, level, duplicate=duplicate, hints=hints
         )
 
     challenge.autocomplete("options")(options_choices)
@@ -313,7 +315,7 @@ class Play(commands.Cog):
     @app_commands.describe(match=N_("Which match, when you are not in its thread"))
     @everywhere
     async def hint(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        await coaching.hint(interaction, self.actions, getattr(self.bot, "coach", None), match)
+        await self.actions.hint(interaction, match)
 
     hint.autocomplete("match")(match_choices)
 
@@ -530,29 +532,6 @@ class Info(commands.GroupCog, group_name="tapis", group_description=N_("Rules, r
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         await switch_language(self.bot, interaction, language)
-
-
-async def send_rules(interaction: discord.Interaction, game: str) -> None:
-    """A game's rules, privately; longer than one message allows: sent in parts, each whole
-    paragraphs (a handful: within the follow-ups an interaction may carry anywhere)."""
-    parts = message_parts(rules_text(game, words_of(interaction)))
-    await interaction.response.send_message(parts[0], ephemeral=True)
-    for part in parts[1:]:
-        await interaction.followup.send(part, ephemeral=True)
-
-
-def message_parts(text: str, limit: int = 2000) -> list[str]:
-    """``text`` in parts Discord accepts (``limit`` characters), cut between paragraphs."""
-    parts: list[str] = []
-    for paragraph in text.split("\n\n"):
-        while len(paragraph) > limit:  # one paragraph longer than a message: cut it
-            parts.append(paragraph[:limit])
-            paragraph = paragraph[limit:]
-        if parts and len(parts[-1]) + 2 + len(paragraph) <= limit:
-            parts[-1] += "\n\n" + paragraph
-        else:
-            parts.append(paragraph)
-    return parts or [""]
 
 
 def _titles(w: Words) -> str:

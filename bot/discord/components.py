@@ -10,6 +10,7 @@ shows a seat.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from typing import Any, Self, cast
@@ -222,7 +223,26 @@ class ResignButton(
         )
 
 
-DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButton, HandButton)
+class HintButton(
+    Rebuilt,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:hint:(?P<match_id>[0-9]+):(?P<version>[0-9]+)",
+):
+    """Under a hand where hints may be asked: the strong level's move and why, answered to
+    the presser alone, as ``/hint`` answers (the service says who may have one, and when)."""
+
+    def __init__(self, match_id: int, version: int, w: Words = ENGLISH) -> None:
+        label = w.gettext("Hint")
+        super().__init__(button(label, discord.ButtonStyle.secondary, "hint", match_id, version))
+        self.match_id = match_id
+        self.version = version
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await host_of(interaction).actions.hint(interaction, self.match_id)
+
+
+DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButton, HandButton,
+                 HintButton)  # fmt: skip
 
 
 def hand_button(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
@@ -245,7 +265,13 @@ def challenge_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
 
 
 def move_buttons(
-    match_id: int, version: int, legal: list[str], w: Words = ENGLISH, game: str = ""
+    match_id: int,
+    version: int,
+    legal: list[str],
+    w: Words = ENGLISH,
+    game: str = "",
+    *,
+    hint: bool = False,
 ) -> discord.ui.View | None:
     """Components for a player's legal moves, laid out within Discord's 5×5 limit.
 
@@ -258,6 +284,8 @@ def move_buttons(
     double bézigue, four jacks with both jacks of spades) is offered twice, the copies read
     alike and their values tell them apart (:func:`copy_values`). A verb whose cards would
     not fit one menu falls back to its whole moves.
+
+    ``hint``: a Hint button too (hints may be asked in this match), room kept for it.
     """
     if not legal:
         return None
@@ -276,7 +304,8 @@ def move_buttons(
         rows_left -= 1
         handled.update(moves)
     simple = [m for m in legal if m not in handled]
-    if len(simple) <= rows_left * PER_ROW and all(len(m) <= 80 for m in simple):
+    room = rows_left * PER_ROW - hint  # the Hint button's place among the buttons
+    if len(simple) <= room and all(len(m) <= 80 for m in simple):
         for move in simple:
             label = wording.move_text(game, move, w)
             components.add_item(MoveButton(match_id, version, move, label))
@@ -285,6 +314,10 @@ def move_buttons(
             discord.SelectOption(label=wording.move_text(game, m, w)[:100], value=m) for m in simple
         ]
         components.add_item(PickSelect(match_id, version, "", options[:MAX_OPTIONS], w=w))
+    if hint and len(components.children) < MAX_ROWS * PER_ROW:
+        # Where every row is taken by menus there is no room: /hint still answers.
+        with contextlib.suppress(ValueError):
+            components.add_item(HintButton(match_id, version, w))
     return components if components.children else None
 
 

@@ -293,7 +293,9 @@ class Courier:
         text = (reply + "\n" if reply else "") + self.transport.heading(delivery) + hand_text
         legal = list(delivery.view.get("legal_moves") or [])
         w = i18n.words(delivery.lang)
-        components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
+        components = move_buttons(
+            delivery.match_id, delivery.version, legal, w, delivery.game, hint=delivery.hints
+        )
         try:
             if in_place:
                 await interaction.edit_original_response(
@@ -586,7 +588,9 @@ class Courier:
         text = self.transport.heading(delivery) + delivery.text
         legal = list(delivery.view.get("legal_moves") or [])
         w = i18n.words(delivery.lang)
-        components = move_buttons(delivery.match_id, delivery.version, legal, w, delivery.game)
+        components = move_buttons(
+            delivery.match_id, delivery.version, legal, w, delivery.game, hint=delivery.hints
+        )
         try:
             sent = await self.transport.dm(
                 delivery.to,

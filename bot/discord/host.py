@@ -66,6 +66,8 @@ class Presses(Protocol):
         self, interaction: discord.Interaction, match_id: int | None, where: str | None
     ) -> None: ...
 
+    async def hint(self, interaction: discord.Interaction, match_id: int | None) -> None: ...
+
     async def answer_resign(
         self,
         interaction: discord.Interaction,

@@ -199,7 +199,9 @@ class Moves(Desk):
         user_id = interaction.user.id
         picture = await courier.picture(delivery)
         legal = list((delivery.view or {}).get("legal_moves") or [])
-        components = move_buttons(match_id, delivery.version, legal, w, delivery.game)
+        components = move_buttons(
+            match_id, delivery.version, legal, w, delivery.game, hint=delivery.hints
+        )
         text = courier.transport.heading(delivery) + delivery.text
         closed = courier.transport.dms_closed(user_id, delivery.dms_closed)
         try:

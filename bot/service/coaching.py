@@ -50,6 +50,25 @@ class ReviewAsked:
     seat_ids: tuple[int, int]
 
 
+def hints_refused(*, rated: bool, duplicate: bool) -> None:
+    """Refuse a challenge with ``hints:True`` on terms that cannot have them, saying what
+    would be accepted: a duplicate match never, a rated match only once made unrated."""
+    if duplicate:
+        raise Refused(
+            N_(
+                "Hints are not allowed in a duplicate match: both legs must be your own play. "
+                "Leave out hints, or duplicate."
+            )
+        )
+    if rated:
+        raise Refused(
+            N_(
+                "Hints are not allowed in a rated match: a challenge with hints must be "
+                "unrated. Leave out hints to play for your rating."
+            )
+        )
+
+
 class Coaching:
     """Hints allowed and kept, reviews kept."""
 

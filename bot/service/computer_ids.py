@@ -2,17 +2,19 @@
 
 The computer plays through the service like anyone (``computer``); the rooms that must tell
 its seat from a person's (where hints are allowed) read it here, from the ids alone, without
-importing the player that drives the service.
+importing the player that drives the service. It imports no other room: the values and the
+words read it too.
 """
 
 from __future__ import annotations
-
-from bot.service.values import TEACHER_ID
 
 DEFAULT_LEVEL = "normal"
 COMPUTER_IDS = {"easy": 101, "normal": 102, "strong": 103}
 LEGACY_ID = 2
 """The sandbox's opponent before there were levels: its unfinished matches go on at normal."""
+TEACHER_ID = 110
+"""The computer when it teaches (``lessons``): an id of its own beside the levels', far
+below any Discord id, so that a match's seats alone say it is a lesson, after a restart too."""
 
 
 def level_of(user_id: int | None) -> str | None:

@@ -155,9 +155,11 @@ class MatchLife:
         rated: bool = True,
         rematch_of: int | None = None,
         talk: bool = False,
+        hints: bool = False,
     ) -> Outcome:
         """Challenge ``opponent``, or anyone when it is None (an open challenge); ``talk``:
-        made in a conversation reached only through interactions (``Place.talk``)."""
+        made in a conversation reached only through interactions (``Place.talk``);
+        ``hints``: its players may ask for hints (the match is then never rated)."""
         await self.languages.ready()
         rules, days = checked_terms(game, options, days_per_move)
         if opponent is not None and opponent.user_id == challenger.user_id:
@@ -169,7 +171,7 @@ class MatchLife:
                 await self._flood.check(challenger.user_id, channel_id, now)
             row, deliveries = await self._create(
                 rules.name, challenger, opponent, players, guild_id, channel_id, options,
-                days, rated, rematch_of, now + self.limits.hours * 3600, talk,
+                days, rated, rematch_of, now + self.limits.hours * 3600, talk, hints,
             )  # fmt: skip
             self._flood.spend(challenger.user_id, now)
         self.clock.changed(row.deadline)
@@ -191,6 +193,7 @@ class MatchLife:
         rematch_of: int | None,
         expires: float,
         talk: bool = False,
+        hints: bool = False,
     ) -> tuple[MatchRow, list[Delivery]]:
         """Store a new challenge; until answered its ``deadline`` is when it expires."""
         new = MatchRow(
@@ -213,8 +216,9 @@ class MatchLife:
             reminder_at=None,
             result=None,
             rematch_of=rematch_of,
-            rated=rated,
+            rated=rated and not hints,
             talk=talk,
+            hints=hints,
         )
         people = await self.store.people(new.user_ids)
         people = {**people, **{p.user_id: people[p.user_id].seen_as(p) for p in players}}
@@ -366,6 +370,7 @@ class MatchLife:
             rated=row.rated,
             rematch_of=row.id,
             talk=row.talk,
+            hints=row.hints,
         )
 
     # -- play -------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import bot.service.lessons as lessons
 import bot.service.wording as wording
 from bot.process import metrics
 from bot.service import settings
-from bot.service.coaching import Coaching
+from bot.service.coaching import Coaching, hints_refused
 from bot.service.duplicates import Duplicates
 from bot.service.integrity import Integrity, SetAside
 from bot.service.languages import GuildLanguages
@@ -295,6 +295,7 @@ class MatchService:
         rematch_of: int | None = None,
         duplicate: bool = False,
         talk: bool = False,
+        hints: bool = False,
     ) -> Outcome:
         """Challenge ``opponent``, or anyone when it is None (an open challenge).
 
@@ -304,7 +305,11 @@ class MatchService:
         ``rated=False`` keeps the match out of ratings (the local sandbox's practice games).
         ``duplicate``: the match is the first leg of a duplicate match (duplicates.py); its
         legs are unrated each, and the pair is rated as one result if ``rated``.
+        ``hints``: its players may ask for hints; never in a duplicate match, and only in an
+        unrated one (a rating measures a player's own play).
         """
+        if hints:
+            hints_refused(rated=rated, duplicate=duplicate)
         if duplicate:
             info, deliveries = await self.life.challenge(
                 challenger, opponent, game, guild_id=guild_id, channel_id=channel_id,
@@ -322,6 +327,7 @@ class MatchService:
             rated=rated,
             rematch_of=rematch_of,
             talk=talk,
+            hints=hints,
         )
 
     async def learn(

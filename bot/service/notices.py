@@ -39,15 +39,20 @@ def challenge_post(row: MatchRow, people: People, w: Words) -> str:
         else person(people, row.opponent_id).name
     )
     what = terms(row.game, row.options, row.days_per_move, w, (challenger, other))
+    # Hints are a term of the challenge: whoever accepts has read them.
+    hints = " " + w.gettext("Hints allowed: this match is not rated.") if row.hints else ""
     if row.opponent_id is None:
-        return w.gettext(
-            "Match #{id}: {challenger} offers a game of {what} to anyone. Press Accept to play."
-        ).format(challenger=challenger, what=what, id=row.id)
+        return (
+            w.gettext(
+                "Match #{id}: {challenger} offers a game of {what} to anyone. Press Accept to play."
+            ).format(challenger=challenger, what=what, id=row.id)
+            + hints
+        )
     return w.gettext(
         "Match #{id}: {challenger} challenges {opponent} to {what}. "
         "{opponent}, press Accept or Decline."
     ).format(challenger=challenger, opponent=person(people, row.opponent_id).name, what=what,
-             id=row.id)  # fmt: skip
+             id=row.id) + hints  # fmt: skip
 
 
 def challenged(row: MatchRow, people: People, public: str) -> list[Delivery]:

@@ -32,10 +32,12 @@ def unknown_match(match_id: int) -> NotFound:
     return NotFound(N_("There is no match #{id}. `/matches` lists yours."), id=match_id)
 
 
-# A match as read: its row, and its alarm from the side table of clocks (none: NULL).
+# A match as read: its row, its alarm from the side table of clocks (none: NULL), and
+# whether its challenge allowed hints (a row of ``coached``).
 SELECT_MATCHES = (
-    "SELECT m.*, c.deadline AS alarm_deadline, c.reminder_at AS alarm_reminder"
-    " FROM matches m LEFT JOIN clocks c ON c.match_id = m.id"
+    "SELECT m.*, c.deadline AS alarm_deadline, c.reminder_at AS alarm_reminder,"
+    " h.match_id AS coached_id FROM matches m LEFT JOIN clocks c ON c.match_id = m.id"
+    " LEFT JOIN coached h ON h.match_id = m.id"
 )
 
 
@@ -163,6 +165,7 @@ def _row_fields(
         rated=bool(stored["rated"]),
         alarm=_alarm(stored),
         talk=_talks(stored),
+        hints=_coached(stored),
     )
 
 
@@ -171,6 +174,12 @@ def _talks(stored: Row) -> bool:
     values, are what ``in`` must look at (``in`` on a row looks at its values)."""
     keys = stored.keys()
     return "talk" in keys and stored["talk"] == 1
+
+
+def _coached(stored: Row) -> bool:
+    """Whether the match's challenge allowed hints: a row of ``coached`` was read with it."""
+    keys = stored.keys()
+    return "coached_id" in keys and stored["coached_id"] is not None
 
 
 def _alarm(stored: Row) -> tuple[float | None, float | None] | None:

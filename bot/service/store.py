@@ -326,6 +326,8 @@ class MatchStore:
                     "INSERT INTO clocks (match_id, deadline, reminder_at) VALUES (?, ?, ?)",
                     (made.id, *alarm),
                 )
+            if row.hints:  # its terms, with the challenge that states them
+                conn.execute("INSERT INTO coached (match_id) VALUES (?)", (made.id,))
             deliveries = [] if words is None else words(made)
             return made.id, deliveries, post(conn, encode(deliveries), now)
 

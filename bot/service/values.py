@@ -15,6 +15,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, cast, runtime_check
 
 import games
 from bot.service import clocks
+from bot.service.computer_ids import TEACHER_ID as TEACHER_ID
 from bot.storage.sql import Connection
 from games import State
 from games.phrases import typed_in
@@ -170,6 +171,9 @@ class Delivery:
     # The end of a lesson: what follows it is offered instead of a rematch (a real match
     # against the computer, or a challenge).
     lesson: bool = False
+    # A hand in a match where hints may be asked (against the computer, or its challenge
+    # allowed them): it carries a Hint button.
+    hints: bool = False
 
     @property
     def private(self) -> bool:
@@ -248,6 +252,7 @@ class MatchInfo:
     version: int
     result: Json | None
     talk: bool = False  # lives in a conversation reached only through interactions (Place)
+    hints: bool = False  # its challenge allowed hints (both players saw it; not rated)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays in this match, or None for anyone else."""
@@ -362,12 +367,6 @@ class Conflict(ServiceError):
     """The match changed while the request was made (a stale button, another process)."""
 
 
-TEACHER_ID = 110
-"""The computer when it teaches (``lessons``): an id of its own beside the levels'
-(``computer_ids``), far below any Discord id, so that a match's seats alone say it is a
-lesson, after a restart too."""
-
-
 @dataclass(frozen=True)
 class MatchRow:
     """A match as stored, with its state read back (``state`` is None before the start)."""
@@ -396,6 +395,7 @@ class MatchRow:
     # looks at it, never later than the due times above (see ``alarm_for``); None: no row.
     alarm: tuple[float | None, float | None] | None = None
     talk: bool = False  # see ``Place.talk``; never changes once made
+    hints: bool = False  # its challenge allowed hints (a row of ``coached``); never changes
 
     def but(self, **changes: Any) -> MatchRow:
         """The row with ``changes`` made: ``dataclasses.replace`` without its checks and
@@ -476,6 +476,7 @@ class MatchRow:
             version=self.version,
             result=None if self.result is None else dict(self.result),
             talk=self.talk,
+            hints=self.hints,
         )
 
 

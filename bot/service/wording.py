@@ -1,8 +1,8 @@
 """What the service says: pure functions from a match (and the people in it) to words and
 deliveries, in the language of whoever reads them. Here: the words every delivery is made of
-(games' and moves' names, titles, scores, results, the moves open to a player) and the table
-after a move, its board and each player's hand. What is said as a challenge lives is in
-``notices``; how a match's end is told, in ``endings``.
+(titles, scores, results, the moves open to a player; the games' own words are in
+``game_words``) and the table after a move, its board and each player's hand. What is said
+as a challenge lives is in ``notices``; how a match's end is told, in ``endings``.
 
 Nothing here reads or writes anything: a move's words are made from the match as decided
 (before the writer stores it, with it) and the people read with it. Public deliveries are made from
@@ -16,8 +16,6 @@ full stop, name people rather than seats, and take their plurals from the catalo
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Self
@@ -25,6 +23,12 @@ from typing import Any, Self
 import games
 from bot import i18n
 from bot.service import clocks
+from bot.service.computer_ids import is_computer
+from bot.service.game_words import deal_summary as deal_summary
+from bot.service.game_words import game_title as game_title
+from bot.service.game_words import move_text as move_text
+from bot.service.game_words import pretty as pretty
+from bot.service.game_words import rules_text as rules_text
 from bot.service.values import (
     DELIVERY_FIELDS,
     Delivery,
@@ -36,14 +40,12 @@ from bot.service.values import (
     game_view,
     person,
 )
-from games.cards import SUIT_SYMBOLS
 from games.lessons import LEARNER, lesson_for
 from games.moves import move_cards
 from games.phrases import typed_in
 from games.words import N_, Words
 
 MAX_LISTED_MOVES = 12
-_CARD = re.compile(r"\b(10|[2-9]|1[0-9]|2[01]|[JQKA])([SHDCT])\b")
 
 
 def words_for(people: People, user_id: int | None, public: str) -> Words:
@@ -51,43 +53,6 @@ def words_for(people: People, user_id: int | None, public: str) -> Words:
     if user_id is None:
         return i18n.words(public)
     return i18n.words(i18n.lang_of(person(people, user_id).locale))
-
-
-# -- the games' own words: one call site each ------------------------------------------------
-
-
-@functools.cache
-def _rules(name: str) -> games.Game:
-    return games.get(name)
-
-
-def game_title(name: str, w: Words) -> str:
-    """A game's name as the reader's language writes it (Piquet is Pikett in Swedish)."""
-    return _rules(name).title_in(w)
-
-
-def pretty(text: str) -> str:
-    """Card codes with their suit symbols, for text people read (``Q♠``, not ``QS``)."""
-    return _CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
-
-
-def move_text(game: str, move: str, w: Words) -> str:
-    """A move in players' words, as its game names it: 'Q♠', 'draw from the ♦ pile', 'keep all
-    cards' (the cards drawn with their suits' symbols when no game is named)."""
-    if not game:
-        return pretty(move.removeprefix("play "))
-    return _rules(game).describe(move, w)
-
-
-def deal_summary(game: str, view: Json, w: Words, names: Sequence[str] | None = None) -> list[str]:
-    """The breakdown of the deal that ended last, as its game scores it ([] before any)."""
-    return _rules(game).deal_summary(view, w, names)
-
-
-def rules_text(game: str, w: Words) -> str:
-    """``/tapis rules``: how to play, each move word and option in plain words, as the game
-    itself explains them in the reader's language."""
-    return f"**{game_title(game, w)}**\n\n{_rules(game).rules_help(w)}"
 
 
 # -- pieces of sentences ----------------------------------------------------------------------
@@ -287,7 +252,18 @@ def _about(row: MatchRow, people: People, to: int | None) -> dict[str, Any]:
         "four_colour": recipient is not None and recipient.four_colour,
         "dms_closed": recipient is not None and recipient.dms_closed,
         "dm_channel": None if recipient is None else recipient.dm_channel,
+        "hints": hints_open(row),
     }
+
+
+def hints_open(row: MatchRow) -> bool:
+    """Whether a player of ``row`` may ask for a hint, so that their hand offers one: its
+    challenge allowed hints, or it is an unrated match against the computer (a lesson says
+    its own moves). The service checks again when one is asked (``coaching``)."""
+    if row.hints:
+        return True
+    seats = row.seat_ids or ()
+    return not row.rated and not row.lesson and any(is_computer(user) for user in seats)
 
 
 def _clock(row: MatchRow, now: float, w: Words, said: Clocks | None) -> str:
@@ -363,6 +339,8 @@ def board(
         )
     elif row.result is not None and len(news) <= (last_move(view) is not None):
         lines.append(result_text(row, names, w))  # no breakdown of the last deal tells it
+    if row.hints:  # both players may ask for hints: everyone watching is told
+        lines.append(w.gettext("Hints allowed: this match is not rated."))
     text = "\n".join(lines)
     mention = board_mention(row, view)
     return delivery(

@@ -20,8 +20,9 @@ from tests.bot.conftest import BOB, FakeClock, start_match
 
 ROOMS = Path(bot.service.__file__).parent
 # The rooms every other one uses as plain rules and data, left out of the walks below: the
-# values, and the leaves that say how time and ratings count.
-LEAVES = frozenset({"clocks", "ratings"})
+# values, and the leaves that say how time and ratings count, who the computer is, and what
+# the games themselves say.
+LEAVES = frozenset({"clocks", "ratings", "computer_ids", "game_words"})
 PLAIN = LEAVES | {"values"}
 # The store's own parts (how rows read and write, its cache, locks, alarms and outbox rows):
 # a walk through them is a walk through the store.
