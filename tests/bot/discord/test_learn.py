@@ -63,8 +63,11 @@ async def play_lesson(
     assert info.status == "active" and info.thread_id is not None
     assert info.seats is not None and info.seats[1].user_id == TEACHER.user_id
     # The post that opened the thread names the lesson, in the server's language.
+    opened = w.gettext(
+        "{name} learns {game} with {teacher}: a guided first deal (match #{id}, not rated)."
+    ).format(name=learner.name, game=wording.game_title(game, w), teacher=TEACHER.name, id=info.id)
     assert any(
-        fake.is_public(s) and s.channel_id == fake.channel_id and f"#{info.id}" in s.content
+        fake.is_public(s) and s.channel_id == fake.channel_id and s.content == opened
         for s in fake.log
     )
     teacher = FakeUser(TEACHER.user_id, TEACHER.name)
@@ -137,7 +140,8 @@ async def play_lesson(
     assert "/challenge" in how.content and how.ephemeral
     press = await fake.press(learner, offer, f"tapis:learnt:computer:{info.id}")
     answer = await press.finished()
-    assert f"#{info.id + 1}" in answer.content, answer.content
+    started_again = w.gettext("Match #{id} against {computer} started in {where}.")
+    assert started_again.split("{id}")[0] in answer.content, answer.content
     (real,) = [m for m in await bot.service.matches_of(learner.id) if m.id != info.id]
     assert real.status == "active" and real.game == info.game and real.seats is not None
     assert computer_player("normal") in real.seats

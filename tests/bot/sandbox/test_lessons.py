@@ -128,3 +128,37 @@ async def test_a_lesson_in_the_sandbox_is_told_to_its_end(
     assert problems == []
     assert (await sqlite_service.stats(HUMAN_ID)).games == 0  # a lesson counts nowhere
     golden(f"lesson-{game}.{lang}.txt", text)
+
+
+async def test_a_hint_in_any_sandbox_match_and_learn_asked_wrongly(
+    sqlite_service: MatchService, tmp_path: Path
+) -> None:
+    typed = iter(["learn", "learn whist", "piquet", "hint", "quit"])
+    out: list[str] = []
+
+    async def read_line(prompt: str) -> str | None:
+        answer = next(typed, None)
+        out.append(f"{prompt}{answer or ''}")
+        return answer
+
+    box = Sandbox(
+        sqlite_service,
+        folder=tmp_path / "pictures",
+        read_line=read_line,
+        write=out.append,
+        human_name="Tester",
+        lang="en",
+    )
+    assert await box.run() == 0
+    text = "\n".join(out)
+    assert "Which game? Type “learn” and its name" in text
+    assert "There is no lesson for “whist”. Lessons are given for " in text
+    after = text.split("your move> hint", 1)[1]
+    assert after.lstrip("\n").startswith(("Tapis would play ", "Play ")), after[:200]
+    assert "**" not in after and "deals of the cards you cannot see" in after
+    (info,) = await sqlite_service.matches_of(HUMAN_ID)
+    assert info.status == "active" and info.game == "piquet"  # kept, not a lesson
+    assert not [
+        h for h in await sqlite_service.coaching.hints_used(info.id) if h.user_id != HUMAN_ID
+    ]
+    assert len(await sqlite_service.coaching.hints_used(info.id)) == 1  # kept with the match
