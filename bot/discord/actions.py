@@ -1,6 +1,6 @@
 """What an interaction does, shared by slash commands and components: every flow, in one
 object the bot hands to both (its moves in ``moves.py``, its challenges in ``challenges.py``,
-what they share in ``answers.py``)."""
+its lessons in ``lessons.py``, what they share in ``answers.py``)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import discord
 
 from bot.discord import coaching
 from bot.discord.answers import polite
-from bot.discord.challenges import Challenges
+from bot.discord.lessons import Lessons
 from bot.discord.moves import Moves
 
 
-class Actions(Moves, Challenges):
+class Actions(Moves, Lessons):
     """The flows a command or a button starts."""
 
     @polite

@@ -325,6 +325,13 @@ class Play(commands.Cog):
     async def review(self, interaction: discord.Interaction, match: int) -> None:
         await coaching.review(interaction, self.actions, getattr(self.bot, "coach", None), match)
 
+    @app_commands.command(description=N_("A guided first deal against the computer, explained"))
+    @app_commands.describe(game=N_("Which game to learn"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @everywhere
+    async def learn(self, interaction: discord.Interaction, game: str) -> None:
+        await self.actions.learn(interaction, game)
+
     @app_commands.command(
         name="rules", description=N_("The rules of a game, in short, and how to write its moves")
     )

@@ -178,6 +178,26 @@ class RematchButton(
         await host_of(interaction).actions.rematch(interaction, self.match_id)
 
 
+class LessonEndButton(
+    Rebuilt,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tapis:learnt:(?P<choice>computer|challenge):(?P<match_id>[0-9]+)",
+):
+    """Under a finished lesson: a real match against the computer in the same game, or how
+    to challenge someone to it."""
+
+    def __init__(self, match_id: int, choice: str, w: Words = ENGLISH) -> None:
+        computer = choice == "computer"
+        label = w.gettext("Play the computer") if computer else w.gettext("Challenge someone")
+        style = discord.ButtonStyle.primary if computer else discord.ButtonStyle.secondary
+        super().__init__(button(label, style, "learnt", choice, match_id))
+        self.match_id = match_id
+        self.choice = choice
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await host_of(interaction).actions.after_lesson(interaction, self.match_id, self.choice)
+
+
 class HandButton(
     Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -241,8 +261,16 @@ class HintButton(
         await host_of(interaction).actions.hint(interaction, self.match_id)
 
 
-DYNAMIC_ITEMS = (MoveButton, PickSelect, AnswerButton, RematchButton, ResignButton, HandButton,
-                 HintButton)  # fmt: skip
+DYNAMIC_ITEMS = (
+    MoveButton,
+    PickSelect,
+    AnswerButton,
+    RematchButton,
+    ResignButton,
+    HandButton,
+    HintButton,
+    LessonEndButton,
+)
 
 
 def hand_button(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
@@ -258,6 +286,12 @@ def resign_buttons(match_id: int, user_id: int, asked: int, w: Words = ENGLISH) 
 
 def rematch_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
     return buttons(RematchButton(match_id, w))
+
+
+def lesson_end_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
+    return buttons(
+        LessonEndButton(match_id, "computer", w), LessonEndButton(match_id, "challenge", w)
+    )
 
 
 def challenge_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:

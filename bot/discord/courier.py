@@ -50,7 +50,7 @@ import discord
 
 from bot import i18n
 from bot.discord import talk
-from bot.discord.components import move_buttons, release, rematch_buttons
+from bot.discord.components import lesson_end_buttons, move_buttons, release, rematch_buttons
 from bot.discord.conversations import Conversations
 from bot.discord.names import NO_PINGS, plain_name
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
@@ -323,7 +323,8 @@ class Courier:
         return reply is not None
 
     def offer_rematch(self, ending: Delivery) -> None:
-        """Under a finished match, a button for another one on the same terms."""
+        """Under a finished match, a button for another one on the same terms; under a
+        lesson, buttons for a real match against the computer or a challenge."""
         if ending.match_id in self._rematch_offered or ending.names is None or ending.place.talk:
             return
         self._rematch_offered.add(ending.match_id)
@@ -331,9 +332,14 @@ class Courier:
         text = w.gettext("{first} and {second}, another match?").format(
             first=ending.names[0], second=ending.names[1]
         )
+        if ending.lesson:  # after a lesson, a real match instead of the lesson again
+            text = w.gettext("{name}, the lesson is over. What next?").format(name=ending.names[0])
 
         async def offer() -> None:
-            components = rematch_buttons(ending.match_id, w)
+            if ending.lesson:
+                components = lesson_end_buttons(ending.match_id, w)
+            else:
+                components = rematch_buttons(ending.match_id, w)
             try:
                 await self.transport.public(
                     ending.place, text, None, None, components=components,

@@ -62,6 +62,10 @@ class Presses(Protocol):
 
     async def rematch(self, interaction: discord.Interaction, match_id: int) -> None: ...
 
+    async def after_lesson(
+        self, interaction: discord.Interaction, match_id: int, choice: str
+    ) -> None: ...
+
     async def hand(
         self, interaction: discord.Interaction, match_id: int | None, where: str | None
     ) -> None: ...

@@ -19,10 +19,13 @@ COMMANDS = {
     "quit": ("quit", "exit", "q", "quitter", "avsluta"),
     "colours": ("colours", "colors", "couleurs", "färger", "farger"),
     "help": ("help", "?", "aide", "hjälp", "hjalp"),
+    "hint": ("hint", "conseil", "tips"),
+    "learn": ("learn", "apprendre", "lär", "lar", "lära", "lara"),
 }
 QUIT = COMMANDS["quit"]
 HELP_WORDS = COMMANDS["help"]
 RULES_WORDS = COMMANDS["rules"]
+LEARN_WORDS = COMMANDS["learn"]
 
 HELP = N_(
     """Commands (at any prompt):
@@ -31,6 +34,8 @@ HELP = N_(
   moves         list the moves open to you now
   hand          show your hand again          table   show the table again
   rules         the rules of this game, in short, and how to write its moves
+  hint          the move the strong computer would make now, and why
+  learn <game>  a guided first deal, each step explained (when choosing a game)
   resign        give up this match            quit    leave (the match is kept: resume it later)
   colours       switch the four-colour deck on or off (in the pictures)
   help          this text"""

@@ -8,10 +8,20 @@ from pathlib import Path
 
 import games
 from bot import i18n
-from bot.sandbox.commands import COMMANDS, HELP, HELP_WORDS, QUIT, RULES_WORDS, YES, as_typed
+from bot.sandbox.commands import (
+    COMMANDS,
+    HELP,
+    HELP_WORDS,
+    LEARN_WORDS,
+    QUIT,
+    RULES_WORDS,
+    YES,
+    as_typed,
+)
 from bot.sandbox.screen import MAX_NUMBERED, Screen, listed_moves, picture_cards
 from bot.sandbox.terminal import ReadLine, Write, as_shown, environment_lang, read_stdin, user_name
 from bot.service import Delivery, MatchInfo, MatchService, PlayerRef, ServiceError, wording
+from bot.service.coach import Coach
 from bot.service.computer import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -55,6 +65,8 @@ class Sandbox:
         self.write: Write = lambda text: write(as_shown(text, self.lang))
         self.level = check_level(level)
         self.computer = computer or Computer(service, processes=0)
+        # Hints are weighed in the computer's own workers, off the loop as on Discord.
+        self.coach = Coach(service, self.computer.workers)
         self.w = i18n.words(self.lang)
         # The player's language is remembered like a Discord member's, so that their hand
         # speaks it; the sandbox's public posts (made outside any server) speak it too.
@@ -194,6 +206,8 @@ class Sandbox:
         if lowered.split()[0] in RULES_WORDS:
             self._rules(answer.split()[1:])
             return None
+        if lowered.split()[0] in LEARN_WORDS:
+            return await self._learn(answer.split()[1:], names)
         if answer.startswith("#"):
             wanted = answer[1:].strip()
             for info in unfinished:
@@ -249,6 +263,28 @@ class Sandbox:
             )
         )
         await self._deliver(notices + deliveries)
+        return info
+
+    async def _learn(self, asked: list[str], names: list[str]) -> MatchInfo | None:
+        """Start the lesson of the game asked for (by name or number): a prepared deal
+        against the computer as a teacher, its notes told with the hand at each step."""
+        w = self.w
+        if not asked:
+            self.write(w.gettext("Which game? Type “learn” and its name, e.g. “learn piquet”."))
+            return None
+        chosen = asked[0]
+        if chosen.isdigit() and 1 <= int(chosen) <= len(names):
+            chosen = names[int(chosen) - 1]
+        info, deliveries = await self.service.learn(
+            self.human, chosen, guild_id=None, channel_id=None
+        )
+        self.write(
+            w.gettext(
+                "A lesson of {game}: {name} deals prepared cards and says what each step "
+                "teaches. Play the moves it asks for; “hint” and “rules” work here too."
+            ).format(game=wording.game_title(info.game, w), name=NAME)
+        )
+        await self._deliver(deliveries)
         return info
 
     def _help(self) -> str:
@@ -325,6 +361,12 @@ class Sandbox:
                 if self.screen.four_colour
                 else w.gettext("Four-colour deck off.")
             )
+        elif lowered in COMMANDS["hint"]:
+            try:
+                said = await self.coach.hint(info.id, self.human.user_id, w)
+            except ServiceError as error:
+                said = error.say(w)
+            self.write(said.replace("**", ""))  # Discord's markup is not a terminal's
         elif lowered in COMMANDS["moves"]:
             view = await self.service.view_for(info.id, self.human.user_id)
             self.write(self.screen.moves_text(info.game, list(view.get("legal_moves") or []), view))

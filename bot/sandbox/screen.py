@@ -179,6 +179,10 @@ class Screen:
         hand = list(view.get("hand") or [])
         legal = view.get("legal_moves") or []
         if not (legal or full):
+            # Not their turn: only a lesson's word for the moment, which cannot wait for it.
+            said = lesson_said(delivery.text, self.w)
+            if said:
+                self.write("\n".join(said))
             return
         # The deal (a Le 5 As round) it was held in: the cards of a new deal are not drawn.
         deal = view.get("deal", view.get("round"))
@@ -289,3 +293,9 @@ def listed_moves(legal: list[str], game: str, shown: list[str] | None = None) ->
         return (0, at[cards[0]]) if cards[0] in at else (1, order(cards[0]))
 
     return sorted((m for m in legal if m.split()[0] not in sets), key=place)
+
+
+def lesson_said(text: str, w: Words) -> list[str]:
+    """The lines of a hand's text that are a lesson's note (``Lesson: …``)."""
+    prefix = w.gettext("Lesson: {note}").split("{note}", 1)[0]
+    return [line for line in text.split("\n") if line.startswith(prefix)]

@@ -370,7 +370,7 @@ async def test_the_synced_commands_say_where_they_are_offered(
     await start_bot(dev_guild=False)
     synced = {c["name"]: c for c in fake.commands[None]}
     anywhere = {"challenge", "accept", "decline", "play", "hand", "board", "resign"}
-    anywhere |= {"matches", "replay", "rules", "hint", "review"}
+    anywhere |= {"matches", "replay", "rules", "hint", "review", "learn"}
     for name in anywhere:
         assert sorted(synced[name]["integration_types"]) == [0, 1], name
         assert sorted(synced[name]["contexts"]) == [0, 1, 2], name
