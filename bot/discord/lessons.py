@@ -106,7 +106,7 @@ class Lessons(Challenges):
         if interaction.guild_id is None or talks(interaction):
             await tell(interaction, Phrase(ELSEWHERE))
             return
-        await self._against_computer(interaction, info.game, {}, None, DEFAULT_LEVEL)
+        await self._against_computer(interaction, info.game, {}, None, DEFAULT_LEVEL, False)
 
 
 def in_thread(delivery: Delivery, thread_id: int) -> Delivery:
