@@ -4,4 +4,4 @@ Each section is a module with a ``run(seconds)`` function. Timings are measured,
 and never asserted: the test suite does not depend on this machine's speed.
 """
 
-SECTIONS = ("engines", "ai", "rendering", "service", "storage", "discord", "web")
+SECTIONS = ("engines", "ai", "coach", "rendering", "service", "storage", "discord", "web")

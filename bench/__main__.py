@@ -19,6 +19,9 @@ def main() -> None:
     # The Discord section's capacity part: --rate (and --matches, shared with the above).
     bench_discord = importlib.import_module("bench.discord")
     bench_discord.add_arguments(parser)
+    # The coach's section: --positions (and --matches, --game, shared with the above).
+    bench_coach = importlib.import_module("bench.coach")
+    bench_coach.add_arguments(parser)
     args = parser.parse_args()
     unknown = sorted(set(args.sections) - set(SECTIONS))
     if unknown:
@@ -28,7 +31,7 @@ def main() -> None:
         print(f"\n== {name}")
         module = importlib.import_module(f"bench.{name}")
         before = machine.reference_seconds()
-        if module in (bench_ai, bench_discord):
+        if module in (bench_ai, bench_discord, bench_coach):
             module.run(args.seconds, args)
         else:
             module.run(args.seconds)

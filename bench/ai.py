@@ -40,7 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("ai section")
     group.add_argument(
         "--matches", type=int, default=None,
-        help="ai: matches per game and opponent; discord: matches in play at once",
+        help=(
+            "ai: matches per game and opponent; discord: matches in play at once; "
+            "coach: matches per game"
+        ),
     )  # fmt: skip
     group.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     group.add_argument("--game", action="append", help="only this game (repeatable)")
