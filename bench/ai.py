@@ -12,6 +12,9 @@ mean the time 200 matches of a pair would take on one core: a default Bézigue m
 points) is long, and the projection says what a full measure costs before anyone starts it.
 The load average is sampled as matches finish, since a loaded machine slows the wall clock
 (never the processor times).
+
+The level ladder, each level against the one below (so a learner who beats one level knows
+the next plays better): `--level normal --opponent easy` and `--level strong --opponent normal`.
 """
 
 from __future__ import annotations
@@ -29,9 +32,6 @@ import games
 
 SEED = 20_000
 OPPONENTS = ("random", "greedy")
-LADDER = (("normal", "easy"), ("strong", "normal"))
-"""The level ladder: each level against the one below (`--ladder`), so a learner who beats one
-level knows the next plays better."""
 SHORT_MATCHES = 4  # `make bench` (every section): a quick pass; the full run is `bench ai`
 FULL = 200  # matches per pair in the full measure
 
