@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 import games
 import rendering
 from bot.service import Delivery
@@ -164,6 +166,7 @@ async def test_closed_dms_fall_back_to_private_replies(
     assert record is not None and not record.dms_closed
 
 
+@pytest.mark.slow  # a whole match at Discord's pace, continued after a restart
 async def test_the_bot_restarted_mid_match_continues_it(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
 ) -> None:

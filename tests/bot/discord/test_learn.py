@@ -150,6 +150,7 @@ async def play_lesson(
     assert fake.unexpected == []
 
 
+@pytest.mark.slow  # a whole lesson at Discord's pace (the sandbox plays every lesson fast)
 async def test_the_piquet_lesson_in_english(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser
 ) -> None:

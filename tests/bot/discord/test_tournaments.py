@@ -10,6 +10,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.discord.client import TapisBot
 from bot.discord.tournaments import standings_rows
 from bot.service import MatchService, queries
@@ -199,6 +201,7 @@ async def test_leaving_mid_tournament_and_a_loss_on_time_across_a_restart(
     await service.close()
 
 
+@pytest.mark.slow  # two whole legs at Discord's pace
 async def test_a_duplicate_match_two_legs_one_rated_result_and_seasons(
     fake: FakeDiscord, start_bot: StartBot, alice: FakeUser, bob: FakeUser
 ) -> None:
