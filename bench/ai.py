@@ -15,6 +15,10 @@ The load average is sampled as matches finish, since a loaded machine slows the 
 
 The level ladder, each level against the one below (so a learner who beats one level knows
 the next plays better): `--level normal --opponent easy` and `--level strong --opponent normal`.
+
+`--level hinted` is a player who follows the hint (`ai.coach.analyse`, the weighing `/hint`
+shows) at every move: `--level hinted --opponent greedy` checks that a learner who takes every
+hint plays as well as the strong level does against the same opponent and seeds.
 """
 
 from __future__ import annotations
@@ -28,10 +32,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, cast
 
 import ai
+import ai.coach
 import games
 
 SEED = 20_000
 OPPONENTS = ("random", "greedy")
+HINTED = "hinted"  # follows the hint at every move
 SHORT_MATCHES = 4  # `make bench` (every section): a quick pass; the full run is `bench ai`
 FULL = 200  # matches per pair in the full measure
 
@@ -48,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     group.add_argument("--game", action="append", help="only this game (repeatable)")
     group.add_argument("--opponent", action="append", choices=(*OPPONENTS, *ai.LEVELS))
-    group.add_argument("--level", default="strong", choices=ai.LEVELS)
+    group.add_argument("--level", default="strong", choices=(*ai.LEVELS, HINTED))
     group.add_argument(
         "--first", type=int, default=0, metavar="I", help="index of the first match (its seed)"
     )
@@ -65,6 +71,8 @@ def _player(game: str, who: str) -> Player:
         return lambda view, seed: ai.random_move(view, seed)
     if who == "greedy":
         return lambda view, seed: ai.greedy(view, seed)
+    if who == HINTED:
+        return lambda view, seed: ai.coach.analyse(game, view, seed).best.move
     return lambda view, seed: ai.choose(game, view, who, seed)
 
 
