@@ -117,8 +117,8 @@ def analyse(
 
 LEVEL_WORDS = {
     "easy": N_(
-        "Easy plays by simple rules of thumb — the richest meld, the cheapest card that wins "
-        "the trick — and one move in three at random: a gentle first opponent."
+        "Easy plays by simple rules of thumb, taking the surest points at once, and about one "
+        "move in three at random: a gentle first opponent."
     ),
     "normal": N_(
         "Normal thinks ahead: it imagines a few dozen ways the hidden cards may lie and plays "

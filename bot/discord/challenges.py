@@ -34,7 +34,7 @@ from bot.service import (
     ServiceError,
     wording,
 )
-from bot.service.computer import computer_player, is_computer
+from bot.service.computer import computer_player, is_computer, level_description, level_of
 from bot.service.values import Phrase
 from games.words import N_, Words
 
@@ -244,11 +244,13 @@ class Challenges(Desk):
         except ServiceError as error:
             await tell(interaction, error)
             return
-        said = (
-            words_of(interaction)
-            .gettext("Match #{id} against {computer} started in {where}.")
-            .format(id=info.id, computer=computer.name, where=f"<#{where}>")
+        w = words_of(interaction)
+        said = w.gettext("Match #{id} against {computer} started in {where}.").format(
+            id=info.id, computer=computer.name, where=f"<#{where}>"
         )
+        level = level_of(computer.user_id)
+        if level is not None:  # what the level the player chose (or got) is like
+            said += "\n" + level_description(level, w)
         if not await self.courier.send(deliveries, interaction, reply=said):
             await interaction.followup.send(said, ephemeral=True)
 

@@ -28,7 +28,8 @@ from bot.discord.replay import export_match, finished_choices, switch_language, 
 from bot.discord.rules import send_rules
 from bot.discord.seasons import season_table, start_season
 from bot.service import MatchInfo, ServiceError, ratings, wording
-from bot.service.computer import LEVEL_NAMES, LEVELS
+from bot.service.computer import LEVEL_CHOICES as LEVEL_WORDS
+from bot.service.computer import LEVELS
 from games.words import N_, Words
 
 # Where each command is offered: see installs.py.
@@ -36,7 +37,7 @@ from games.words import N_, Words
 MAX_CHOICES = 25
 MAX_LABEL = 100  # Discord's limit on a choice's name and string value
 GAME_CHOICES = [Choice(name=games.get(n).title, value=n) for n in games.names()]
-LEVEL_CHOICES = [Choice(name=LEVEL_NAMES[level], value=level) for level in LEVELS]
+LEVEL_CHOICES = [Choice(name=LEVEL_WORDS[level], value=level) for level in LEVELS]
 
 LANGUAGE_CHOICES: list[Choice[str]] = [
     # Each language named in itself, as language menus do; "auto" is said in the reader's.

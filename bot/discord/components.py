@@ -19,6 +19,7 @@ import discord
 
 from bot.discord.host import host_of
 from bot.service import wording
+from bot.service.computer import DEFAULT_LEVEL, LEVELS, level_name
 from games.moves import move_cards
 from games.words import ENGLISH, Words
 
@@ -181,15 +182,20 @@ class RematchButton(
 class LessonEndButton(
     Rebuilt,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tapis:learnt:(?P<choice>computer|challenge):(?P<match_id>[0-9]+)",
+    template=r"tapis:learnt:(?P<choice>computer|easy|normal|strong|challenge):(?P<match_id>[0-9]+)",
 ):
-    """Under a finished lesson: a real match against the computer in the same game, or how
-    to challenge someone to it."""
+    """Under a finished lesson: a real match against the computer in the same game, at the
+    level pressed, or how to challenge someone to it. (``computer``, the normal level, is the
+    button of lessons ended before there was a choice of level.)"""
 
     def __init__(self, match_id: int, choice: str, w: Words = ENGLISH) -> None:
-        computer = choice == "computer"
-        label = w.gettext("Play the computer") if computer else w.gettext("Challenge someone")
-        style = discord.ButtonStyle.primary if computer else discord.ButtonStyle.secondary
+        if choice == "challenge":
+            label = w.gettext("Challenge someone")
+            style = discord.ButtonStyle.secondary
+        else:
+            level = DEFAULT_LEVEL if choice == "computer" else choice
+            label = w.gettext("Play the computer ({level})").format(level=level_name(level, w))
+            style = discord.ButtonStyle.primary
         super().__init__(button(label, style, "learnt", choice, match_id))
         self.match_id = match_id
         self.choice = choice
@@ -289,8 +295,10 @@ def rematch_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
 
 
 def lesson_end_buttons(match_id: int, w: Words = ENGLISH) -> discord.ui.View:
+    """A button per level, easiest first, then the challenge's."""
     return buttons(
-        LessonEndButton(match_id, "computer", w), LessonEndButton(match_id, "challenge", w)
+        *(LessonEndButton(match_id, level, w) for level in LEVELS),
+        LessonEndButton(match_id, "challenge", w),
     )
 
 

@@ -84,16 +84,16 @@ class Lessons(Challenges):
     async def after_lesson(
         self, interaction: discord.Interaction, match_id: int, choice: str
     ) -> None:
-        """A button under a finished lesson: ``computer`` starts a real match against the
-        computer (at its usual level) in the same game; ``challenge`` says privately how to
-        challenge someone to it."""
+        """A button under a finished lesson: a level (or ``computer``, its usual one) starts
+        a real match against the computer at that level in the same game; ``challenge`` says
+        privately how to challenge someone to it."""
         await defer(interaction)
         try:
             info = await self.service.get_for(match_id, interaction.user.id, interaction.guild_id)
         except ServiceError as error:
             await tell(interaction, error)
             return
-        if choice != "computer":
+        if choice == "challenge":
             w = words_of(interaction)
             await tell(
                 interaction,
@@ -106,7 +106,8 @@ class Lessons(Challenges):
         if interaction.guild_id is None or talks(interaction):
             await tell(interaction, Phrase(ELSEWHERE))
             return
-        await self._against_computer(interaction, info.game, {}, None, DEFAULT_LEVEL, False)
+        level = DEFAULT_LEVEL if choice == "computer" else choice
+        await self._against_computer(interaction, info.game, {}, None, level, False)
 
 
 def in_thread(delivery: Delivery, thread_id: int) -> Delivery:

@@ -29,6 +29,7 @@ from bot.service.computer import (
     Computer,
     check_level,
     computer_player,
+    level_description,
     level_name,
     level_named,
     level_of,
@@ -261,6 +262,8 @@ class Sandbox:
             w.gettext("{name} plays at level {level}.").format(
                 name=computer.name, level=level_name(level, w)
             )
+            + " "
+            + level_description(level, w)
         )
         await self._deliver(notices + deliveries)
         return info

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 import ai
+import ai.coach
 from bot.process.workers import Workers
 from bot.service.computer_ids import COMPUTER_IDS as COMPUTER_IDS
 from bot.service.computer_ids import DEFAULT_LEVEL as DEFAULT_LEVEL
@@ -68,6 +69,20 @@ def computer_player(level: str | None = None) -> PlayerRef:
 def level_name(level: str, words: Words) -> str:
     """A level's name in the reader's language ("facile", "lätt")."""
     return words.gettext(LEVEL_NAMES[level])
+
+
+LEVEL_CHOICES = {
+    "easy": N_("easy: rules of thumb, a gentle first opponent"),
+    "normal": N_("normal: thinks ahead, beats easy"),
+    "strong": N_("strong: thinks furthest, beats normal; hints come from it"),
+}
+"""Each level as a menu offers it (Discord's choices, at most 100 characters): its name and
+what it is like, in a few words; ``level_description`` says it in full."""
+
+
+def level_description(level: str, words: Words) -> str:
+    """What playing ``level`` is like, in a sentence or two of the reader's language."""
+    return ai.coach.level_description(level, words)
 
 
 def level_named(word: str, words: Words) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import ai
+from ai.coach import level_description
 from bot import i18n
 from bot.service import ratings
 from bot.service.values import Delivery, MatchRow, People
@@ -80,6 +82,8 @@ def lesson_ended(row: MatchRow, people: People, said: list[Delivery]) -> list[De
                 "The lesson is over. Play a real match against the computer, or challenge "
                 "someone: {game} is yours to play."
             ).format(game=game_title(row.game, w)),
+            w.gettext("The computer plays at these levels:"),
+            *(f"• {level_description(level, w)}" for level in ai.LEVELS),
         ]
     )
     marked = [replace(d, lesson=True) if d.kind == "notice" else d for d in said]

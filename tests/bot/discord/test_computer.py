@@ -13,7 +13,14 @@ import ai
 import games
 from bot.discord.config import ConfigError, Settings
 from bot.service import MatchService, PlayerRef
-from bot.service.computer import COMPUTER_IDS, Computer, computer_player, level_of
+from bot.service.computer import (
+    COMPUTER_IDS,
+    Computer,
+    computer_player,
+    level_description,
+    level_of,
+)
+from games.words import ENGLISH
 from tests.bot.discord.conftest import StartBot
 from tests.bot.discord.driver import Table
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -30,6 +37,7 @@ async def test_a_whole_match_against_the_computer(
     )
     started = await handle.finished()
     assert "started" in started.content, started.content
+    assert level_description("easy", ENGLISH) in started.content  # what the level is like
     (info,) = await bot.service.matches_of(alice.id)
     assert info.status == "active" and info.thread_id is not None
     computer = computer_player("easy")

@@ -7,13 +7,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import cast
 
 import pytest
 
 from bot import i18n
+from bot.discord.components import LessonEndButton, lesson_end_buttons
 from bot.discord.lessons import ELSEWHERE
 from bot.service import wording
-from bot.service.computer import COMPUTER_IDS, computer_player
+from bot.service.computer import (
+    COMPUTER_IDS,
+    LEVELS,
+    computer_player,
+    level_description,
+    level_name,
+)
 from bot.service.lessons import TEACHER
 from games.lessons import lesson_for
 from tests.bot.discord.conftest import StartBot
@@ -130,21 +138,31 @@ async def play_lesson(
         for s in fake.log
         if fake.is_dm(s) and s.dm_to in (*COMPUTER_IDS.values(), TEACHER.user_id)
     ]
-    offer = await fake.wait_for(lambda s: f"tapis:learnt:computer:{info.id}" in s.custom_ids())
-    assert f"tapis:learnt:challenge:{info.id}" in offer.custom_ids()
+    # Every level is offered, each told in the lesson's last word, then pressed: strong.
+    for level in LEVELS:
+        assert flat(level_description(level, w)) in flat(ending.content)
+    offer = await fake.wait_for(lambda s: f"tapis:learnt:strong:{info.id}" in s.custom_ids())
+    assert {f"tapis:learnt:{c}:{info.id}" for c in (*LEVELS, "challenge")} <= set(
+        offer.custom_ids()
+    )
     assert offer.channel_id == info.thread_id and fake.is_public(offer)
     labels = {str(c.get("label")) for c in offer.components()}
-    assert {w.gettext("Play the computer"), w.gettext("Challenge someone")} <= labels
+    played = {
+        w.gettext("Play the computer ({level})").format(level=level_name(level, w))
+        for level in LEVELS
+    }
+    assert {*played, w.gettext("Challenge someone")} <= labels
     assert not [c for c in offer.custom_ids() if c.startswith("tapis:rematch")]
     how = await (await fake.press(learner, offer, f"tapis:learnt:challenge:{info.id}")).finished()
     assert "/challenge" in how.content and how.ephemeral
-    press = await fake.press(learner, offer, f"tapis:learnt:computer:{info.id}")
+    press = await fake.press(learner, offer, f"tapis:learnt:strong:{info.id}")
     answer = await press.finished()
     started_again = w.gettext("Match #{id} against {computer} started in {where}.")
     assert started_again.split("{id}")[0] in answer.content, answer.content
+    assert flat(level_description("strong", w)) in flat(answer.content)  # what they chose
     (real,) = [m for m in await bot.service.matches_of(learner.id) if m.id != info.id]
     assert real.status == "active" and real.game == info.game and real.seats is not None
-    assert computer_player("normal") in real.seats
+    assert computer_player("strong") in real.seats
     await bot.computer.idle()
     assert (await bot.service.stats(learner.id)).games == 0  # the lesson counts nowhere
     assert fake.unexpected == []
@@ -186,3 +204,17 @@ async def test_a_lesson_is_not_given_where_the_bot_cannot_post(
     assert i18n.words("en").gettext(ELSEWHERE).split(":")[0] in answer.content
     assert answer.ephemeral
     assert await bot.service.matches_of(alice.id) == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_finished_lesson_offers_each_level_by_name(lang: str) -> None:
+    w = i18n.words(lang)
+    view = lesson_end_buttons(7, w)
+    items = [cast(LessonEndButton, item).item for item in view.children]
+    ids = [item.custom_id for item in items]
+    assert ids == [f"tapis:learnt:{c}:7" for c in (*LEVELS, "challenge")]
+    for level, item in zip(LEVELS, items, strict=False):
+        assert item.label is not None and level_name(level, w) in item.label
+        assert problems(item.label) == [] and len(item.label) <= 80
+    # A button of a lesson ended before the levels were offered still plays (at normal).
+    assert LessonEndButton.__discord_ui_compiled_template__.fullmatch("tapis:learnt:computer:7")
