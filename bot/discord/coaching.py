@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord import replay
 from bot.discord.answers import Desk, defer, tell, words_of
-from bot.discord.names import NO_PINGS
+from bot.discord.names import NO_PINGS, safe_name
 from bot.service import ServiceError
 from bot.service.coach import Coach
+from games.words import Words
 
 
 async def hint(
@@ -59,6 +61,34 @@ async def review(
     await interaction.edit_original_response(content=parts[0])
     for part in parts[1:]:
         await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS)
+    await _positions(interaction, actions, coach, match_id, w)
+
+
+async def _positions(
+    interaction: discord.Interaction, actions: Desk, coach: Coach, match_id: int, w: Words
+) -> None:
+    """Each player's costliest choices in pictures: one private follow-up a player, a picture
+    a choice, titled by its move (the review's lines above say what was played)."""
+    files = await replay.decisions(actions.bot, match_id, await coach.costliest(match_id), w)
+    info = await actions.service.get(match_id)
+    assert info.seats is not None
+    for seat, pictures in enumerate(files):
+        if not pictures:
+            continue
+        embeds = [
+            discord.Embed(title=w.gettext("Before move {ply}").format(ply=w.number(ply))).set_image(
+                url=f"attachment://{picture.filename}"
+            )
+            for ply, picture in pictures
+        ]
+        content = w.gettext("**{name}**: the table and their hand before each of those choices.")
+        await interaction.followup.send(
+            content.format(name=safe_name(info.seats[seat].name)),
+            files=[picture for _, picture in pictures],
+            embeds=embeds,
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
 
 
 def _parts(text: str, limit: int = 2000) -> list[str]:

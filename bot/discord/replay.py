@@ -30,6 +30,7 @@ MAX_ANIMATED_PLIES: Final = 60  # longer matches are paged: one picture a move, 
 MAX_BYTES: Final = 8 * 1024 * 1024
 ANIMATION_WIDTH: Final = 420
 PAGE_WIDTH: Final = 640
+REVIEW_WIDTH: Final = 480  # five of a player's positions in one message, read on a phone
 HOLD_LAST_MS: Final = 3000  # the final position stays a moment before the loop restarts
 
 
@@ -94,6 +95,37 @@ def _animate(states: list[Any], names: tuple[str, str], fps: int, w: Words) -> b
     )
     data = buffer.getvalue()
     return data if len(data) <= MAX_BYTES else None
+
+
+def _decision_pngs(
+    states: list[Any], wanted: list[tuple[int, int]], names: tuple[str, str], w: Words
+) -> list[bytes]:
+    """The table and the chooser's hand before each (seat, ply) of ``wanted``."""
+    pictures = []
+    for seat, ply in wanted:
+        buffer = io.BytesIO()
+        kinds = ("table", f"hand{seat}")
+        composite(states[ply - 1], names, REVIEW_WIDTH, w, kinds).save(buffer, format="PNG")
+        pictures.append(buffer.getvalue())
+    return pictures
+
+
+async def decisions(
+    bot: Host, match_id: int, plies: tuple[tuple[int, ...], tuple[int, ...]], w: Words
+) -> tuple[list[tuple[int, discord.File]], list[tuple[int, discord.File]]]:
+    """Per seat, (ply, picture) for each position a review's costly choice was made from (``plies``:
+    the moves that made them), the table and that player's hand before the move; none for a
+    match that cannot be replayed. Drawn in a worker thread."""
+    match = await queries.match(bot.service.reads, match_id)
+    if match is None or not match.replayable:
+        return [], []
+    states = await _replays(bot).states(match)
+    wanted = [(seat, ply) for seat in (0, 1) for ply in plies[seat] if 1 <= ply < len(states)]
+    pictures = await asyncio.to_thread(_decision_pngs, states, wanted, match.names, w)
+    files: tuple[list[tuple[int, discord.File]], list[tuple[int, discord.File]]] = ([], [])
+    for (seat, ply), data in zip(wanted, pictures, strict=True):
+        files[seat].append((ply, discord.File(io.BytesIO(data), filename=f"move-{ply}.png")))
+    return files
 
 
 def _page_png(state: Any, names: tuple[str, str], w: Words) -> bytes:

@@ -77,6 +77,22 @@ class Coach:
         names = (info.seats[0].name, info.seats[1].name)
         return "\n".join(review_lines(review, names, words))
 
+    async def costliest(self, match_id: int) -> Plies:
+        """The plies of the stored review of ``match_id`` (none if it has none yet)."""
+        stored = await self.service.coaching.stored_review(match_id)
+        return ((), ()) if stored is None else costliest(stored)
+
+
+Plies = tuple[tuple[int, ...], tuple[int, ...]]
+"""Per seat, the plies of a review's costliest decisions, costliest first."""
+
+
+def costliest(stored: dict[str, Any]) -> Plies:
+    """The plies a stored review tells of, per seat: the positions worth a picture."""
+    review = ai.review.Review.from_json(stored)
+    first, second = (tuple(d.ply for d in review.worst[seat]) for seat in (0, 1))
+    return first, second
+
 
 def review_lines(review: ai.review.Review, names: tuple[str, str], words: Words) -> list[str]:
     """A review in words: the match in one line, then each player's costliest decisions."""

@@ -234,14 +234,18 @@ def _draw(state: Any, kind: str, names: tuple[str, str], words: Words = ENGLISH)
 
 
 def composite(
-    state: Any, names: tuple[str, str], width: int = 640, words: Words = ENGLISH
+    state: Any,
+    names: tuple[str, str],
+    width: int = 640,
+    words: Words = ENGLISH,
+    kinds: tuple[str, ...] = ("hand0", "table", "hand1"),
 ) -> Image.Image:
-    """One picture of a finished match's position: seat 0's hand, the table, seat 1's hand,
-    each hand beside its owner's side of the table (every table draws seat 0 on top), scaled
-    to ``width`` (for the animated replay and the pager in Discord)."""
+    """One picture of a finished match's position, its ``kinds`` stacked: by default seat 0's
+    hand, the table, seat 1's hand, each hand beside its owner's side of the table (every table
+    draws seat 0 on top), scaled to ``width`` (for the animated replay and the pager in
+    Discord); a review shows the table and the hand of the player who chose."""
     parts = [
-        Image.open(io.BytesIO(_draw(state, kind, names, words))).convert("RGB")
-        for kind in ("hand0", "table", "hand1")
+        Image.open(io.BytesIO(_draw(state, kind, names, words))).convert("RGB") for kind in kinds
     ]
     full = max(part.width for part in parts)
     height = sum(part.height for part in parts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+import ai.review
 import games
 from bot.discord.client import TapisBot
 from games.words import ENGLISH
@@ -172,6 +173,26 @@ async def test_a_review_is_worked_out_once_with_its_progress_then_read_back(
     assert "Alice" in said.content and "Bob" in said.content
     assert not CODE.search(said.content), said.content
     assert await bot.service.coaching.stored_review(table.match_id) is not None
+    # Then each player's costliest choices in pictures: the table and that player's hand
+    # before each move the review names, privately, one message a player.
+    review = ai.review.Review.from_json(await bot.service.coaching.stored_review(table.match_id))
+    assert any(review.worst)  # random play: some choice cost something
+    for seat, player in enumerate((alice, bob)):
+        plies = [d.ply for d in review.worst[seat]]
+        if not plies:
+            continue
+        shown = await fake.wait_for(
+            lambda s, name=player.name: (
+                s.token == asked.token
+                and s.content.startswith(f"**{name}**: the table and their hand")
+            )
+        )
+        assert not fake.is_public(shown) and shown.ephemeral
+        assert [name for name, _ in shown.files] == [f"move-{ply}.png" for ply in plies]
+        assert all(data.startswith(b"\x89PNG") for _, data in shown.files)
+        embeds = shown.data["embeds"]
+        assert [e["title"] for e in embeds] == [f"Before move {ply}" for ply in plies]
+        assert [e["image"]["url"] for e in embeds] == [f"attachment://move-{p}.png" for p in plies]
 
     # Asked again (by the other player), it is read back: no progress, the same review.
     again = await fake.slash(bob, "review", table.thread_id, match=table.match_id)
