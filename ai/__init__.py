@@ -20,7 +20,7 @@ import games
 from ai.base import GameAI, Json, lookup
 from ai.search import search
 
-__all__ = ["LEVELS", "choose", "greedy", "random_move"]
+__all__ = ["LEVELS", "choose", "greedy", "normal_budget", "random_move"]
 
 LEVELS = ("easy", "normal", "strong")
 """easy: the greedy rules with a third of moves at random; normal: a short search;
@@ -55,11 +55,16 @@ def choose(game: str, view: Json, level: str = "normal", seed: int = 0) -> str:
     if level == "easy":
         move = rng.choice(moves) if rng.random() < EASY_NOISE else game_ai.greedy(view, rng)
     else:
-        budget = game_ai.strong if level == "strong" else game_ai.strong // NORMAL_SHARE
+        budget = game_ai.strong if level == "strong" else normal_budget(game_ai)
         move = search(game_ai, view, budget, rng)
     if move not in moves:  # a bug in a game's rules must not become an illegal move
         raise AssertionError(f"the computer chose {move!r}, not a legal move")
     return move
+
+
+def normal_budget(game_ai: GameAI) -> int:
+    """The normal level's playouts per decision in ``game_ai``'s game."""
+    return game_ai.normal or game_ai.strong // NORMAL_SHARE
 
 
 def greedy(view: Json, seed: int = 0) -> str:

@@ -54,6 +54,10 @@ class GameAI:
     strong: int
     """Playouts per decision at the strong level: calibrated so a decision takes well under
     a second on one core (the normal level spends a sixth of it)."""
+    normal: int = 0
+    """Playouts per decision at the normal level; 0 for a sixth of ``strong``. A game whose
+    search is good on few deals (Écarté solves its five tricks exactly) sets fewer, so that
+    each level still plays better than the one below it."""
     candidates: Callable[[Json, list[str]], list[str]] = lambda view, moves: moves
     """The moves worth searching (Piquet's elder has 1,586 discards; most are absurd)."""
     depth: int | None = None

@@ -121,13 +121,13 @@ LEVEL_WORDS = {
         "move in three at random: a gentle first opponent."
     ),
     "normal": N_(
-        "Normal thinks ahead: it imagines a few dozen ways the hidden cards may lie and plays "
-        "what works best over them. It beats easy more often than not."
+        "Normal thinks ahead: it imagines a few ways the hidden cards may lie and plays what "
+        "works best over them. It beats easy more often than not."
     ),
     "strong": N_(
-        "Strong imagines six times as many deals as normal and weighs every sensible move "
-        "on each: the level hints and reviews compare your play with. It beats normal more "
-        "often than not."
+        "Strong imagines many more deals than normal and weighs every sensible move on each: "
+        "the level hints and reviews compare your play with. It beats normal more often than "
+        "not."
     ),
 }
 """What each level is like, as a learner choosing an opponent reads it."""

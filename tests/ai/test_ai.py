@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 import ai
+import ai.coach
+import bench.ai
 import games
 from ai.base import lookup
 from ai.search import search
@@ -121,6 +123,22 @@ def test_the_bench_plays_whole_matches_and_bounds_its_rates() -> None:
     low, high = wilson(190, 200)
     assert low < 0.95 < high and 0 <= low < high <= 1
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_benchs_hinted_player_plays_the_hint() -> None:
+    state = games.get("ecarte").new_match(seed=4)
+    view = state.view(state.to_move)
+    move = bench.ai._player("ecarte", "hinted")(view, 9)
+    assert move == ai.coach.analyse("ecarte", view, 9).best.move
+    assert move in state.legal_moves()
+
+
+@pytest.mark.parametrize("game", all_games())
+def test_each_level_searches_less_than_the_one_above(game: str) -> None:
+    # The ladder (`python -m bench ai --level normal --opponent easy`, then strong against
+    # normal) measures that each level beats the one below; this keeps the budgets ordered.
+    game_ai = lookup(game)
+    assert 0 < ai.normal_budget(game_ai) < game_ai.strong
 
 
 def _most_tricks(state: games.State, seat: int) -> int:
