@@ -50,9 +50,10 @@ import discord
 
 from bot import i18n
 from bot.discord import talk
-from bot.discord.components import lesson_end_buttons, move_buttons, release, rematch_buttons
+from bot.discord.components import move_buttons, release
 from bot.discord.conversations import Conversations
 from bot.discord.names import NO_PINGS, plain_name
+from bot.discord.offers import Job, Offers
 from bot.discord.pacing import BUDGET_PER_SECOND, Gauge
 from bot.discord.painter import Painter
 from bot.discord.queue import NOTICE, TURN, Item, Lane, Outgoing
@@ -80,7 +81,6 @@ MID_TURN_WAIT = 15.0
 
 # Told of deliveries just sent (or given up on), to mark them sent in the outbox.
 Sent = Callable[[list[Delivery]], Awaitable[None]]
-Job = Callable[[], Awaitable[None]]
 
 
 def workers_for(per_second: int) -> int:
@@ -108,9 +108,7 @@ class Courier:
         # Told of every batch as it comes, before anything is sent (the computer opponent
         # learns from its own hand that it is to move).
         self._on_batch = on_batch
-        self._told: set[tuple[int, int]] = set()  # (match, user) told in the thread about DMs
         self._last_hand: dict[tuple[int, int], str] = {}  # (match, user) -> what they last got
-        self._rematch_offered: set[int] = set()
         self.painter = Painter()
         self.queue = Outgoing(self.transport.lane_free_at)
         metrics.watch_waiting(lambda: self.queue.by_priority)
@@ -124,6 +122,7 @@ class Courier:
         self._marker: asyncio.Task[None] | None = None
         # Matches in conversations the bot is no member of: said with their interactions.
         self.conversations = Conversations(self.picture, self._mark)
+        self.offers = Offers(self.transport, self._queue_job)
         self.talks = self.conversations.talks
 
     @property
@@ -186,7 +185,7 @@ class Courier:
             if d.kind == "notice" and d.status == "finished" and not d.leg
         }
         for ending in endings.values():
-            self.offer_rematch(ending)
+            self.offers.after_match(ending)
         if skipped:
             await self._sent([d for d in skipped if d.outbox_id is not None])
         told = False
@@ -321,34 +320,6 @@ class Courier:
         finally:
             release(components)
         return reply is not None
-
-    def offer_rematch(self, ending: Delivery) -> None:
-        """Under a finished match, a button for another one on the same terms; under a
-        lesson, buttons for a real match against the computer or a challenge."""
-        if ending.match_id in self._rematch_offered or ending.names is None or ending.place.talk:
-            return
-        self._rematch_offered.add(ending.match_id)
-        w = i18n.words(ending.lang)
-        text = w.gettext("{first} and {second}, another match?").format(
-            first=ending.names[0], second=ending.names[1]
-        )
-        if ending.lesson:  # after a lesson, a real match instead of the lesson again
-            text = w.gettext("{name}, the lesson is over. What next?").format(name=ending.names[0])
-
-        async def offer() -> None:
-            if ending.lesson:
-                components = lesson_end_buttons(ending.match_id, w)
-            else:
-                components = rematch_buttons(ending.match_id, w)
-            try:
-                await self.transport.public(
-                    ending.place, text, None, None, components=components,
-                    nonce=nonce(ending, "r"),
-                )  # fmt: skip
-            finally:
-                release(components)
-
-        self._queue_job(("channel", ending.place.channel or 0), NOTICE, ending.match_id, offer)
 
     async def post(
         self,
@@ -610,25 +581,5 @@ class Courier:
         finally:
             release(components)
         if not sent:
-            self.tell_dms_closed(delivery, delivery.to)
+            self.offers.dms_closed(delivery, delivery.to)
         return sent
-
-    def tell_dms_closed(self, delivery: Delivery, user_id: int) -> None:
-        if (delivery.match_id, user_id) in self._told or delivery.place.talk:
-            return  # in a conversation, the board's "My hand" shows it privately
-        self._told.add((delivery.match_id, user_id))
-
-        text = i18n.words(delivery.lang).gettext(
-            "{mention}, I cannot send you your hand: your direct messages are closed to me. "
-            "Use `/hand` here to see it privately. To get it by direct message after each "
-            "move, open this server's menu → Privacy Settings → allow direct messages, then "
-            "use `/hand` with `where: DM`."
-        )
-
-        async def tell() -> None:
-            await self.transport.public(
-                delivery.place, text.format(mention=f"<@{user_id}>"), None, user_id
-            )
-
-        lane: Lane = ("channel", delivery.place.channel or 0)
-        self._queue_job(lane, TURN, delivery.match_id, tell)
