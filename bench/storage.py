@@ -6,7 +6,9 @@ share of the matches with ``CLIENTS`` players moving as fast as they can; a move
 from the call of ``MatchService.move`` to its return, that is once it is committed and
 durable: on PostgreSQL its commit is flushed before the server acknowledges it
 (``synchronous_commit`` on, its default), on SQLite ``TAPIS_DURABLE``'s ``synchronous=FULL``.
-A match that ends is replaced by a new one between the same players. The moves counted are
+The matches are of every registered game in turn (match *n* of ``games.names()[n % len]``),
+so the rows are as varied as a bot's. A match that ends is replaced by a new one of the same
+game between the same players. The moves counted are
 those acknowledged in the same window of ``--seconds`` in every process.
 
 SQLite is one process's by design (the bot refuses a second one on a file); its 2 and 4
@@ -37,7 +39,6 @@ from bot.service import MatchInfo, MatchService, PlayerRef
 PROCESSES = (1, 2, 4)
 CLIENTS = 8  # players moving at once in each process
 MATCHES_PER_CLIENT = 4
-GAME = "cinq-as"
 WARM_UP = 1.0  # seconds every process plays before the measured window opens
 
 
@@ -58,7 +59,7 @@ def run(seconds: float) -> None:
         shutil.rmtree(folder, ignore_errors=True)
         stop()
     print(
-        f"{CLIENTS} players per process, {GAME}, every move durable; "
+        f"{CLIENTS} players per process, every game in turn, every move durable; "
         f"moves/s (all processes together) and p99 of a move"
     )
     print(f"{'processes':>9} | {'PostgreSQL':^24} | {'SQLite':^24}")
@@ -100,15 +101,23 @@ async def _fill(target: str, players: Sequence[PlayerRef], count: int) -> list[i
     service = await MatchService.open(target, durable=True)
     try:
         infos = await asyncio.gather(
-            *(_start(service, players[2 * (n % (len(players) // 2)) :][:2]) for n in range(count))
+            *(
+                _start(service, players[2 * (n % (len(players) // 2)) :][:2], _game(n))
+                for n in range(count)
+            )
         )
         return [info.id for info in infos]
     finally:
         await service.close()
 
 
-async def _start(service: MatchService, pair: Sequence[PlayerRef]) -> MatchInfo:
-    info, _ = await service.challenge(pair[0], pair[1], GAME, guild_id=1, channel_id=1)
+def _game(n: int) -> str:
+    names = games.names()
+    return names[n % len(names)]
+
+
+async def _start(service: MatchService, pair: Sequence[PlayerRef], game: str) -> MatchInfo:
+    info, _ = await service.challenge(pair[0], pair[1], game, guild_id=1, channel_id=1)
     info, _ = await service.accept(info.id, pair[1])
     return info
 
@@ -131,7 +140,7 @@ async def _play(target: str, ids: list[int], start: float, seconds: float) -> li
             for n, info in enumerate(infos):
                 if info.status != "active" or info.to_move is None:
                     assert info.seats is not None
-                    info = infos[n] = await _start(service, info.seats)
+                    info = infos[n] = await _start(service, info.seats, info.game)
                 assert info.to_move is not None
                 move = rng.choice(await service.legal_moves(info.id, info.to_move))
                 began = time.time()
@@ -187,6 +196,3 @@ def _empty(url: str) -> None:
             await conn.close()
 
     asyncio.run(empty())
-
-
-assert GAME in games.names()
