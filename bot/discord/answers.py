@@ -56,6 +56,27 @@ def player_ref(user: discord.abc.User, interaction: discord.Interaction | None =
     return PlayerRef(user.id, safe_name(user.display_name), locale)
 
 
+Home = (
+    discord.TextChannel
+    | discord.VoiceChannel
+    | discord.StageChannel
+    | discord.Thread
+    | discord.DMChannel
+    | discord.GroupChannel
+    | discord.PartialMessageable
+)
+"""A channel a match can be posted in: one that takes messages and has an id."""
+
+
+def home_of(interaction: discord.Interaction) -> Home | None:
+    """The channel a new match asked for here goes in: from inside a thread (another match's,
+    say) the channel that thread belongs to, so that the new match gets a thread of its own."""
+    home = interaction.channel
+    if isinstance(home, discord.Thread) and home.parent is not None:
+        home = home.parent
+    return home if isinstance(home, Home) else None
+
+
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
     """The first response, before any database work or rendering.
 

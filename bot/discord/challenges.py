@@ -14,6 +14,7 @@ from bot.discord.answers import (
     THREAD_ARCHIVE_MINUTES,
     Desk,
     defer,
+    home_of,
     player_ref,
     polite,
     strip_components,
@@ -93,12 +94,8 @@ class Challenges(Desk):
                 Phrase(N_("Bots cannot play. Challenge a person, or leave the challenge open.")),
             )
             return
-        # From inside a thread (another match's, say) the challenge goes to the channel the
-        # thread belongs to, so that the new match gets a thread of its own.
-        home = interaction.channel
-        if isinstance(home, discord.Thread) and home.parent is not None:
-            home = home.parent
-        assert isinstance(home, discord.abc.Messageable) and home.id is not None
+        home = home_of(interaction)
+        assert home is not None and home.id is not None
         try:
             info, deliveries = await self.service.challenge(
                 player_ref(interaction.user, interaction),
@@ -198,10 +195,8 @@ class Challenges(Desk):
         """A match against the computer: it accepts at once and plays in the match's thread;
         the match is not rated (a rating measures people against people). Hints are allowed
         there whatever ``hints`` says; with it, the board says so too."""
-        home = interaction.channel
-        if isinstance(home, discord.Thread) and home.parent is not None:
-            home = home.parent
-        assert isinstance(home, discord.abc.Messageable) and home.id is not None
+        home = home_of(interaction)
+        assert home is not None and home.id is not None
         computer = computer_player(level)
         try:
             info, _notices = await self.service.challenge(

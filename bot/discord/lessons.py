@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import discord
 
-from bot.discord.answers import defer, player_ref, polite, tell, words_of
+from bot.discord.answers import defer, home_of, player_ref, polite, tell, words_of
 from bot.discord.challenges import Challenges
 from bot.discord.names import safe_name
 from bot.discord.talk import talks
@@ -41,11 +41,8 @@ class Lessons(Challenges):
         if talks(interaction) or interaction.guild_id is None:
             await tell(interaction, Phrase(ELSEWHERE))
             return
-        home = interaction.channel
-        # From inside a thread (another match's, say) the lesson gets a thread of its own.
-        if isinstance(home, discord.Thread) and home.parent is not None:
-            home = home.parent
-        assert isinstance(home, discord.abc.Messageable) and home.id is not None
+        home = home_of(interaction)
+        assert home is not None and home.id is not None
         try:
             info, deliveries = await self.service.learn(
                 player_ref(interaction.user, interaction),

@@ -24,6 +24,7 @@ from bot.discord.answers import (
     ON_A_SERVER,
     THREAD_ARCHIVE_MINUTES,
     defer,
+    home_of,
     player_ref,
     tell,
     tell_instead,
@@ -217,9 +218,7 @@ class TournamentCommands(
         name: str | None = None,
     ) -> None:
         await defer(interaction)
-        home = interaction.channel
-        if isinstance(home, discord.Thread) and home.parent is not None:
-            home = home.parent
+        home = home_of(interaction)
         if interaction.guild_id is None or home is None:
             await tell(interaction, Phrase(ON_A_SERVER))
             return
