@@ -82,3 +82,18 @@ def hint_lines(analysis: Analysis, words: Words = ENGLISH) -> list[str]:
         ).format(n=words.number(analysis.deals))
     )
     return lines
+
+
+def review_summary(
+    lost: tuple[float, float], unit: str, names: tuple[str, str], words: Words
+) -> str:
+    """A review's one line for the whole match: what each player lost to their choices."""
+    return words.gettext(
+        "{first} lost {first_cost} to their choices, {second} {second_cost}, against "
+        "the strong level's."
+    ).format(
+        first=names[0],
+        first_cost=amount(lost[0], unit, words),
+        second=names[1],
+        second_cost=amount(lost[1], unit, words),
+    )

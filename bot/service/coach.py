@@ -13,7 +13,7 @@ from typing import Any
 
 import ai.coach
 import ai.review
-from ai.hints import amount, hint_lines
+from ai.hints import amount, hint_lines, review_summary
 from bot.process.workers import Workers
 from bot.service.match_service import MatchService
 from games import get as get_game
@@ -97,17 +97,7 @@ def costliest(stored: dict[str, Any]) -> Plies:
 def review_lines(review: ai.review.Review, names: tuple[str, str], words: Words) -> list[str]:
     """A review in words: the match in one line, then each player's costliest decisions."""
     game = get_game(review.game)
-    lines = [
-        words.gettext(
-            "{first} lost {first_cost} to their choices, {second} {second_cost}, against "
-            "the strong level's."
-        ).format(
-            first=names[0],
-            first_cost=amount(review.lost[0], review.unit, words),
-            second=names[1],
-            second_cost=amount(review.lost[1], review.unit, words),
-        )
-    ]
+    lines = [review_summary(review.lost, review.unit, names, words)]
     for seat in (0, 1):
         worst = review.worst[seat]
         if not worst:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import ai.review
-from ai.hints import amount
+from ai.hints import amount, review_summary
 from bot.service import queries
 from games import get as get_game
 from games.words import Words
@@ -70,15 +70,7 @@ def word(
     describe: Callable[[str, Words], str],
 ) -> Reviewed:
     """``review`` in ``words``'s language, ``describe`` naming each move (``Game.describe``)."""
-    summary = words.gettext(
-        "{first} lost {first_cost} to their choices, {second} {second_cost}, against "
-        "the strong level's."
-    ).format(
-        first=names[0],
-        first_cost=amount(review.lost[0], review.unit, words),
-        second=names[1],
-        second_cost=amount(review.lost[1], review.unit, words),
-    )
+    summary = review_summary(review.lost, review.unit, names, words)
     parts = []
     for seat in (0, 1):
         worst = review.worst[seat][: ai.review.WORST]
